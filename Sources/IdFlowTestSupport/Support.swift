@@ -1,0 +1,2 @@
+import IdFlowCore
+import IdFlowSandbox
