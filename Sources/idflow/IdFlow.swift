@@ -1,3 +1,30 @@
 import ArgumentParser
 import IdFlowCore
-@main struct IdFlow: ParsableCommand { func run() { print(IdFlowVersion.string) } }
+
+@main
+struct IdFlow: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "idflow",
+        abstract: "Drive every step of a user's identity life cycle against Okta (or the embedded sandbox) from a terminal.",
+        discussion: """
+            Every command prints one JSON document on stdout and human messages on stderr. On failure it prints one \
+            JSON error line on stderr and exits with a documented code:
+
+              0  success                       7  server error (5xx) or still rate-limited (429)
+              1  internal failure (a bug)      8  the user or a policy said no
+              3  the server rejected it        9  gave up waiting
+              4  authentication failed        12  local state problem (store, lock)
+              5  not found                    13  security check failed (plain http, state, token)
+              6  network or TLS failure       64  usage error
+
+            Configuration comes from flags, then the environment (OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, \
+            OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID, OKTA_OAUTH2_REDIRECTURI, IDFLOW_SCOPE, IDFLOW_PROFILE, \
+            IDFLOW_STATE_DIR, IDFLOW_VERBOSE, IDFLOW_TIMEOUT, IDFLOW_MAX_RETRIES), then the profile in \
+            $XDG_CONFIG_HOME/idflow/config.yaml, then ~/.okta/okta.yaml.
+
+            Start offline with `idflow sandbox`, a local Okta-compatible server.
+            """,
+        version: IdFlowVersion.string,
+        subcommands: [Register.self, Activate.self, SetPasswordCommand.self, Sandbox.self]
+    )
+}

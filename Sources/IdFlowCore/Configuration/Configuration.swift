@@ -1,0 +1,80 @@
+import Foundation
+
+/// The settings one run uses, after flags, environment, profile file and defaults were weighed.
+public struct Configuration: Sendable {
+    public var orgURL: URL?
+    public var apiToken: Secret?
+    public var issuer: URL?
+    public var clientID: String?
+    public var redirectURI: String?
+    public var scope: String
+    public var profile: String
+    public var stateDirectory: URL
+    public var verbose: Bool
+    public var timeout: Duration
+    public var maxRetries: Int
+
+    public static let defaultScope = "openid profile email offline_access"
+
+    public init(
+        orgURL: URL? = nil, apiToken: Secret? = nil, issuer: URL? = nil, clientID: String? = nil, redirectURI: String? = nil,
+        scope: String = Configuration.defaultScope, profile: String = "default", stateDirectory: URL, verbose: Bool = false,
+        timeout: Duration = .seconds(30), maxRetries: Int = 3
+    ) {
+        self.orgURL = orgURL
+        self.apiToken = apiToken
+        self.issuer = issuer
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scope = scope
+        self.profile = profile
+        self.stateDirectory = stateDirectory
+        self.verbose = verbose
+        self.timeout = timeout
+        self.maxRetries = maxRetries
+    }
+
+    /// The org URL, or an error that says how to set it.
+    public func requireOrgURL() throws(IdFlowError) -> URL {
+        guard let orgURL else {
+            throw .configuration("no org URL configured", hint: "pass --org-url https://dev-123.okta.com or export OKTA_CLIENT_ORGURL")
+        }
+        try TransportSecurity.check(orgURL)
+        return orgURL
+    }
+
+    /// The management API token, or an error that says how to set it.
+    public func requireAPIToken() throws(IdFlowError) -> Secret {
+        guard let apiToken else {
+            throw .configuration(
+                "no API token configured",
+                hint: "export OKTA_CLIENT_TOKEN, pass --api-token-file PATH, or set okta.client.token in ~/.okta/okta.yaml")
+        }
+        return apiToken
+    }
+
+    /// The authorization server: `--issuer`, else `{org}/oauth2/default`.
+    public func requireIssuer() throws(IdFlowError) -> URL {
+        if let issuer {
+            try TransportSecurity.check(issuer)
+            return issuer
+        }
+        guard orgURL != nil else {
+            throw .configuration("no issuer configured", hint: "pass --issuer URL (or --org-url, whose default issuer is {org}/oauth2/default)")
+        }
+        return try requireOrgURL().appendingPathComponent("oauth2/default")
+    }
+
+    /// The OAuth client id, or an error that says how to set it.
+    public func requireClientID() throws(IdFlowError) -> String {
+        guard let clientID, !clientID.isEmpty else {
+            throw .configuration("no OAuth client id configured", hint: "pass --client-id or export OKTA_OAUTH2_CLIENTID")
+        }
+        return clientID
+    }
+
+    /// The folder holding this profile's tokens and keys.
+    public var profileDirectory: URL {
+        stateDirectory.appendingPathComponent("profiles", isDirectory: true).appendingPathComponent(profile, isDirectory: true)
+    }
+}

@@ -1,0 +1,35 @@
+/// The configuration flags every subcommand accepts, as typed on the command line (nil when absent).
+public struct ConfigurationFlags: Sendable, Equatable {
+    public var orgURL: String?
+    public var apiTokenFile: String?
+    /// `--api-token`: accepted, with a warning, because argv is visible in `ps`.
+    public var apiToken: String?
+    public var issuer: String?
+    public var clientID: String?
+    public var redirectURI: String?
+    public var scope: String?
+    public var profile: String?
+    public var stateDirectory: String?
+    public var verbose: Bool
+    public var timeoutSeconds: Double?
+    public var maxRetries: Int?
+
+    public init(
+        orgURL: String? = nil, apiTokenFile: String? = nil, apiToken: String? = nil, issuer: String? = nil, clientID: String? = nil,
+        redirectURI: String? = nil, scope: String? = nil, profile: String? = nil, stateDirectory: String? = nil, verbose: Bool = false,
+        timeoutSeconds: Double? = nil, maxRetries: Int? = nil
+    ) {
+        self.orgURL = orgURL
+        self.apiTokenFile = apiTokenFile
+        self.apiToken = apiToken
+        self.issuer = issuer
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scope = scope
+        self.profile = profile
+        self.stateDirectory = stateDirectory
+        self.verbose = verbose
+        self.timeoutSeconds = timeoutSeconds
+        self.maxRetries = maxRetries
+    }
+}

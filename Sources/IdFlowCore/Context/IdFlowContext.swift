@@ -1,0 +1,40 @@
+import Foundation
+
+/// Everything a flow needs from the outside world, passed in so tests can replace each piece.
+public struct IdFlowContext: Sendable {
+    public var configuration: Configuration
+    public var http: HTTPClient
+    public var secrets: SecretReader
+    /// Human messages and progress: stderr, never stdout (stdout is the JSON contract).
+    public var message: @Sendable (String) -> Void
+    public var now: @Sendable () -> Date
+
+    public init(
+        configuration: Configuration, http: HTTPClient, secrets: SecretReader, message: @escaping @Sendable (String) -> Void,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.configuration = configuration
+        self.http = http
+        self.secrets = secrets
+        self.message = message
+        self.now = now
+    }
+
+    /// The context of a real run: configuration resolved from flags, the environment and files; URLSession;
+    /// stdin; messages and the trace on stderr.
+    public static func live(flags: ConfigurationFlags, environment: [String: String] = ProcessInfo.processInfo.environment) throws(IdFlowError) -> IdFlowContext {
+        let stderr: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let secrets = SecretReader(
+            readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() }, environment: environment, warn: stderr)
+        let configuration = try ConfigurationResolver(environment: environment, secrets: secrets).resolve(flags)
+        let http = HTTPClient(
+            transport: URLSessionTransport(), timeout: configuration.timeout,
+            retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
+            trace: configuration.verbose ? .standardError : nil)
+        return IdFlowContext(configuration: configuration, http: http, secrets: secrets, message: stderr)
+    }
+
+    public func usersAPI() throws(IdFlowError) -> UsersAPI {
+        UsersAPI(http: http, orgURL: try configuration.requireOrgURL(), apiToken: try configuration.requireAPIToken())
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one HTTP client every API goes through: transport security, timeouts, retries, the trace.
+public struct HTTPClient: Sendable {
+    public var transport: any HTTPTransport
+    public var timeout: Duration
+    public var retryPolicy: RetryPolicy
+    public var trace: HTTPTrace?
+    /// Waits between attempts; tests replace it to run instantly and record the waits.
+    public var sleep: @Sendable (Duration) async throws -> Void
+    /// Adds up to this much random time to each wait, so many clients do not retry in lockstep.
+    public var maxJitter: Duration
+
+    public init(
+        transport: any HTTPTransport, timeout: Duration = .seconds(30), retryPolicy: RetryPolicy = RetryPolicy(maxRetries: 3),
+        trace: HTTPTrace? = nil, maxJitter: Duration = .milliseconds(250),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.transport = transport
+        self.timeout = timeout
+        self.retryPolicy = retryPolicy
+        self.trace = trace
+        self.maxJitter = maxJitter
+        self.sleep = sleep
+    }
+
+    /// Sends `request`, retrying as `retryPolicy` allows, and returns the final response whatever its status;
+    /// a 429 that outlasts the budget becomes `.rateLimited`, a transport failure `.network`.
+    public func send(_ request: HTTPRequest) async throws(IdFlowError) -> HTTPResponse {
+        try TransportSecurity.check(request.url)
+        let urlRequest = makeURLRequest(request)
+        var attempt = 0
+        while true {
+            attempt += 1
+            trace?.request(urlRequest, attempt: attempt)
+            let started = ContinuousClock.now
+            let retriesLeft = attempt <= retryPolicy.maxRetries
+            do {
+                let (data, http) = try await transport.send(urlRequest)
+                let response = HTTPResponse(
+                    status: http.statusCode,
+                    headers: http.allHeaderFields.reduce(into: [:]) { headers, field in
+                        if let name = field.key as? String, let value = field.value as? String { headers[name] = value }
+                    },
+                    body: data, url: http.url ?? request.url)
+                trace?.response(response, elapsed: ContinuousClock.now - started)
+                if retriesLeft, retryPolicy.shouldRetry(status: response.status, request: request) {
+                    try await wait(before: attempt, after: response)
+                    continue
+                }
+                if response.status == 429 {
+                    throw IdFlowError.rateLimited(attempts: attempt, body: try? JSONDecoder().decode(OktaErrorBody.self, from: response.body))
+                }
+                return response
+            } catch let error as IdFlowError {
+                throw error
+            } catch {
+                let urlError = (error as? URLError) ?? URLError(.unknown)
+                let reason = Self.describe(error)
+                trace?.failure(request.url, reason: reason, elapsed: ContinuousClock.now - started)
+                if retriesLeft, retryPolicy.shouldRetry(error: urlError, request: request) {
+                    try await wait(before: attempt, after: nil)
+                    continue
+                }
+                throw .network(url: Redactor.url(request.url.absoluteString), reason: reason)
+            }
+        }
+    }
+
+    private func wait(before retry: Int, after response: HTTPResponse?) async throws(IdFlowError) {
+        let jitter = Duration.milliseconds(Int.random(in: 0...max(0, Int(maxJitter.components.seconds * 1000 + maxJitter.components.attoseconds / 1_000_000_000_000_000))))
+        let delay = retryPolicy.delay(before: retry, after: response, jitter: jitter)
+        trace?.note("retrying in \(Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) s")
+        do {
+            try await sleep(delay)
+        } catch {
+            throw .internalFailure("interrupted while waiting to retry")
+        }
+    }
+
+    private func makeURLRequest(_ request: HTTPRequest) -> URLRequest {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        urlRequest.timeoutInterval = seconds
+        urlRequest.setValue(IdFlowVersion.userAgent, forHTTPHeaderField: "User-Agent")
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        return urlRequest
+    }
+
+    /// A short human reason for a transport error ("connection refused", "timed out", "TLS: …").
+    static func describe(_ error: any Error) -> String {
+        guard let urlError = error as? URLError else { return String(describing: error) }
+        switch urlError.code {
+        case .cannotConnectToHost: return "connection refused"
+        case .timedOut: return "timed out"
+        case .cannotFindHost, .dnsLookupFailed: return "host not found"
+        case .networkConnectionLost: return "connection lost before the response was complete"
+        case .notConnectedToInternet: return "not connected to a network"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+            .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            return "TLS failure: \(urlError.localizedDescription)"
+        case .badServerResponse, .cannotParseResponse: return "malformed or incomplete response"
+        default: return urlError.localizedDescription
+        }
+    }
+}

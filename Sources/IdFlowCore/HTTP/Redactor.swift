@@ -1,0 +1,105 @@
+import Foundation
+
+/// Masks secrets in everything the `--verbose` trace prints, so a trace can be pasted into a ticket.
+public enum Redactor {
+    public static let mask = "<redacted>"
+
+    /// JSON keys, form fields and query parameters whose values are secrets.
+    public static let secretKeys: Set<String> = [
+        "password", "newpassword", "oldpassword", "passcode", "answer", "sessiontoken", "statetoken", "activationtoken",
+        "token", "access_token", "refresh_token", "id_token", "id_token_hint", "code", "code_verifier", "client_secret",
+        "device_secret", "interaction_code", "interaction_handle", "apitoken", "clientsecret", "activationurl",
+        "resetpasswordurl", "assertion", "temppassword",
+    ]
+
+    /// Headers whose values are credentials; the auth scheme word is kept so the trace still shows which one was used.
+    static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+
+    public static func isSecret(key: String) -> Bool { secretKeys.contains(key.lowercased()) }
+
+    public static func header(name: String, value: String) -> String {
+        let lower = name.lowercased()
+        if secretHeaders.contains(lower) {
+            if let space = value.firstIndex(of: " "), lower.hasSuffix("authorization") {
+                return "\(value[..<space]) \(mask)"
+            }
+            if lower == "authorization", value.hasPrefix("SSWS") { return "SSWS \(mask)" }
+            return mask
+        }
+        if lower == "location" || lower == "content-location" { return url(value) }
+        return value
+    }
+
+    /// Masks secret query parameters and the token segment of activation links (`/welcome/{t}`, `/tokens/{t}/verify`).
+    public static func url(_ text: String) -> String {
+        guard var components = URLComponents(string: text) else { return text }
+        let segments = components.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var masked = segments
+        for (index, segment) in segments.enumerated() where index > 0 {
+            let previous = segments[index - 1]
+            if previous == "welcome" || previous == "tokens" || previous == "reset_password", !segment.isEmpty {
+                masked[index] = mask
+            }
+        }
+        if masked != segments { components.percentEncodedPath = masked.joined(separator: "/") }
+        for part in [\URLComponents.percentEncodedQuery, \URLComponents.percentEncodedFragment] {
+            if let query = components[keyPath: part] {
+                components[keyPath: part] = FormEncoding.decode(query)
+                    .map { key, value in "\(FormEncoding.escape(key))=\(isSecret(key: key) ? mask : FormEncoding.escape(value))" }
+                    .joined(separator: "&")
+            }
+        }
+        return components.string ?? text
+    }
+
+    /// Masks a body according to its content type: JSON members, form fields; other text is shown as it is
+    /// (HTML error pages carry no secrets of the client's), cut at `limit` bytes.
+    public static func body(_ data: Data, contentType: String?, limit: Int = 4096) -> String {
+        if data.isEmpty { return "" }
+        let type = contentType?.lowercased() ?? ""
+        if let document = try? JSONValue(data: data) {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if let encoded = try? encoder.encode(json(document)), let text = String(data: encoded, encoding: .utf8) {
+                return truncate(text, limit)
+            }
+        }
+        guard let text = String(data: data, encoding: .utf8) else { return "<\(data.count) bytes of binary data>" }
+        if type.contains("x-www-form-urlencoded") {
+            return truncate(form(text), limit)
+        }
+        return truncate(text, limit)
+    }
+
+    public static func form(_ text: String) -> String {
+        FormEncoding.decode(text)
+            .map { key, value in "\(FormEncoding.escape(key))=\(isSecret(key: key) ? mask : FormEncoding.escape(value))" }
+            .joined(separator: "&")
+    }
+
+    /// Masks every member whose key is secret, at any depth; URL-looking strings get `url(_:)`.
+    public static func json(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            var result: [String: JSONValue] = [:]
+            for (key, member) in members {
+                if isSecret(key: key), member != .null {
+                    result[key] = .string(mask)
+                } else {
+                    result[key] = json(member)
+                }
+            }
+            return .object(result)
+        case .array(let items):
+            return .array(items.map(json))
+        case .string(let text) where text.hasPrefix("http://") || text.hasPrefix("https://"):
+            return .string(url(text))
+        default:
+            return value
+        }
+    }
+
+    private static func truncate(_ text: String, _ limit: Int) -> String {
+        text.utf8.count <= limit ? text : String(text.utf8.prefix(limit)).map { "\($0)… (\(text.utf8.count) bytes)" } ?? text
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// When to try a request again and how long to wait first.
+public struct RetryPolicy: Sendable {
+    /// Retries after the first attempt (`--max-retries`).
+    public var maxRetries: Int
+    /// The first backoff step; each further retry doubles it.
+    public var baseDelay: Duration
+    /// No single wait is longer than this, whatever the server's reset time says.
+    public var maxDelay: Duration
+
+    public init(maxRetries: Int, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(60)) {
+        self.maxRetries = maxRetries
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// Whether a response status is worth another attempt for this request: a 429 means the server did not
+    /// act, so any method may retry; a 503 only for idempotent requests.
+    func shouldRetry(status: Int, request: HTTPRequest) -> Bool {
+        status == 429 || (status == 503 && request.isIdempotent)
+    }
+
+    /// Whether a transport error is worth another attempt: a connection that was never made is safe for any
+    /// method; one that broke after sending is safe only for idempotent requests.
+    func shouldRetry(error: URLError, request: HTTPRequest) -> Bool {
+        switch error.code {
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+            return true
+        case .timedOut, .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource:
+            return request.isIdempotent
+        default:
+            return false
+        }
+    }
+
+    /// The wait before retry number `retry` (1-based): the server's rate-limit reset measured against its own
+    /// `Date` (so a skewed local clock does not matter), else `Retry-After`, else exponential backoff; plus jitter.
+    func delay(before retry: Int, after response: HTTPResponse?, jitter: Duration) -> Duration {
+        var wait = baseDelay * Int(1 << min(retry - 1, 16))
+        if let response {
+            if let reset = response.header("X-Rate-Limit-Reset").flatMap(Double.init), response.status == 429 {
+                let serverNow = response.header("Date").flatMap(HTTPDate.parse)?.timeIntervalSince1970 ?? Date().timeIntervalSince1970
+                wait = .milliseconds(Int(max(0, reset - serverNow) * 1000))
+            } else if let retryAfter = response.header("Retry-After").flatMap(Double.init) {
+                wait = .milliseconds(Int(max(0, retryAfter) * 1000))
+            }
+        }
+        return min(wait + jitter, maxDelay)
+    }
+}
+
+/// The IMF-fixdate format of the HTTP `Date` header (RFC 9110 §5.6.7).
+enum HTTPDate {
+    static func parse(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,67 @@
+/// A transaction of Okta's classic Authn API (`/api/v1/authn`): where the user is in sign-in, activation or recovery.
+public struct AuthnTransaction: Decodable, Sendable, Equatable {
+    public struct Link: Decodable, Sendable, Equatable {
+        public var name: String?
+        public var href: String
+    }
+
+    public struct Links: Decodable, Sendable, Equatable {
+        public var next: Link?
+        public var cancel: Link?
+        public var prev: Link?
+    }
+
+    public struct User: Decodable, Sendable, Equatable {
+        public struct Profile: Decodable, Sendable, Equatable {
+            public var login: String?
+            public var firstName: String?
+            public var lastName: String?
+        }
+        public var id: String
+        public var profile: Profile?
+    }
+
+    public struct Complexity: Decodable, Sendable, Equatable {
+        public var minLength: Int?
+        public var minLowerCase: Int?
+        public var minUpperCase: Int?
+        public var minNumber: Int?
+        public var minSymbol: Int?
+    }
+
+    public struct Policy: Decodable, Sendable, Equatable {
+        public var complexity: Complexity?
+    }
+
+    /// A factor offered or required (`MFA_REQUIRED`, `MFA_ENROLL`), kept for the MFA flows that build on it.
+    public struct Factor: Decodable, Sendable, Equatable {
+        public var id: String?
+        public var factorType: String
+        public var provider: String?
+    }
+
+    public struct Embedded: Decodable, Sendable, Equatable {
+        public var user: User?
+        public var policy: Policy?
+        public var factors: [Factor]?
+        public var factor: Factor?
+    }
+
+    /// LOCKED_OUT, MFA_CHALLENGE, MFA_ENROLL, MFA_REQUIRED, PASSWORD_RESET, RECOVERY, SUCCESS, …
+    public var status: String
+    public var stateToken: String?
+    public var sessionToken: String?
+    public var expiresAt: String?
+    public var recoveryType: String?
+    public var factorResult: String?
+    public var embedded: Embedded?
+    public var links: Links?
+
+    private enum CodingKeys: String, CodingKey {
+        case status, stateToken, sessionToken, expiresAt, recoveryType, factorResult
+        case embedded = "_embedded"
+        case links = "_links"
+    }
+
+    public var user: User? { embedded?.user }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Builds URLs under an org, escaping each path segment so an id or login can never change the path.
+struct OrgEndpoint: Sendable {
+    let orgURL: URL
+
+    private static let segmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;?#"))
+
+    func url(_ segments: [String], query: [(String, String)] = []) -> URL {
+        var components = URLComponents(url: orgURL, resolvingAgainstBaseURL: false)!
+        let base = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        components.percentEncodedPath = base + "/" + segments.map { $0.addingPercentEncoding(withAllowedCharacters: Self.segmentAllowed) ?? $0 }.joined(separator: "/")
+        if !query.isEmpty {
+            components.percentEncodedQuery = FormEncoding.encode(query)
+        }
+        return components.url!
+    }
+
+    /// Whether `url` is on this org (same scheme, host and port), so a link from a response can be followed
+    /// without sending a password or token to somewhere else.
+    func contains(_ url: URL) -> Bool {
+        url.scheme?.lowercased() == orgURL.scheme?.lowercased() && url.host?.lowercased() == orgURL.host?.lowercased()
+            && (url.port ?? Self.defaultPort(url.scheme)) == (orgURL.port ?? Self.defaultPort(orgURL.scheme))
+    }
+
+    private static func defaultPort(_ scheme: String?) -> Int { scheme?.lowercased() == "http" ? 80 : 443 }
+}

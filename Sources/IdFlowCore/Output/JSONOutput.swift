@@ -1,0 +1,33 @@
+import Foundation
+
+/// How stdout's JSON is laid out: pretty on a terminal, compact in a pipe, unless the user forces one.
+public enum OutputStyle: String, Sendable, CaseIterable {
+    case pretty
+    case compact
+
+    /// Pretty when `descriptor` is a terminal.
+    public static func automatic(descriptor: Int32 = 1) -> OutputStyle {
+        isatty(descriptor) == 1 ? .pretty : .compact
+    }
+}
+
+/// Encodes results once, centrally, so every command's stdout has the same conventions: sorted keys,
+/// unescaped slashes, one document ending in a newline.
+public enum JSONOutput {
+    public static func encode(_ value: some Encodable, style: OutputStyle) throws(IdFlowError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = style == .pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            var data = try encoder.encode(value)
+            data.append(0x0A)
+            return data
+        } catch {
+            throw .internalFailure("cannot encode the result as JSON: \(error)")
+        }
+    }
+
+    /// The error line for stderr: always compact, one line.
+    public static func errorLine(_ error: IdFlowError) -> Data {
+        (try? encode(ErrorReport(error), style: .compact)) ?? Data("{\"error\":{\"kind\":\"internal\"}}\n".utf8)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Where the user chose to supply one secret from. Argv is accepted but warned about: other users of the
+/// machine can read it with `ps`.
+public enum SecretSource: Sendable, Equatable {
+    case standardInput
+    case file(String)
+    case environment(String)
+    case argument(String)
+}
+
+/// Reads secrets from their source; stdin and warnings are injected so tests drive them.
+public struct SecretReader: Sendable {
+    public var readStandardInput: @Sendable () -> Data
+    public var environment: [String: String]
+    public var warn: @Sendable (String) -> Void
+
+    public init(readStandardInput: @escaping @Sendable () -> Data, environment: [String: String], warn: @escaping @Sendable (String) -> Void) {
+        self.readStandardInput = readStandardInput
+        self.environment = environment
+        self.warn = warn
+    }
+
+    /// Reads `what` (e.g. "password") from `source`. One trailing newline is dropped, as `echo` and editors add it.
+    public func read(_ what: String, from source: SecretSource) throws(IdFlowError) -> Secret {
+        let raw: String
+        switch source {
+        case .standardInput:
+            guard let text = String(data: readStandardInput(), encoding: .utf8) else {
+                throw .invalidInput("the \(what) on standard input is not UTF-8 text")
+            }
+            raw = text
+        case .file(let path):
+            let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+            guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
+                throw .invalidInput("cannot read the \(what) from \(path)", hint: "check that the file exists and is readable")
+            }
+            raw = text
+        case .environment(let name):
+            guard let value = environment[name] else {
+                throw .configuration("\(name) is not set", hint: "export \(name) or pass the \(what) another way")
+            }
+            raw = value
+        case .argument(let value):
+            warn("warning: a \(what) given on the command line is visible to other users in `ps`; prefer the -stdin or -file option")
+            raw = value
+        }
+        let trimmed = Self.dropTrailingNewline(raw)
+        guard !trimmed.isEmpty else {
+            throw .invalidInput("the \(what) is empty", hint: "supply a non-empty \(what)")
+        }
+        return Secret(trimmed)
+    }
+
+    static func dropTrailingNewline(_ text: String) -> String {
+        if text.hasSuffix("\r\n") { return String(text.dropLast(2)) }
+        if text.hasSuffix("\n") { return String(text.dropLast()) }
+        return text
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import IdFlowCore
+
+struct Activate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Activate a STAGED user and print the one-time activation token and link (PROVISIONED).",
+        discussion: """
+            Sends POST /api/v1/users/{id}/lifecycle/activate?sendEmail=false and reads the user back for its status. \
+            With --send-email the server mails the link instead, and the output has no token or URL.
+
+              $ tok=$(idflow activate --user "$uid" | jq -r .activationToken)
+
+            An already active user gives E0000016 (exit 3); an unknown user exits 5.
+            """)
+
+    @Option(help: ArgumentHelp("The user's id (00u…) or login.", valueName: "id-or-login"))
+    var user: String
+
+    @Flag(name: .customLong("send-email"), help: "Let the server e-mail the activation link instead of printing it.")
+    var sendEmail = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            try await ActivateUser(user: user, sendEmail: sendEmail).run(context)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import IdFlowCore
+
+/// The configuration flags every subcommand accepts (CONTRACT.md, "Configuration").
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .customLong("org-url"), help: ArgumentHelp("The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).", valueName: "url"))
+    var orgURL: String?
+
+    @Option(name: .customLong("api-token-file"), help: ArgumentHelp("A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).", valueName: "path"))
+    var apiTokenFile: String?
+
+    @Option(help: ArgumentHelp("The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).", valueName: "url"))
+    var issuer: String?
+
+    @Option(name: .customLong("client-id"), help: ArgumentHelp("The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).", valueName: "id"))
+    var clientID: String?
+
+    @Option(name: .customLong("redirect-uri"), help: ArgumentHelp("The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).", valueName: "uri"))
+    var redirectURI: String?
+
+    @Option(help: ArgumentHelp("OAuth scopes; default \"openid profile email offline_access\" (env IDFLOW_SCOPE).", valueName: "scopes"))
+    var scope: String?
+
+    @Option(help: ArgumentHelp("A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).", valueName: "name"))
+    var profile: String?
+
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp("Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).", valueName: "dir"))
+    var stateDirectory: String?
+
+    @Flag(name: .shortAndLong, help: "Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).")
+    var verbose = false
+
+    @Option(help: ArgumentHelp("Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(name: .customLong("max-retries"), help: ArgumentHelp("Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).", valueName: "n"))
+    var maxRetries: Int?
+
+    @Flag(help: "Pretty-print the JSON on stdout (the default on a terminal).")
+    var pretty = false
+
+    @Flag(help: "Print the JSON on stdout on one line (the default in a pipe).")
+    var compact = false
+
+    func validate() throws {
+        if pretty && compact { throw ValidationError("--pretty and --compact cannot be used together") }
+    }
+
+    var flags: ConfigurationFlags {
+        ConfigurationFlags(
+            orgURL: orgURL, apiTokenFile: apiTokenFile, issuer: issuer, clientID: clientID, redirectURI: redirectURI, scope: scope,
+            profile: profile, stateDirectory: stateDirectory, verbose: verbose, timeoutSeconds: timeout, maxRetries: maxRetries)
+    }
+
+    var outputStyle: OutputStyle {
+        pretty ? .pretty : compact ? .compact : .automatic()
+    }
+}
