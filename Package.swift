@@ -62,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IdFlowEndToEndTests",
-            dependencies: ["idflow", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport"]
+            dependencies: ["IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport"]
         ),
     ]
 )

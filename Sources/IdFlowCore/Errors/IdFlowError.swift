@@ -41,7 +41,7 @@ public enum IdFlowError: Error, Sendable, Equatable {
 
 extension IdFlowError {
     /// The exit code scripts branch on.
-    public var exitStatus: ExitStatus {
+    public var exitStatus: IdFlowExitCode {
         switch self {
         case .okta(let status, let body, _): return Self.exitStatus(httpStatus: status, oktaCode: body.errorCode)
         case .oauth(let status, let body, _): return Self.exitStatus(oauthError: body.error, httpStatus: status)
@@ -67,7 +67,7 @@ extension IdFlowError {
         "E0000014", "E0000016", "E0000038", "E0000079", "E0000080", "E0000125",
     ]
 
-    static func exitStatus(httpStatus: Int, oktaCode: String?) -> ExitStatus {
+    static func exitStatus(httpStatus: Int, oktaCode: String?) -> IdFlowExitCode {
         switch httpStatus {
         case 404: return .notFound
         case 401: return .authentication
@@ -78,7 +78,7 @@ extension IdFlowError {
         }
     }
 
-    static func exitStatus(oauthError: String, httpStatus: Int?) -> ExitStatus {
+    static func exitStatus(oauthError: String, httpStatus: Int?) -> IdFlowExitCode {
         switch oauthError {
         case "invalid_grant", "invalid_client", "invalid_token", "unauthorized_client", "login_required",
             "interaction_required", "consent_required", "account_selection_required":

@@ -16,6 +16,13 @@ public struct ActivateUser: Sendable {
         public var status: String
         public var activationToken: String?
         public var activationUrl: String?
+
+        public init(userId: String, status: String, activationToken: String?, activationUrl: String?) {
+            self.userId = userId
+            self.status = status
+            self.activationToken = activationToken
+            self.activationUrl = activationUrl
+        }
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Result {

@@ -43,6 +43,14 @@ public struct SetPassword: Sendable {
         public var expiresAt: String?
         public var userId: String?
         public var login: String?
+
+        public init(status: String, sessionToken: String, expiresAt: String?, userId: String?, login: String?) {
+            self.status = status
+            self.sessionToken = sessionToken
+            self.expiresAt = expiresAt
+            self.userId = userId
+            self.login = login
+        }
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Result {

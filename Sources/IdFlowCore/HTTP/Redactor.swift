@@ -31,25 +31,37 @@ public enum Redactor {
     }
 
     /// Masks secret query parameters and the token segment of activation links (`/welcome/{t}`, `/tokens/{t}/verify`).
+    /// Works on the text, not on URLComponents, so the mask can be shown as it is and odd URLs pass through.
     public static func url(_ text: String) -> String {
-        guard var components = URLComponents(string: text) else { return text }
-        let segments = components.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        var masked = segments
-        for (index, segment) in segments.enumerated() where index > 0 {
-            let previous = segments[index - 1]
-            if previous == "welcome" || previous == "tokens" || previous == "reset_password", !segment.isEmpty {
-                masked[index] = mask
-            }
+        var rest = Substring(text)
+        var fragment: Substring?
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = rest[rest.index(after: hash)...]
+            rest = rest[..<hash]
         }
-        if masked != segments { components.percentEncodedPath = masked.joined(separator: "/") }
-        for part in [\URLComponents.percentEncodedQuery, \URLComponents.percentEncodedFragment] {
-            if let query = components[keyPath: part] {
-                components[keyPath: part] = FormEncoding.decode(query)
-                    .map { key, value in "\(FormEncoding.escape(key))=\(isSecret(key: key) ? mask : FormEncoding.escape(value))" }
-                    .joined(separator: "&")
-            }
+        var query: Substring?
+        if let question = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: question)...]
+            rest = rest[..<question]
         }
-        return components.string ?? text
+        let segments = rest.split(separator: "/", omittingEmptySubsequences: false)
+        var result = segments.enumerated().map { index, segment -> String in
+            let previous = index > 0 ? segments[index - 1] : ""
+            let isToken = (previous == "welcome" || previous == "tokens" || previous == "reset_password") && !segment.isEmpty && index >= 2
+            return isToken ? mask : String(segment)
+        }.joined(separator: "/")
+        if let query { result += "?" + parameters(query) }
+        if let fragment { result += "#" + parameters(fragment) }
+        return result
+    }
+
+    /// Masks the secret values of `key=value&…`, leaving everything else byte for byte.
+    private static func parameters(_ text: Substring) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let key = pair[..<equals].removingPercentEncoding ?? String(pair[..<equals])
+            return isSecret(key: key) ? "\(pair[..<equals])=\(mask)" : String(pair)
+        }.joined(separator: "&")
     }
 
     /// Masks a body according to its content type: JSON members, form fields; other text is shown as it is
@@ -72,9 +84,7 @@ public enum Redactor {
     }
 
     public static func form(_ text: String) -> String {
-        FormEncoding.decode(text)
-            .map { key, value in "\(FormEncoding.escape(key))=\(isSecret(key: key) ? mask : FormEncoding.escape(value))" }
-            .joined(separator: "&")
+        parameters(Substring(text))
     }
 
     /// Masks every member whose key is secret, at any depth; URL-looking strings get `url(_:)`.

@@ -1,5 +1,5 @@
 /// The exit codes of CONTRACT.md; scripts branch on them, so the numbers never change.
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+public enum IdFlowExitCode: Int32, Sendable, CaseIterable {
     case success = 0
     /// An unexpected internal failure: a bug in idflow.
     case internalFailure = 1

@@ -1,0 +1,19 @@
+import Foundation
+
+/// A value shared between a test and the concurrent code it drives, guarded by a lock.
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    public init(_ value: Value) {
+        self.value = value
+    }
+
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    public var current: Value { withLock { $0 } }
+}

@@ -1,2 +1,0 @@
-import IdFlowCore
-import IdFlowSandbox

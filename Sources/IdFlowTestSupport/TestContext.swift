@@ -1,0 +1,25 @@
+import Foundation
+import IdFlowCore
+
+/// Builds contexts for flow tests: a scripted transport, no real waiting, captured messages.
+public enum TestContext {
+    public static func make(
+        transport: any HTTPTransport, configuration: Configuration = TestContext.configuration(), stdin: String = "",
+        environment: [String: String] = [:], messages: Locked<[String]> = Locked([]), sleeps: Locked<[Duration]> = Locked([])
+    ) -> IdFlowContext {
+        let http = HTTPClient(
+            transport: transport, timeout: configuration.timeout, retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
+            maxJitter: .zero, sleep: { duration in sleeps.withLock { $0.append(duration) } })
+        let secrets = SecretReader(
+            readStandardInput: { Data(stdin.utf8) }, environment: environment, warn: { line in messages.withLock { $0.append(line) } })
+        return IdFlowContext(configuration: configuration, http: http, secrets: secrets, message: { line in messages.withLock { $0.append(line) } })
+    }
+
+    /// A configuration pointing at `https://example.okta.com` with an API token and a throwaway state dir.
+    public static func configuration(org: String = "https://example.okta.com", maxRetries: Int = 3) -> Configuration {
+        Configuration(
+            orgURL: URL(string: org), apiToken: Secret("test-api-token"), clientID: "0oatestclient",
+            stateDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("idflow-tests-\(UUID().uuidString)"),
+            maxRetries: maxRetries)
+    }
+}
