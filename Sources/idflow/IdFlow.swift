@@ -25,6 +25,9 @@ struct IdFlow: AsyncParsableCommand {
             Start offline with `idflow sandbox`, a local Okta-compatible server.
             """,
         version: IdFlowVersion.string,
-        subcommands: [Register.self, Activate.self, SetPasswordCommand.self, Sandbox.self]
+        subcommands: [
+            Register.self, Activate.self, SetPasswordCommand.self, LoginPKCECommand.self, RefreshCommand.self, TokenCommand.self,
+            UserinfoCommand.self, LogoutCommand.self, Sandbox.self,
+        ]
     )
 }

@@ -8,6 +8,9 @@ public struct Configuration: Sendable {
     public var clientID: String?
     public var redirectURI: String?
     public var scope: String
+    /// The scope when the user chose one (flag, environment or profile), nil when `scope` is the default;
+    /// a refresh only narrows the grant when asked to.
+    public var explicitScope: String?
     public var profile: String
     public var stateDirectory: URL
     public var verbose: Bool

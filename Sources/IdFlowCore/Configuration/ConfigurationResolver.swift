@@ -74,6 +74,7 @@ public struct ConfigurationResolver: Sendable {
             stateDirectory: (flags.stateDirectory ?? env(Variable.stateDirectory) ?? entry?.stateDir)
                 .map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true) } ?? defaultStateDirectory,
             verbose: flags.verbose || ["1", "true", "yes"].contains(env(Variable.verbose)?.lowercased() ?? ""))
+        configuration.explicitScope = flags.scope ?? env(Variable.scope) ?? entry?.scope
 
         var timeoutSeconds = flags.timeoutSeconds ?? entry?.timeout
         if flags.timeoutSeconds == nil, let text = env(Variable.timeout) { timeoutSeconds = try Self.number(text, Variable.timeout) }

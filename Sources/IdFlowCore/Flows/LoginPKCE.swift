@@ -1,0 +1,169 @@
+import Foundation
+
+/// Resolves an Authn transaction that stopped at multifactor authentication into a session token; the push
+/// MFA flow plugs in here.
+public protocol MFAResolver: Sendable {
+    func sessionToken(for transaction: AuthnTransaction, authn: AuthnAPI) async throws(IdFlowError) -> String
+}
+
+/// OAuth 2.0 authorization code + PKCE for a native app (RFC 6749, 7636, 8252; OIDC Core), in four ways of
+/// getting the code; the exchange, ID-token validation and storage are the same for all.
+public struct LoginPKCE: Sendable {
+    public enum Method: Sendable {
+        /// Okta: an Authn session token redeemed at /authorize with `prompt=none`, no browser.
+        case sessionToken(Secret)
+        /// Okta: primary authentication first, then the session token.
+        case credentials(username: String, password: Secret)
+        /// A browser on this machine, redirected to a listener on 127.0.0.1.
+        case browser(port: UInt16?, timeout: Duration, opener: BrowserOpener)
+        /// Print the URL; the user pastes the redirect URL (or the code) back on stdin.
+        case manual(readLine: @Sendable () -> String?)
+    }
+
+    public var method: Method
+    public var clientSecret: Secret?
+    /// Save to the profile's token store (false with `--no-store`).
+    public var store: Bool
+    public var mfa: (any MFAResolver)?
+
+    public init(method: Method, clientSecret: Secret? = nil, store: Bool = true, mfa: (any MFAResolver)? = nil) {
+        self.method = method
+        self.clientSecret = clientSecret
+        self.store = store
+        self.mfa = mfa
+    }
+
+    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
+        let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
+        guard server.metadata.codeChallengeMethodsSupported?.contains("S256") ?? true else {
+            throw .rejected("the authorization server does not support PKCE S256", hint: "idflow only logs in with PKCE")
+        }
+        let code: String
+        let request: AuthorizationRequest
+        switch method {
+        case .sessionToken(let token):
+            request = try authorizationRequest(server, context, redirectURI: try configuredRedirectURI(context))
+            code = try await redeem(sessionToken: token, request, server)
+        case .credentials(let username, let password):
+            let authn = AuthnAPI(http: context.http, orgURL: try oktaOrg(context, server))
+            let transaction = try await authn.authenticate(username: username, password: password)
+            let sessionToken = try await sessionToken(from: transaction, authn: authn)
+            request = try authorizationRequest(server, context, redirectURI: try configuredRedirectURI(context))
+            code = try await redeem(sessionToken: Secret(sessionToken), request, server)
+        case .browser(let port, let timeout, let opener):
+            (request, code) = try await browserLogin(server, context, port: port, timeout: timeout, opener: opener)
+        case .manual(let readLine):
+            request = try authorizationRequest(server, context, redirectURI: try configuredRedirectURI(context))
+            context.message("Open this URL in a browser, sign in, then paste the full URL you were redirected to (or just the code):")
+            context.message(request.url.absoluteString)
+            guard let line = readLine()?.trimmingCharacters(in: .whitespacesAndNewlines), !line.isEmpty else {
+                throw .invalidInput("nothing was pasted on standard input", hint: "paste the redirect URL and press Enter")
+            }
+            // A bare code cannot carry state; only a pasted URL can be checked against it.
+            code = line.contains("=") ? try AuthorizationResponse.code(from: line, expectedState: request.state) : line
+        }
+
+        let response = try await server.tokenEndpoint.exchange(code: code, redirectURI: request.redirectURI, verifier: request.pkce.verifier)
+        // Nothing is printed or stored before the ID token checks out.
+        let claims = try await server.validateIDToken(in: response, nonce: request.nonce)
+        let storeAt = TokenStore(directory: context.configuration.profileDirectory)
+        let (output, record) = server.result(response, claims: claims, previous: nil)
+        if store {
+            try await storeAt.withLock { () throws(IdFlowError) in try storeAt.save(record) }
+        }
+        context.message("logged in\(claims?["sub"]?.stringValue.map { " as \($0)" } ?? "")\(store ? "; tokens saved for profile \(context.configuration.profile)" : "")")
+        return output
+    }
+
+    private func configuredRedirectURI(_ context: IdFlowContext) throws(IdFlowError) -> String {
+        guard let uri = context.configuration.redirectURI, !uri.isEmpty else {
+            throw .configuration("no redirect URI configured", hint: "pass --redirect-uri (the one registered for the app) or export OKTA_OAUTH2_REDIRECTURI")
+        }
+        return uri
+    }
+
+    private func authorizationRequest(_ server: AuthorizationServer, _ context: IdFlowContext, redirectURI: String) throws(IdFlowError) -> AuthorizationRequest {
+        AuthorizationRequest(
+            endpoint: server.metadata.authorizationEndpoint, clientID: server.client.clientID, redirectURI: redirectURI,
+            scope: context.configuration.scope)
+    }
+
+    /// Okta's org for the Authn API: the configured org, else the issuer's origin (`{org}/oauth2/default`).
+    private func oktaOrg(_ context: IdFlowContext, _ server: AuthorizationServer) throws(IdFlowError) -> URL {
+        if context.configuration.orgURL != nil { return try context.configuration.requireOrgURL() }
+        var origin = URLComponents()
+        origin.scheme = server.issuer.scheme
+        origin.host = server.issuer.host
+        origin.port = server.issuer.port
+        guard let url = origin.url else { return try context.configuration.requireOrgURL() }
+        return url
+    }
+
+    private func sessionToken(from transaction: AuthnTransaction, authn: AuthnAPI) async throws(IdFlowError) -> String {
+        switch transaction.status {
+        case "SUCCESS":
+            guard let token = transaction.sessionToken else { throw .protocolViolation("SUCCESS without a sessionToken") }
+            return token
+        case "MFA_REQUIRED", "MFA_CHALLENGE":
+            guard let mfa else {
+                let factors = transaction.embedded?.factors?.map(\.factorType).joined(separator: ", ") ?? "unknown"
+                throw .authentication(
+                    "the sign-on policy requires multifactor authentication (\(transaction.status); factors: \(factors))",
+                    hint: "push MFA is not supported by this version of idflow; use --browser, or a user without MFA")
+            }
+            return try await mfa.sessionToken(for: transaction, authn: authn)
+        case "MFA_ENROLL", "MFA_ENROLL_ACTIVATE":
+            throw .authentication("the user must enroll a factor before signing in (\(transaction.status))", hint: "enroll in a browser first (--browser)")
+        case "PASSWORD_EXPIRED", "PASSWORD_WARN":
+            throw .authentication("the password has expired (\(transaction.status))", hint: "change it, then log in again")
+        case "LOCKED_OUT":
+            throw .authentication("the user is locked out", hint: "unlock the user in the admin console")
+        default:
+            throw .protocolViolation("unexpected Authn status \(transaction.status) after primary authentication")
+        }
+    }
+
+    /// GET /authorize with the session token and `prompt=none`, reading the 302 without following it
+    /// (the redirect URI may be a custom scheme no HTTP client can open).
+    private func redeem(sessionToken: Secret, _ request: AuthorizationRequest, _ server: AuthorizationServer) async throws(IdFlowError) -> String {
+        var headless = request
+        headless.extraParameters += [("sessionToken", sessionToken.value), ("prompt", "none"), ("response_mode", "query")]
+        let response = try await server.http.send(HTTPRequest(method: "GET", url: headless.url, headers: ["Accept": "text/html"], isIdempotent: false))
+        guard response.isRedirect, let location = response.header("Location") else {
+            if response.status >= 500 { throw response.failure() }
+            throw .rejected(
+                "the authorization endpoint answered HTTP \(response.status) instead of redirecting: \(response.snippet)",
+                hint: "check --client-id and that --redirect-uri is registered for the app exactly")
+        }
+        return try AuthorizationResponse.code(from: location, expectedState: request.state)
+    }
+
+    private func browserLogin(
+        _ server: AuthorizationServer, _ context: IdFlowContext, port: UInt16?, timeout: Duration, opener: BrowserOpener
+    ) async throws(IdFlowError) -> (AuthorizationRequest, String) {
+        // A configured loopback redirect URI is used as registered (its port and path); otherwise any free port.
+        var path = "/callback"
+        var listenPort = port ?? 0
+        if let configured = context.configuration.redirectURI, let url = URL(string: configured), url.scheme == "http",
+            let host = url.host, TransportSecurity.isLoopback(host: host)
+        {
+            path = url.path.isEmpty ? "/" : url.path
+            if port == nil, let registered = url.port { listenPort = UInt16(registered) }
+        }
+        let receiver = try LoopbackReceiver(port: listenPort)
+        let request = try authorizationRequest(server, context, redirectURI: "http://127.0.0.1:\(receiver.port)\(path)")
+        context.message("Opening the browser to sign in; if it does not open, visit:")
+        context.message(request.url.absoluteString)
+        if let problem = opener.open(request.url) { context.message(problem) }
+        let state = request.state
+        let callback = try await receiver.waitForCallback(path: path, timeout: timeout) { url in
+            do throws(IdFlowError) {
+                _ = try AuthorizationResponse.code(from: url, expectedState: state)
+                return .init(status: 200, title: "Signed in", message: "You can close this tab and return to the terminal.")
+            } catch {
+                return .init(status: 400, title: "Sign-in failed", message: "\(error.message). You can close this tab.")
+            }
+        }
+        return (request, try AuthorizationResponse.code(from: callback, expectedState: state))
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Revokes the profile's refresh token (which ends its whole token family on Okta) and access token, then
+/// clears the store. If revocation fails the store is kept, so the user can try again.
+public struct Logout: Sendable {
+    public var clientSecret: Secret?
+
+    public init(clientSecret: Secret? = nil) {
+        self.clientSecret = clientSecret
+    }
+
+    public struct Result: Encodable, Sendable, Equatable {
+        public var profile: String
+        public var revoked: [String]
+        public var cleared: Bool
+    }
+
+    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Result {
+        let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
+        return try await tokenStore.withLock { () throws(IdFlowError) -> Result in
+            guard let stored = try tokenStore.load() else {
+                throw .localState("nothing is stored for profile \(context.configuration.profile)", hint: "there is nothing to log out of")
+            }
+            guard let issuer = URL(string: stored.issuer) else { throw .localState("the stored issuer \(stored.issuer) is not a URL") }
+            let server = try await AuthorizationServer.discover(context, issuer: issuer, clientID: stored.clientId, clientSecret: clientSecret)
+            let tools = TokenTools(clientSecret: clientSecret)
+            var revoked: [String] = []
+            if let refresh = stored.tokens.refreshToken {
+                try await tools.revoke(refresh, hint: .refresh, server: server)
+                revoked.append(TokenKind.refresh.rawValue)
+            }
+            try await tools.revoke(stored.tokens.accessToken, hint: .access, server: server)
+            revoked.append(TokenKind.access.rawValue)
+            try tokenStore.clear()
+            context.message("logged out of profile \(context.configuration.profile)")
+            return Result(profile: context.configuration.profile, revoked: revoked, cleared: true)
+        }
+    }
+}

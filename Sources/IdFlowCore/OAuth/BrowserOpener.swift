@@ -1,0 +1,38 @@
+import Foundation
+
+/// Opens a URL in the user's browser: `$BROWSER` when set (the first of its `:`-separated commands, `%s`
+/// standing for the URL, else the URL appended), otherwise `xdg-open` (or `open` on macOS).
+public struct BrowserOpener: Sendable {
+    public var environment: [String: String]
+
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    /// Starts the browser and returns at once; a browser that cannot start is reported, not fatal,
+    /// because the URL is printed too.
+    public func open(_ url: URL) -> String? {
+        let process = Process()
+        if let browser = environment["BROWSER"]?.split(separator: ":").first.map(String.init), !browser.isEmpty {
+            // The URL is passed as "$1", never spliced into the shell text, so it cannot inject commands.
+            let command = browser.contains("%s") ? browser.replacingOccurrences(of: "%s", with: "\"$1\"") : "\(browser) \"$1\""
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command, "idflow-browser", url.absoluteString]
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            #if os(macOS)
+                process.arguments = ["open", url.absoluteString]
+            #else
+                process.arguments = ["xdg-open", url.absoluteString]
+            #endif
+        }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.standardError
+        do {
+            try process.run()
+            return nil
+        } catch {
+            return "could not start a browser (\(error.localizedDescription)); open the URL yourself"
+        }
+    }
+}

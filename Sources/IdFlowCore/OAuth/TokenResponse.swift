@@ -1,0 +1,72 @@
+import Foundation
+
+/// The token endpoint's success body (RFC 6749 §5.1), kept with the protocol's own snake_case names.
+public struct TokenResponse: Codable, Sendable, Equatable {
+    public var tokenType: String
+    public var accessToken: String
+    public var expiresIn: Int?
+    public var scope: String?
+    public var refreshToken: String?
+    public var idToken: String?
+
+    enum CodingKeys: String, CodingKey {
+        case tokenType = "token_type"
+        case accessToken = "access_token"
+        case expiresIn = "expires_in"
+        case scope
+        case refreshToken = "refresh_token"
+        case idToken = "id_token"
+    }
+
+    public init(tokenType: String, accessToken: String, expiresIn: Int?, scope: String?, refreshToken: String?, idToken: String?) {
+        self.tokenType = tokenType
+        self.accessToken = accessToken
+        self.expiresIn = expiresIn
+        self.scope = scope
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+    }
+}
+
+/// What `login-pkce` and `refresh` print: the token response plus `expires_at` (ISO 8601) and the
+/// validated `id_token_claims`.
+public struct TokenOutput: Encodable, Sendable, Equatable {
+    public var response: TokenResponse
+    public var expiresAt: Date?
+    public var idTokenClaims: JSONValue?
+
+    public init(response: TokenResponse, expiresAt: Date?, idTokenClaims: JSONValue?) {
+        self.response = response
+        self.expiresAt = expiresAt
+        self.idTokenClaims = idTokenClaims
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case expiresAt = "expires_at"
+        case idTokenClaims = "id_token_claims"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try response.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(expiresAt.map(ISO8601.string), forKey: .expiresAt)
+        try container.encodeIfPresent(idTokenClaims, forKey: .idTokenClaims)
+    }
+}
+
+/// ISO 8601 in UTC with seconds, as scripts and `date -d` read it.
+public enum ISO8601 {
+    public static func string(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    public static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}

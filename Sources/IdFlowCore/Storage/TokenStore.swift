@@ -1,0 +1,70 @@
+import Foundation
+
+/// What a profile keeps after a login: enough to refresh (issuer, client, refresh token) and to show.
+public struct StoredTokens: Codable, Sendable, Equatable {
+    public var issuer: String
+    public var clientId: String
+    public var tokens: TokenResponse
+    public var expiresAt: Date?
+    public var idTokenClaims: JSONValue?
+    public var savedAt: Date
+
+    public init(issuer: String, clientId: String, tokens: TokenResponse, expiresAt: Date?, idTokenClaims: JSONValue?, savedAt: Date) {
+        self.issuer = issuer
+        self.clientId = clientId
+        self.tokens = tokens
+        self.expiresAt = expiresAt
+        self.idTokenClaims = idTokenClaims
+        self.savedAt = savedAt
+    }
+}
+
+/// The token store of one profile: `{state-dir}/profiles/{profile}/tokens.json` (0600, written atomically),
+/// guarded by `tokens.lock` so concurrent runs take turns.
+public struct TokenStore: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    public var file: URL { directory.appendingPathComponent("tokens.json") }
+    var lockFile: URL { directory.appendingPathComponent("tokens.lock") }
+
+    /// The stored tokens, nil when nothing was stored; a file that cannot be decoded is an error, never
+    /// silently replaced, because it may hold the only refresh token.
+    public func load() throws(IdFlowError) -> StoredTokens? {
+        guard let data = try SecureFile.read(file) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(StoredTokens.self, from: data)
+        } catch {
+            throw .localState("the token store \(file.path) cannot be read: \(error)", hint: "move it aside and log in again with `idflow login-pkce`")
+        }
+    }
+
+    public func save(_ tokens: StoredTokens) throws(IdFlowError) {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let data: Data
+        do {
+            data = try encoder.encode(tokens)
+        } catch {
+            throw .internalFailure("cannot encode the token store: \(error)")
+        }
+        try SecureFile.write(data, to: file)
+    }
+
+    public func clear() throws(IdFlowError) {
+        try SecureFile.remove(file)
+    }
+
+    /// Runs `body` holding the profile's exclusive lock; a waiter sees what the holder wrote.
+    public func withLock<Result>(timeout: Duration = .seconds(120), _ body: () async throws(IdFlowError) -> Result) async throws(IdFlowError) -> Result {
+        let lock = try await FileLock.acquire(lockFile, timeout: timeout)
+        defer { lock.release() }
+        return try await body()
+    }
+}

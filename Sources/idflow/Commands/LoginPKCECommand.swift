@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import IdFlowCore
+
+struct LoginPKCECommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login-pkce",
+        abstract: "Log in with OAuth 2.0 authorization code + PKCE (S256) and save the tokens for the profile.",
+        discussion: """
+            Choose one way to get the authorization code:
+
+              --session-token      Okta: redeem a session token (from set-password) headlessly, prompt=none
+              --username           Okta: primary authentication (/api/v1/authn), then the session token
+              --browser            open a browser, catch the redirect on http://127.0.0.1:PORT/callback (RFC 8252)
+              --manual             print the URL, paste the redirect URL (or the code) back on stdin
+
+            Endpoints come from {issuer}/.well-known/openid-configuration; --browser and --manual work with any \
+            OpenID Connect provider. The ID token is validated (signature against the JWKS, iss, aud, exp/iat, \
+            nonce, at_hash) before anything is printed or stored; a failure exits 13.
+
+              $ idflow login-pkce --session-token-stdin <<<"$st" | jq -r .access_token
+              $ printf '%s' "$PW" | idflow login-pkce --username jo@example.com --password-stdin
+              $ idflow login-pkce --browser
+            """)
+
+    @Option(name: .customLong("session-token"), help: ArgumentHelp("An Okta session token (single use, 5 minutes); visible in `ps`, prefer --session-token-stdin.", valueName: "token"))
+    var sessionToken: String?
+
+    @Flag(name: .customLong("session-token-stdin"), help: "Read the session token from standard input.")
+    var sessionTokenStdin = false
+
+    @Option(help: ArgumentHelp("Sign in with this username (Okta primary authentication).", valueName: "username"))
+    var username: String?
+
+    @Flag(name: .customLong("password-stdin"), help: "Read the password for --username from standard input.")
+    var passwordStdin = false
+
+    @Option(name: .customLong("password-file"), help: ArgumentHelp("Read the password for --username from a file.", valueName: "path"))
+    var passwordFile: String?
+
+    @Option(help: ArgumentHelp("The password on the command line (visible in `ps`; warns). IDFLOW_PASSWORD works too.", valueName: "password"))
+    var password: String?
+
+    @Flag(help: "Sign in in a browser; the redirect comes back to a listener on 127.0.0.1.")
+    var browser = false
+
+    @Option(help: ArgumentHelp("The loopback port for --browser; default: the configured loopback redirect URI's, else any free port.", valueName: "port"))
+    var port: UInt16?
+
+    @Option(name: .customLong("browser-timeout"), help: ArgumentHelp("Seconds to wait for the browser redirect (exit 9 after).", valueName: "seconds"))
+    var browserTimeout: Int = 300
+
+    @Flag(help: "Print the authorization URL and read the redirect URL (or the code) back from stdin.")
+    var manual = false
+
+    @Flag(name: .customLong("no-store"), help: "Print the tokens without saving them.")
+    var noStore = false
+
+    @OptionGroup var clientSecret: ClientSecretOption
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        let modes = [sessionToken != nil || sessionTokenStdin, username != nil, browser, manual].filter { $0 }.count
+        guard modes == 1 else {
+            throw ValidationError("choose exactly one of --session-token[-stdin], --username, --browser or --manual")
+        }
+        if sessionToken != nil && sessionTokenStdin { throw ValidationError("--session-token and --session-token-stdin cannot be used together") }
+        if username == nil && (passwordStdin || passwordFile != nil || password != nil) {
+            throw ValidationError("a password is only used with --username")
+        }
+        guard browserTimeout > 0 else { throw ValidationError("--browser-timeout must be positive") }
+    }
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            let environment = ProcessInfo.processInfo.environment
+            let method: LoginPKCE.Method
+            if let username {
+                let source = try SecretChoice.source(
+                    what: "password", stdin: passwordStdin, file: passwordFile, argument: password,
+                    environmentVariable: "IDFLOW_PASSWORD", environment: environment)
+                method = .credentials(username: username, password: try context.secrets.read("password", from: source))
+            } else if browser {
+                method = .browser(port: port, timeout: .seconds(browserTimeout), opener: BrowserOpener(environment: environment))
+            } else if manual {
+                method = .manual(readLine: { readLine(strippingNewline: true) })
+            } else {
+                let source: SecretSource = sessionTokenStdin ? .standardInput : .argument(sessionToken ?? "")
+                method = .sessionToken(try context.secrets.read("session token", from: source))
+            }
+            return try await LoginPKCE(method: method, clientSecret: try clientSecret.secret(context), store: !noStore).run(context)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import IdFlowCore
+
+struct RefreshCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh",
+        abstract: "Use the stored refresh token; the rotated one replaces it atomically.",
+        discussion: """
+            Holds the profile's lock from reading the store to writing the rotated token, so concurrent runs all \
+            succeed. Sends --scope only when you give one. When the server does not rotate, the old refresh token \
+            is kept (and printed). invalid_grant exits 4 and leaves the store untouched: log in again.
+
+              $ idflow refresh | jq -r .access_token
+              $ idflow refresh --refresh-token-stdin --no-store < rt.txt
+            """)
+
+    @Flag(name: .customLong("refresh-token-stdin"), help: "Refresh a token read from standard input; the store is neither read nor written.")
+    var refreshTokenStdin = false
+
+    @Flag(name: .customLong("no-store"), help: "Print without saving (a rotated token is then lost to the store).")
+    var noStore = false
+
+    @OptionGroup var clientSecret: ClientSecretOption
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            let given = refreshTokenStdin ? try context.secrets.read("refresh token", from: .standardInput) : nil
+            return try await RefreshTokens(store: !noStore && !refreshTokenStdin, givenRefreshToken: given, clientSecret: try clientSecret.secret(context)).run(context)
+        }
+    }
+}
