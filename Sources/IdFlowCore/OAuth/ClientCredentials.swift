@@ -12,7 +12,7 @@ public struct ClientCredentials: Sendable, Equatable {
     }
 
     /// Adds the credentials to a form request; never both Basic and a form `client_id` with a secret.
-    func apply(to fields: [(String, String)]) -> (fields: [(String, String)], headers: [String: String]) {
+    public func apply(to fields: [(String, String)]) -> (fields: [(String, String)], headers: [String: String]) {
         guard let secret else { return (fields + [("client_id", clientID)], [:]) }
         // RFC 6749 §2.3.1: both parts are form-urlencoded before base64.
         let pair = "\(FormEncoding.escape(clientID)):\(FormEncoding.escape(secret.value))"
