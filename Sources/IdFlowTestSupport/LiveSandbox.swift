@@ -1,0 +1,121 @@
+import Foundation
+import IdFlowCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real `idflow sandbox` process on 127.0.0.1 with a random port, for end-to-end tests; plus an isolated
+/// home and state directory so a test never reads the developer's own configuration or tokens.
+public final class LiveSandbox: @unchecked Sendable {
+    public let process: Process
+    /// The one-line JSON the sandbox printed: orgUrl, issuer, apiToken, clientId, redirectUri.
+    public let info: JSONValue
+    public let home: URL
+
+    public var orgURL: String { info["orgUrl"]?.stringValue ?? "" }
+    public var apiToken: String { info["apiToken"]?.stringValue ?? "" }
+    public var clientID: String { info["clientId"]?.stringValue ?? "" }
+    public var stateDirectory: URL { home.appendingPathComponent("state") }
+
+    /// Starts `idflow sandbox --port 0 [extra…]` and waits for its first line.
+    public static func start(_ extra: [String] = []) async throws -> LiveSandbox {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = IdFlowBinary.url
+        process.arguments = ["sandbox", "--port", "0"] + extra
+        process.environment = ["HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let line: String? = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var bytes = Data()
+                while true {
+                    let chunk = output.fileHandleForReading.readData(ofLength: 1)
+                    if chunk.isEmpty || chunk == Data("\n".utf8) { break }
+                    bytes.append(chunk)
+                }
+                continuation.resume(returning: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        guard let line, let info = try? JSONValue(data: Data(line.utf8)) else {
+            process.terminate()
+            throw SandboxDidNotStart(output: line ?? "")
+        }
+        return LiveSandbox(process: process, info: info, home: home)
+    }
+
+    private init(process: Process, info: JSONValue, home: URL) {
+        self.process = process
+        self.info = info
+        self.home = home
+    }
+
+    /// The environment a user would export after reading the sandbox's line.
+    public var environment: [String: String] {
+        [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "IDFLOW_STATE_DIR": stateDirectory.path, "OKTA_CLIENT_ORGURL": orgURL, "OKTA_CLIENT_TOKEN": apiToken,
+            "OKTA_OAUTH2_CLIENTID": clientID, "OKTA_OAUTH2_REDIRECTURI": info["redirectUri"]?.stringValue ?? "",
+            "IDFLOW_MAX_RETRIES": "0",
+        ]
+    }
+
+    /// Runs the CLI against this sandbox; `environment` entries override (or, with "", remove) the defaults.
+    public func idflow(_ arguments: [String], stdin: String = "", environment overrides: [String: String] = [:]) async throws -> IdFlowBinary.Result {
+        var env = environment.merging(overrides) { $1 }
+        env = env.filter { !$0.value.isEmpty }
+        return try await IdFlowBinary.run(arguments, stdin: stdin, environment: env)
+    }
+
+    /// Calls an endpoint of the sandbox directly (admin endpoints, or checking state), with the API token.
+    @discardableResult
+    public func call(_ method: String, _ path: String, json: JSONValue? = nil, authorized: Bool = true) async throws -> (Int, JSONValue?) {
+        var request = URLRequest(url: URL(string: orgURL + path)!)
+        request.httpMethod = method
+        if authorized { request.setValue("SSWS \(apiToken)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONEncoder().encode(json)
+        }
+        let (data, response) = try await URLSessionTransport().send(request)
+        return (response.statusCode, data.isEmpty ? nil : try? JSONValue(data: data))
+    }
+
+    /// Registers, activates and sets the password of a new user through the CLI; returns (userId, sessionToken).
+    public func createActiveUser(email: String, password: String = "Str0ng-Passw0rd!") async throws -> (String, String) {
+        let registered = try await idflow(["register", "--email", email, "--first-name", "Jo", "--last-name", "Doe"])
+        guard registered.exitCode == 0, let id = try registered.json()["id"]?.stringValue else { throw StepFailed(step: "register", result: registered) }
+        let activated = try await idflow(["activate", "--user", id])
+        guard activated.exitCode == 0, let token = try activated.json()["activationToken"]?.stringValue else { throw StepFailed(step: "activate", result: activated) }
+        let set = try await idflow(["set-password", "--password-stdin"], stdin: password, environment: ["IDFLOW_ACTIVATION_TOKEN": token])
+        guard set.exitCode == 0, let session = try set.json()["sessionToken"]?.stringValue else { throw StepFailed(step: "set-password", result: set) }
+        return (id, session)
+    }
+
+    /// Stops the sandbox with SIGTERM, as a user's Ctrl-C would, and waits for it.
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    public struct SandboxDidNotStart: Error, CustomStringConvertible {
+        public var output: String
+        public var description: String { "idflow sandbox did not print its JSON line (got: \(output))" }
+    }
+
+    public struct StepFailed: Error, CustomStringConvertible {
+        public var step: String
+        public var result: IdFlowBinary.Result
+        public var description: String { "\(step) failed: \(result)" }
+    }
+}
