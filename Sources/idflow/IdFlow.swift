@@ -27,7 +27,7 @@ struct IdFlow: AsyncParsableCommand {
         version: IdFlowVersion.string,
         subcommands: [
             Register.self, Activate.self, SetPasswordCommand.self, LoginPKCECommand.self, RefreshCommand.self, TokenCommand.self,
-            UserinfoCommand.self, LogoutCommand.self, Sandbox.self,
+            UserinfoCommand.self, LogoutCommand.self, Sandbox.self, DemoCommand.self,
         ]
     )
 }

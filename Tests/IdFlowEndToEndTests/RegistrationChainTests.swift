@@ -83,11 +83,11 @@ struct RegistrationChainTests {
         ("short", ["8 characters", "uppercase", "number"]),
         ("alllowercase1", ["uppercase"]),
         ("NoDigitsHere", ["number"]),
-        ("Weak-Jo-Login1", ["username"]),
+        ("My-Jodoe-Pass1", ["username"]),
     ])
     func aWeakPasswordShowsEveryFailedRule(password: String, expected: [String]) async throws {
         let sandbox = try await LiveSandbox.start()
-        let registered = try await sandbox.idflow(["register", "--email", "jo@example.com"])
+        let registered = try await sandbox.idflow(["register", "--email", "jodoe@example.com"])
         let id = try #require(try registered.json()["id"]?.stringValue)
         let token = try #require(try await sandbox.idflow(["activate", "--user", id]).json()["activationToken"]?.stringValue)
         let set = try await sandbox.idflow(["set-password", "--password-stdin"], stdin: password, environment: ["IDFLOW_ACTIVATION_TOKEN": token])

@@ -27,6 +27,13 @@ public struct IdFlowContext: Sendable {
         let secrets = SecretReader(
             readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() }, environment: environment, warn: stderr)
         let configuration = try ConfigurationResolver(environment: environment, secrets: secrets).resolve(flags)
+        return live(configuration: configuration, secrets: secrets)
+    }
+
+    /// The context of a real run with an already resolved configuration (the demo builds its own).
+    public static func live(configuration: Configuration, secrets: SecretReader? = nil) -> IdFlowContext {
+        let stderr: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let secrets = secrets ?? SecretReader(readStandardInput: { Data() }, environment: [:], warn: stderr)
         let http = HTTPClient(
             transport: URLSessionTransport(), timeout: configuration.timeout,
             retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),

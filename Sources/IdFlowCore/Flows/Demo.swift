@@ -1,0 +1,89 @@
+import Foundation
+
+/// The whole life of a user against a fresh server, one step after another: what `idflow demo` runs on the
+/// embedded sandbox. Each step is the same flow the matching command runs; the demo only chains them and
+/// checks that each did what it should.
+public struct Demo: Sendable {
+    /// One step's record: printed as one JSON document on stdout.
+    public struct Step: Encodable, Sendable {
+        public var step: String
+        public var ok: Bool
+        public var headline: String
+        public var result: JSONValue?
+        public var error: ErrorReport.Details?
+    }
+
+    public var email: String
+    public var password: Secret
+
+    public init(email: String = "demo.user@example.com", password: Secret = Secret("Demo-Passw0rd!")) {
+        self.email = email
+        self.password = password
+    }
+
+    /// Runs every step, calling `emit` after each; stops at the first failure. Returns whether all passed.
+    public func run(_ context: IdFlowContext, emit: @Sendable (Step) -> Void) async -> Bool {
+        var sessionToken: Secret?
+        var activationToken: ActivationToken?
+        var userID = ""
+        var firstLogin: TokenOutput?
+
+        let steps: [(String, () async throws(IdFlowError) -> (JSONValue, String))] = [
+            ("register", { () throws(IdFlowError) in
+                let user = try await RegisterUser(email: email, firstName: "Demo", lastName: "User").run(context)
+                userID = user["id"]?.stringValue ?? ""
+                try Self.expect(user["status"] == "STAGED", "the new user is \(user["status"]?.stringValue ?? "?"), not STAGED")
+                return (user, "registered \(email) as \(userID) (STAGED)")
+            }),
+            ("activate", { () throws(IdFlowError) in
+                let result = try await ActivateUser(user: userID).run(context)
+                try Self.expect(result.status == "PROVISIONED", "the user is \(result.status) after activation, not PROVISIONED")
+                activationToken = try ActivationToken(result.activationToken ?? "")
+                return (try Self.json(result), "activated \(userID) (PROVISIONED), activation token issued")
+            }),
+            ("set-password", { () throws(IdFlowError) in
+                guard let token = activationToken else { throw .internalFailure("no activation token") }
+                let result = try await SetPassword(token: token, password: password).run(context)
+                sessionToken = Secret(result.sessionToken)
+                return (try Self.json(result), "password set, user ACTIVE, single-use session token issued")
+            }),
+            ("login-pkce", { () throws(IdFlowError) in
+                guard let token = sessionToken else { throw .internalFailure("no session token") }
+                let output = try await LoginPKCE(method: .sessionToken(token)).run(context)
+                try Self.expect(output.response.refreshToken != nil, "no refresh token was issued")
+                try Self.expect(output.idTokenClaims?["sub"] == .string(userID), "the ID token is not for \(userID)")
+                firstLogin = output
+                return (try Self.json(output), "authorization code + PKCE exchanged; ID token validated for \(userID)")
+            }),
+            ("refresh", { () throws(IdFlowError) in
+                let output = try await RefreshTokens().run(context)
+                try Self.expect(output.response.accessToken != firstLogin?.response.accessToken, "refresh returned the same access token")
+                let rotated = output.response.refreshToken != firstLogin?.response.refreshToken
+                return (try Self.json(output), "access token refreshed; refresh token \(rotated ? "rotated and saved" : "kept")")
+            }),
+        ]
+
+        for (name, body) in steps {
+            do {
+                let (result, headline) = try await body()
+                emit(Step(step: name, ok: true, headline: headline, result: result, error: nil))
+            } catch {
+                emit(Step(step: name, ok: false, headline: error.message, result: nil, error: ErrorReport(error).error))
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func expect(_ condition: Bool, _ message: String) throws(IdFlowError) {
+        if !condition { throw .protocolViolation(message) }
+    }
+
+    private static func json(_ value: some Encodable) throws(IdFlowError) -> JSONValue {
+        do {
+            return try JSONValue(data: JSONOutput.encode(value, style: .compact))
+        } catch {
+            throw .internalFailure("cannot encode a demo step: \(error)")
+        }
+    }
+}
