@@ -40,34 +40,13 @@ struct DemoCommand: AsyncParsableCommand {
         let passed = await Demo().run(context) { step in
             if let data = try? JSONOutput.encode(step, style: .compact) { FileHandle.standardOutput.write(data) }
             FileHandle.standardError.write(Data("\(step.ok ? "✔" : "✘") \(step.step): \(step.headline)\n".utf8))
-            if let code = step.error?.exitCode { failure.set(code) }
+            if let code = step.error?.exitCode { failure.withLock { $0 = code } }
         }
         await server.stop()
         if !passed {
             try? FileManager.default.removeItem(at: stateDirectory)
-            throw ExitCode(failure.value ?? 1)
+            throw ExitCode(failure.current ?? 1)
         }
     }
 }
 
-/// A value written from a callback and read after it, across concurrency domains.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) {
-        stored = value
-    }
-
-    func set(_ value: Value) {
-        lock.lock()
-        stored = value
-        lock.unlock()
-    }
-
-    var value: Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-}

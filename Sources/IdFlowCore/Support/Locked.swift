@@ -1,6 +1,6 @@
 import Foundation
 
-/// A value shared between a test and the concurrent code it drives, guarded by a lock.
+/// A value shared across concurrency domains (a callback and its caller, a test and the code it drives), guarded by a lock.
 public final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
