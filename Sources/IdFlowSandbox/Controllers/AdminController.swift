@@ -1,0 +1,181 @@
+import Foundation
+import Hummingbird
+
+/// `/sandbox/…`: controls for tests and demos (clock, outbox, faults, rate limits). Needs the SSWS
+/// token like the management API, and is never rate limited or faulted itself.
+struct AdminController {
+    let state: SandboxState
+
+    func register(in routes: RouteRegistry) {
+        routes.get("/sandbox/info", use: info)
+        routes.get("/sandbox/clock", use: clock)
+        routes.post("/sandbox/clock", use: advanceClock)
+        routes.get("/sandbox/outbox", use: outbox)
+        routes.delete("/sandbox/outbox", use: clearOutbox)
+        routes.get("/sandbox/faults", use: listFaults)
+        routes.post("/sandbox/faults", use: addFault)
+        routes.delete("/sandbox/faults", use: clearFaults)
+        routes.delete("/sandbox/faults/:id", use: deleteFault)
+        routes.get("/sandbox/rate-limits", use: rateLimits)
+        routes.post("/sandbox/rate-limits", use: configureRateLimit)
+    }
+
+    /// `GET /sandbox/info` → the same object `idflow sandbox` prints.
+    @Sendable func info(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let info = await state.info
+        return .json([
+            "orgUrl": .string(info.orgUrl), "issuer": .string(info.issuer), "apiToken": .string(info.apiToken),
+            "clientId": .string(info.clientId), "redirectUri": .string(info.redirectUri),
+        ])
+    }
+
+    // MARK: Clock
+
+    /// `GET /sandbox/clock` → `{"now": ISO, "offsetSeconds": N}`.
+    @Sendable func clock(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        .json(await clockJSON())
+    }
+
+    struct AdvanceBody: Decodable { var advanceSeconds: Double? }
+
+    /// `POST /sandbox/clock {"advanceSeconds": N}` moves the clock forward (never back).
+    @Sendable func advanceClock(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSONBody(AdvanceBody.self, context: context)
+        guard let seconds = body?.advanceSeconds, seconds >= 0 else {
+            throw OktaErrorResponse.validation(
+                "advanceSeconds", causes: ["advanceSeconds: must be a number of seconds, zero or more"])
+        }
+        await state.advanceClock(bySeconds: seconds)
+        return .json(await clockJSON())
+    }
+
+    private func clockJSON() async -> JSONValue {
+        let now = await state.now
+        return ["now": .string(Timestamps.iso8601(now)), "offsetSeconds": .double(now.timeIntervalSinceNow.rounded())]
+    }
+
+    // MARK: Outbox
+
+    /// `GET /sandbox/outbox` → `[{"to","subject","activationUrl","sentAt"}]`, oldest first.
+    @Sendable func outbox(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let messages = await state.outboxMessages
+        return .json(
+            .array(
+                messages.map {
+                    [
+                        "to": .string($0.to), "subject": .string($0.subject),
+                        "activationUrl": .string($0.activationUrl), "sentAt": .string(Timestamps.iso8601($0.sentAt)),
+                    ]
+                }))
+    }
+
+    /// `DELETE /sandbox/outbox` → 204, empties it.
+    @Sendable func clearOutbox(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        await state.clearOutbox()
+        return .empty(.noContent)
+    }
+
+    // MARK: Faults
+
+    /// The body of `POST /sandbox/faults`; only `pathPrefix` is required.
+    struct FaultBody: Decodable {
+        var pathPrefix: String?
+        var method: String?
+        var status: Int?
+        var body: String?
+        var contentType: String?
+        var headers: [String: String]?
+        var delayMs: Int?
+        var count: Int?
+        var dropConnection: Bool?
+    }
+
+    /// `POST /sandbox/faults` → 201 with the stored fault (its `id`, and `count` = uses left).
+    @Sendable func addFault(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        var request = request
+        guard let body = try await request.decodeJSONBody(FaultBody.self, context: context) else {
+            throw OktaErrorResponse.malformedBody
+        }
+        guard let pathPrefix = body.pathPrefix, pathPrefix.hasPrefix("/") else {
+            throw OktaErrorResponse.validation("pathPrefix", causes: ["pathPrefix: must be a path starting with /"])
+        }
+        if let status = body.status, !(100...599).contains(status) {
+            throw OktaErrorResponse.validation("status", causes: ["status: must be an HTTP status between 100 and 599"])
+        }
+        let count = body.count ?? 1
+        guard count >= 1 else { throw OktaErrorResponse.validation("count", causes: ["count: must be at least 1"]) }
+        let delayMs = body.delayMs ?? 0
+        guard (0...120_000).contains(delayMs) else {
+            throw OktaErrorResponse.validation("delayMs", causes: ["delayMs: must be between 0 and 120000"])
+        }
+        let fault = Fault(
+            id: RandomToken.string(count: 12), pathPrefix: pathPrefix, method: body.method?.uppercased(),
+            status: body.status, body: body.body ?? "", contentType: body.contentType ?? Response.jsonContentType,
+            headers: body.headers ?? [:], delayMs: delayMs, remaining: count, dropConnection: body.dropConnection ?? false)
+        await state.addFault(fault)
+        return .json(fault.json, status: .created)
+    }
+
+    /// `GET /sandbox/faults` → the faults still armed.
+    @Sendable func listFaults(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        .json(.array(await state.faults.map(\.json)))
+    }
+
+    /// `DELETE /sandbox/faults` → 204, disarms all.
+    @Sendable func clearFaults(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        await state.clearFaults()
+        return .empty(.noContent)
+    }
+
+    /// `DELETE /sandbox/faults/{id}` → 204, or 404 when no such fault is armed.
+    @Sendable func deleteFault(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let id = request.pathParameter("id", context: context)
+        guard await state.removeFault(id: id) else { throw OktaErrorResponse.notFound(id, type: "Fault") }
+        return .empty(.noContent)
+    }
+
+    // MARK: Rate limits
+
+    struct RateLimitBody: Decodable {
+        var family: String?
+        var limit: Int?
+        var windowSeconds: Int?
+    }
+
+    /// `GET /sandbox/rate-limits` → `{"users":{"limit","windowSeconds","remaining","reset"},…}`.
+    @Sendable func rateLimits(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        .json(await rateLimitsJSON())
+    }
+
+    /// `POST /sandbox/rate-limits {"family","limit","windowSeconds"?}`; `limit` null or 0 turns it off.
+    @Sendable func configureRateLimit(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        var request = request
+        guard let body = try await request.decodeJSONBody(RateLimitBody.self, context: context) else {
+            throw OktaErrorResponse.malformedBody
+        }
+        guard let family = body.family.flatMap(RateLimitFamily.init(rawValue:)) else {
+            let known = RateLimitFamily.allCases.map(\.rawValue).joined(separator: ", ")
+            throw OktaErrorResponse.validation("family", causes: ["family: must be one of \(known)"])
+        }
+        if let window = body.windowSeconds, window < 1 {
+            throw OktaErrorResponse.validation("windowSeconds", causes: ["windowSeconds: must be at least 1"])
+        }
+        await state.configureRateLimit(family, limit: body.limit, windowSeconds: body.windowSeconds)
+        return .json(await rateLimitsJSON())
+    }
+
+    private func rateLimitsJSON() async -> JSONValue {
+        var object = JSONObject()
+        for family in RateLimitFamily.allCases {
+            let (rule, status) = await state.rateLimitRule(family)
+            object[family.rawValue] = [
+                "limit": rule.limit.map(JSONValue.int) ?? .null,
+                "windowSeconds": .int(rule.windowSeconds),
+                "remaining": .int(status.remaining),
+                "reset": .int(status.reset),
+            ]
+        }
+        return .object(object)
+    }
+}

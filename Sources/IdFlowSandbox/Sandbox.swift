@@ -1,3 +1,0 @@
-import Hummingbird
-import JWTKit
-public enum SandboxInfo {}

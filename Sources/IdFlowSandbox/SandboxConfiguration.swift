@@ -1,0 +1,161 @@
+import Foundation
+
+/// Which kind of org the sandbox imitates, seen mostly in `activationUrl`; both shapes are recorded
+/// from real orgs. Classic also leaves `statusChanged` null on new users and offers no
+/// `resetFactors` link on STAGED users, as the 2020 Classic recording shows.
+public enum ActivationURLStyle: String, Codable, Sendable, CaseIterable {
+    /// Identity Engine orgs: `{org}/tokens/{token}/verify`.
+    case identityEngine
+    /// Classic orgs: `{org}/welcome/{token}`.
+    case classic
+}
+
+/// Everything `idflow sandbox --config FILE` can set. Every field is optional in the JSON file.
+public struct SandboxConfiguration: Codable, Sendable {
+    /// The address to bind; default `127.0.0.1`.
+    public var host: String = "127.0.0.1"
+    /// The port to bind; 0 (the default) picks a free one.
+    public var port: Int = 0
+    /// The management API token (`Authorization: SSWS …`); nil makes a fresh random one per run.
+    public var apiToken: String?
+    /// The public OAuth client (a native app). Fixed so documentation can show it.
+    public var clientId: String = SandboxConfiguration.defaultClientId
+    /// The redirect URIs registered for that client; the first one is reported in `SandboxInfo`.
+    public var redirectURIs: [String] = ["com.example.idflow:/callback", "http://127.0.0.1/callback"]
+    /// Requests per window for an endpoint family (`users`, `authn`, `oauth`, `other`); absent = unlimited.
+    public var rateLimits: [String: Int] = [:]
+    /// The length of a rate-limit window.
+    public var rateLimitWindowSeconds: Int = 60
+    /// How long a rotated refresh token stays usable after its successor was issued.
+    public var refreshTokenGraceSeconds: Int = 30
+    /// The lifetime of access tokens (`expires_in`).
+    public var accessTokenLifetimeSeconds: Int = 3600
+    /// The shape of activation URLs.
+    public var activationURLStyle: ActivationURLStyle = .identityEngine
+
+    /// The default public client id: a 20-character `0oa…` id.
+    public static let defaultClientId = "0oaidflowsandbox0000"
+
+    /// The endpoint families that can be rate limited.
+    public static let rateLimitFamilies = ["users", "authn", "oauth", "other"]
+
+    /// A configuration with every default.
+    public init() {}
+
+    /// Reads a JSON configuration file; unknown keys are rejected so a typo is not silently ignored.
+    public static func load(from file: URL) throws -> SandboxConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw SandboxConfigurationError.unreadable(path: file.path, reason: error.localizedDescription)
+        }
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw SandboxConfigurationError.invalid(path: file.path, reason: "the top level must be a JSON object")
+            }
+            object = parsed
+        } catch let error as SandboxConfigurationError {
+            throw error
+        } catch {
+            throw SandboxConfigurationError.invalid(path: file.path, reason: "not valid JSON")
+        }
+        let known = Set(CodingKeys.allCases.map(\.rawValue))
+        let unknown = object.keys.filter { !known.contains($0) }.sorted()
+        if !unknown.isEmpty {
+            throw SandboxConfigurationError.unknownKeys(path: file.path, keys: unknown, known: known.sorted())
+        }
+        let configuration: SandboxConfiguration
+        do {
+            configuration = try JSONDecoder().decode(SandboxConfiguration.self, from: data)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.dataCorrupted(context) {
+            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw SandboxConfigurationError.invalid(path: file.path, reason: "bad value for \"\(key)\": \(context.debugDescription)")
+        } catch {
+            throw SandboxConfigurationError.invalid(path: file.path, reason: "\(error)")
+        }
+        try configuration.validate()
+        return configuration
+    }
+
+    /// Checks values that decode fine but cannot work; `SandboxServer.start` calls it too.
+    public func validate() throws {
+        let unknownFamilies = rateLimits.keys.filter { !Self.rateLimitFamilies.contains($0) }.sorted()
+        if !unknownFamilies.isEmpty {
+            throw SandboxConfigurationError.unknownRateLimitFamilies(unknownFamilies)
+        }
+        if redirectURIs.isEmpty {
+            throw SandboxConfigurationError.invalidValue(key: "redirectURIs", reason: "at least one redirect URI is needed")
+        }
+        if !(0...65535).contains(port) {
+            throw SandboxConfigurationError.invalidValue(key: "port", reason: "must be between 0 and 65535")
+        }
+        if rateLimitWindowSeconds < 1 {
+            throw SandboxConfigurationError.invalidValue(key: "rateLimitWindowSeconds", reason: "must be at least 1")
+        }
+        if accessTokenLifetimeSeconds < 1 {
+            throw SandboxConfigurationError.invalidValue(key: "accessTokenLifetimeSeconds", reason: "must be at least 1")
+        }
+        if refreshTokenGraceSeconds < 0 {
+            throw SandboxConfigurationError.invalidValue(key: "refreshTokenGraceSeconds", reason: "must not be negative")
+        }
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case host, port, apiToken, clientId, redirectURIs, rateLimits, rateLimitWindowSeconds
+        case refreshTokenGraceSeconds, accessTokenLifetimeSeconds, activationURLStyle
+    }
+
+    /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = SandboxConfiguration()
+        host = try container.decodeIfPresent(String.self, forKey: .host) ?? defaults.host
+        port = try container.decodeIfPresent(Int.self, forKey: .port) ?? defaults.port
+        apiToken = try container.decodeIfPresent(String.self, forKey: .apiToken)
+        clientId = try container.decodeIfPresent(String.self, forKey: .clientId) ?? defaults.clientId
+        redirectURIs = try container.decodeIfPresent([String].self, forKey: .redirectURIs) ?? defaults.redirectURIs
+        rateLimits = try container.decodeIfPresent([String: Int].self, forKey: .rateLimits) ?? defaults.rateLimits
+        rateLimitWindowSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .rateLimitWindowSeconds) ?? defaults.rateLimitWindowSeconds
+        refreshTokenGraceSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .refreshTokenGraceSeconds) ?? defaults.refreshTokenGraceSeconds
+        accessTokenLifetimeSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .accessTokenLifetimeSeconds)
+            ?? defaults.accessTokenLifetimeSeconds
+        activationURLStyle =
+            try container.decodeIfPresent(ActivationURLStyle.self, forKey: .activationURLStyle) ?? defaults.activationURLStyle
+    }
+}
+
+/// Why a sandbox configuration cannot be used; the description is meant for a human on stderr.
+public enum SandboxConfigurationError: Error, Equatable, CustomStringConvertible {
+    /// The file could not be read.
+    case unreadable(path: String, reason: String)
+    /// The file is not a JSON object of the expected types.
+    case invalid(path: String, reason: String)
+    /// The file names keys the sandbox does not know (usually a typo).
+    case unknownKeys(path: String, keys: [String], known: [String])
+    /// `rateLimits` names a family other than users, authn, oauth, other.
+    case unknownRateLimitFamilies([String])
+    /// A value is out of range.
+    case invalidValue(key: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "cannot read sandbox configuration \(path): \(reason)"
+        case .invalid(let path, let reason):
+            return "invalid sandbox configuration \(path): \(reason)"
+        case .unknownKeys(let path, let keys, let known):
+            return "unknown key(s) in sandbox configuration \(path): \(keys.joined(separator: ", "))"
+                + " (known keys: \(known.joined(separator: ", ")))"
+        case .unknownRateLimitFamilies(let families):
+            return "unknown rate-limit famil\(families.count == 1 ? "y" : "ies"): \(families.joined(separator: ", "))"
+                + " (known: \(SandboxConfiguration.rateLimitFamilies.joined(separator: ", ")))"
+        case .invalidValue(let key, let reason):
+            return "invalid sandbox configuration value \"\(key)\": \(reason)"
+        }
+    }
+}

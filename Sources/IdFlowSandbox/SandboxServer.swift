@@ -1,0 +1,75 @@
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// A running sandbox. `idflow sandbox` starts one, prints `info`, and stops it on SIGINT/SIGTERM.
+///
+/// The server runs in a `ServiceGroup` without signal handlers of its own: the CLI owns signals.
+public final class SandboxServer: Sendable {
+    /// What a client needs: org URL, issuer, API token, client id, redirect URI.
+    public let info: SandboxInfo
+    /// The bound port (useful when the configuration asked for port 0).
+    public let port: Int
+    /// The server's state, for in-process callers (tests, `idflow demo`) that want to drive it.
+    public let state: SandboxState
+
+    private let serviceGroup: ServiceGroup
+    private let runTask: Task<Void, any Error>
+
+    private init(info: SandboxInfo, port: Int, state: SandboxState, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>) {
+        self.info = info
+        self.port = port
+        self.state = state
+        self.serviceGroup = serviceGroup
+        self.runTask = runTask
+    }
+
+    /// Starts a server and returns once it listens; throws if the configuration is invalid or the
+    /// address cannot be bound.
+    public static func start(_ configuration: SandboxConfiguration) async throws -> SandboxServer {
+        try configuration.validate()
+        let state = SandboxState(configuration: configuration)
+        let logger = SandboxLogger.make()
+        let (bound, boundContinuation) = AsyncStream<Int>.makeStream()
+        let application = makeApplication(configuration: configuration, state: state, logger: logger) { port in
+            boundContinuation.yield(port)
+            boundContinuation.finish()
+        }
+        let serviceGroup = ServiceGroup(
+            configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
+        let runTask = Task {
+            // If the server fails before listening (address in use), end the wait below.
+            defer { boundContinuation.finish() }
+            try await serviceGroup.run()
+        }
+        var iterator = bound.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            try await runTask.value
+            throw SandboxServerError.stoppedBeforeListening
+        }
+        return SandboxServer(info: await state.info, port: port, state: state, serviceGroup: serviceGroup, runTask: runTask)
+    }
+
+    /// Stops accepting connections, lets requests in flight finish, and returns. Safe to call twice.
+    public func stop() async {
+        await serviceGroup.triggerGracefulShutdown()
+        _ = try? await runTask.value
+    }
+
+    /// Returns when the server has stopped (after `stop()`), rethrowing a failure that stopped it.
+    public func waitUntilStopped() async throws {
+        try await runTask.value
+    }
+}
+
+/// Why a sandbox could not be started.
+public enum SandboxServerError: Error, CustomStringConvertible {
+    /// The server stopped before it reported a listening socket.
+    case stoppedBeforeListening
+
+    public var description: String {
+        switch self {
+        case .stoppedBeforeListening: return "the sandbox server stopped before it started listening"
+        }
+    }
+}

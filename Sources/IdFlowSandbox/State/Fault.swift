@@ -1,0 +1,36 @@
+/// A scripted failure: the next `remaining` requests matching `pathPrefix` (and `method`) get this
+/// answer instead of the real one. Lets client tests exercise retries, HTML error pages from a
+/// proxy, slow responses and dropped connections against an otherwise real sandbox.
+struct Fault: Sendable {
+    let id: String
+    let pathPrefix: String
+    /// nil matches every method.
+    let method: String?
+    /// nil (without `dropConnection`) means "delay, then answer normally".
+    let status: Int?
+    let body: String
+    let contentType: String
+    let headers: [String: String]
+    let delayMs: Int
+    var remaining: Int
+    let dropConnection: Bool
+
+    func matches(path: String, method: String) -> Bool {
+        path.hasPrefix(pathPrefix) && (self.method.map { $0.uppercased() == method.uppercased() } ?? true)
+    }
+
+    var json: JSONValue {
+        [
+            "id": .string(id),
+            "pathPrefix": .string(pathPrefix),
+            "method": JSONValue(method),
+            "status": status.map(JSONValue.int) ?? .null,
+            "body": .string(body),
+            "contentType": .string(contentType),
+            "headers": .object(JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            "delayMs": .int(delayMs),
+            "count": .int(remaining),
+            "dropConnection": .bool(dropConnection),
+        ]
+    }
+}

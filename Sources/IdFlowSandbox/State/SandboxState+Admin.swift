@@ -1,0 +1,50 @@
+import Foundation
+
+/// Test controls: the outbox, scripted faults and rate limits.
+extension SandboxState {
+    /// Every e-mail the sandbox has "sent", oldest first.
+    public var outboxMessages: [OutboxMessage] { outbox }
+
+    func clearOutbox() {
+        outbox.removeAll()
+    }
+
+    func addFault(_ fault: Fault) {
+        faults.append(fault)
+    }
+
+    func clearFaults() {
+        faults.removeAll()
+    }
+
+    func removeFault(id: String) -> Bool {
+        let before = faults.count
+        faults.removeAll { $0.id == id }
+        return faults.count < before
+    }
+
+    /// Takes one use of the first fault matching the request, dropping it once used up.
+    func takeFault(path: String, method: String) -> Fault? {
+        guard let index = faults.firstIndex(where: { $0.matches(path: path, method: method) }) else { return nil }
+        let fault = faults[index]
+        faults[index].remaining -= 1
+        if faults[index].remaining <= 0 { faults.remove(at: index) }
+        return fault
+    }
+
+    func consumeRateLimit(_ family: RateLimitFamily) -> RateLimitStatus {
+        rateLimiter.consume(family)
+    }
+
+    func rateLimitStatus(_ family: RateLimitFamily) -> RateLimitStatus {
+        rateLimiter.status(family)
+    }
+
+    func rateLimitRule(_ family: RateLimitFamily) -> (RateLimiter.Rule, RateLimitStatus) {
+        (rateLimiter.rule(for: family), rateLimiter.status(family))
+    }
+
+    func configureRateLimit(_ family: RateLimitFamily, limit: Int?, windowSeconds: Int?) {
+        rateLimiter.configure(family, limit: limit, windowSeconds: windowSeconds)
+    }
+}

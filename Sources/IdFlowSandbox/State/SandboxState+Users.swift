@@ -1,0 +1,177 @@
+import Foundation
+
+/// The user directory and the lifecycle status machine (okta-core.md §A and §B).
+extension SandboxState {
+    /// Activation tokens live 7 days, like Okta's default activation e-mail link.
+    static let activationTokenLifetime: TimeInterval = 7 * 24 * 3600
+
+    /// Creates a user following Okta's credentials × `activate` matrix:
+    /// no password → STAGED / PROVISIONED (+ activation e-mail); password → STAGED / ACTIVE.
+    func createUser(profile input: [String: JSONValue], password: String?, activate: Bool) throws -> UserRecord {
+        var profile = input
+        if profile["login"] == nil || profile["login"]?.isNull == true, let email = profile["email"] {
+            profile["login"] = email
+        }
+        var failures: [(field: String, cause: String)] = []
+        for (field, shapeMessage) in [
+            ("login", "Username must be in the form of an email address"),
+            ("email", "Does not match required pattern"),
+        ] {
+            guard let value = profile[field]?.stringValue, !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+                failures.append((field, "\(field): The field cannot be left blank"))
+                continue
+            }
+            if !Self.isEmailShaped(value) {
+                failures.append((field, "\(field): \(shapeMessage)"))
+            }
+        }
+        if let first = failures.first {
+            throw OktaErrorResponse.validation(first.field, causes: failures.map(\.cause))
+        }
+        let login = profile["login"]!.stringValue!
+        if findUser(login: login) != nil {
+            throw OktaErrorResponse.validation(
+                "login", causes: ["login: An object with this field already exists in the current organization"])
+        }
+        if let password {
+            let failed = PasswordPolicy.failedRules(password, login: login)
+            if !failed.isEmpty {
+                throw OktaErrorResponse.validation("password", causes: failed.map { "password: \($0)" })
+            }
+        }
+        // Real orgs always return these two base attributes, null when not given.
+        for attribute in ["mobilePhone", "secondEmail"] where profile[attribute] == nil {
+            profile[attribute] = .null
+        }
+
+        let now = clock.now
+        var user = UserRecord(
+            id: RandomToken.oktaID(prefix: "00u"), status: .staged, created: now, activated: nil,
+            // Identity Engine orgs stamp statusChanged at creation; Classic orgs leave it null (both recorded).
+            statusChanged: configuration.activationURLStyle == .identityEngine ? now : nil, lastLogin: nil, lastUpdated: now, passwordChanged: nil, password: nil,
+            profile: profile, activationToken: nil)
+        if let password { user.setPassword(password, at: now) }
+        users[user.id] = user
+        sequenceByID[user.id] = nextSequence
+        nextSequence += 1
+        if activate {
+            _ = try self.activate(userId: user.id, sendEmail: true)
+        }
+        return users[user.id]!
+    }
+
+    /// The user with this id, or with this login (case-insensitive), as Okta's `GET /users/{idOrLogin}`.
+    func user(idOrLogin: String) throws -> UserRecord {
+        if let user = users[idOrLogin] ?? findUser(login: idOrLogin) { return user }
+        throw OktaErrorResponse.notFound(idOrLogin, type: "User")
+    }
+
+    func findUser(login: String) -> UserRecord? {
+        let wanted = login.lowercased()
+        return users.values.first { $0.login.lowercased() == wanted }
+    }
+
+    /// One page of `GET /api/v1/users`; `next` is the cursor for the following page, if any.
+    func listUsers(_ query: UserListQuery) -> (users: [UserRecord], next: String?) {
+        let ordered = users.values.sorted { sequenceByID[$0.id]! < sequenceByID[$1.id]! }
+        var matching = ordered.filter(query.matches)
+        if let after = query.after {
+            // An unknown cursor yields an empty page rather than restarting (which could loop a client).
+            guard let position = sequenceByID[after] else { return ([], nil) }
+            matching = matching.filter { sequenceByID[$0.id]! > position }
+        }
+        let page = Array(matching.prefix(query.limit))
+        let next = matching.count > page.count ? page.last?.id : nil
+        return (page, next)
+    }
+
+    /// `DELETE /api/v1/users/{id}`: the first call on a live user deactivates it, the next one deletes it.
+    func deleteUser(id: String) throws {
+        let user = try self.user(idOrLogin: id)
+        if user.status != .deprovisioned {
+            try deactivate(userId: user.id)
+            return
+        }
+        users[user.id] = nil
+        if let token = user.activationToken { activationGrants[token] = nil }
+    }
+
+    // MARK: Lifecycle
+
+    /// `lifecycle/activate`: STAGED or DEPROVISIONED only. With a password the user becomes ACTIVE,
+    /// without one PROVISIONED until the activation token is redeemed through Authn.
+    func activate(userId: String, sendEmail: Bool) throws -> ActivationOutcome {
+        var user = try self.user(idOrLogin: userId)
+        switch user.status {
+        case .active, .provisioned:
+            throw OktaErrorResponse.alreadyActive
+        case .staged, .deprovisioned:
+            user.transition(to: user.password == nil ? .provisioned : .active, at: clock.now)
+            users[user.id] = user
+            return issueActivationToken(userId: user.id, sendEmail: sendEmail)
+        default:
+            throw OktaErrorResponse.operationNotAllowedForStatus
+        }
+    }
+
+    /// `lifecycle/reactivate`: PROVISIONED or RECOVERY only; a new token replaces (and kills) the old one.
+    func reactivate(userId: String, sendEmail: Bool) throws -> ActivationOutcome {
+        let user = try self.user(idOrLogin: userId)
+        guard user.status == .provisioned || user.status == .recovery else {
+            throw OktaErrorResponse.operationNotAllowedForStatus
+        }
+        return issueActivationToken(userId: user.id, sendEmail: sendEmail)
+    }
+
+    /// `lifecycle/deactivate`: any status but DEPROVISIONED. Pending tokens die with the account.
+    func deactivate(userId: String) throws {
+        var user = try self.user(idOrLogin: userId)
+        guard user.status != .deprovisioned else { throw OktaErrorResponse.operationNotAllowedForStatus }
+        user.transition(to: .deprovisioned, at: clock.now)
+        if let token = user.activationToken { activationGrants[token] = nil }
+        user.activationToken = nil
+        users[user.id] = user
+        endSessions(userId: user.id)
+    }
+
+    /// `lifecycle/suspend` (ACTIVE → SUSPENDED) and `lifecycle/unsuspend` (SUSPENDED → ACTIVE).
+    func setSuspended(_ suspended: Bool, userId: String) throws {
+        var user = try self.user(idOrLogin: userId)
+        guard user.status == (suspended ? .active : .suspended) else {
+            throw OktaErrorResponse.operationNotAllowedForStatus
+        }
+        user.transition(to: suspended ? .suspended : .active, at: clock.now)
+        users[user.id] = user
+        if suspended { endSessions(userId: user.id) }
+    }
+
+    /// Issues the user's one valid activation token and either returns it or "e-mails" it.
+    private func issueActivationToken(userId: String, sendEmail: Bool) -> ActivationOutcome {
+        var user = users[userId]!
+        if let old = user.activationToken { activationGrants[old] = nil }
+        let token = RandomToken.activationToken()
+        let now = clock.now
+        activationGrants[token] = ActivationGrant(userId: userId, expiresAt: now + Self.activationTokenLifetime)
+        user.activationToken = token
+        users[userId] = user
+        let url = activationURL(token: token)
+        guard sendEmail else { return .token(token: token, url: url) }
+        outbox.append(OutboxMessage(to: user.email, subject: "Activate your account", activationUrl: url, sentAt: now))
+        return .emailed
+    }
+
+    func activationURL(token: String) -> String {
+        switch configuration.activationURLStyle {
+        case .identityEngine: return "\(orgURL)/tokens/\(token)/verify"
+        case .classic: return "\(orgURL)/welcome/\(token)"
+        }
+    }
+
+    /// `local@domain.tld` with no spaces: Okta's default login and email pattern, loosely.
+    static func isEmailShaped(_ value: String) -> Bool {
+        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !value.contains(where: \.isWhitespace) else { return false }
+        let domain = parts[1]
+        return domain.contains(".") && !domain.hasPrefix(".") && !domain.hasSuffix(".")
+    }
+}

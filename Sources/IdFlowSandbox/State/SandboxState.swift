@@ -1,0 +1,74 @@
+import Foundation
+
+/// Everything the sandbox remembers, in memory, behind one actor so requests never race.
+///
+/// One instance backs one server. Tests can create it themselves and pass it to
+/// `buildApplication(configuration:state:)` to inspect or drive it (for example to advance the
+/// clock or to read the outbox) without going through HTTP.
+public actor SandboxState {
+    /// The configuration the state was created with.
+    public nonisolated let configuration: SandboxConfiguration
+    /// The management API token (`Authorization: SSWS …`); random unless configured.
+    public nonisolated let apiToken: String
+
+    /// `http://host:port`; fixed once the server is bound (see `didBind(host:port:)`).
+    public private(set) var orgURL: String
+    var clock = SandboxClock()
+
+    // Directory.
+    var users: [String: UserRecord] = [:]
+    /// Creation order of every user ever created; `after` cursors stay meaningful after deletes.
+    var sequenceByID: [String: Int] = [:]
+    var nextSequence = 0
+    var activationGrants: [String: ActivationGrant] = [:]
+
+    // Authn.
+    var transactions: [String: AuthnTransaction] = [:]
+    var sessionTokens: [String: SessionTokenRecord] = [:]
+
+    // Admin.
+    var outbox: [OutboxMessage] = []
+    var faults: [Fault] = []
+    var rateLimiter: RateLimiter
+
+    /// Creates an empty directory. Cheap: no keys are generated and no I/O happens here.
+    public init(configuration: SandboxConfiguration = SandboxConfiguration()) {
+        self.configuration = configuration
+        self.apiToken = configuration.apiToken ?? RandomToken.apiToken()
+        self.orgURL = Self.makeOrgURL(host: configuration.host, port: configuration.port)
+        self.rateLimiter = RateLimiter(
+            limits: configuration.rateLimits, windowSeconds: configuration.rateLimitWindowSeconds)
+    }
+
+    /// The sandbox clock's current time (real time plus every advance).
+    public var now: Date { clock.now }
+
+    /// Moves the sandbox clock forward; every expiry (tokens, codes, sessions) follows it.
+    public func advanceClock(bySeconds seconds: TimeInterval) {
+        clock.advance(by: seconds)
+    }
+
+    /// What `idflow sandbox` prints once the server listens.
+    public var info: SandboxInfo {
+        SandboxInfo(
+            orgUrl: orgURL,
+            issuer: orgURL + "/oauth2/default",
+            apiToken: apiToken,
+            clientId: configuration.clientId,
+            redirectUri: configuration.redirectURIs.first ?? "")
+    }
+
+    /// Records the address the server actually bound, so every URL the sandbox writes is reachable.
+    func didBind(host: String, port: Int) {
+        orgURL = Self.makeOrgURL(host: host, port: port)
+    }
+
+    /// `http://HOST[:PORT]`; a wildcard bind address is written as loopback so clients can use it.
+    static func makeOrgURL(host: String, port: Int) -> String {
+        var name = host
+        if name == "0.0.0.0" || name.isEmpty { name = "127.0.0.1" }
+        if name == "::" { name = "::1" }
+        if name.contains(":") { name = "[\(name)]" }
+        return port == 0 ? "http://\(name)" : "http://\(name):\(port)"
+    }
+}

@@ -1,0 +1,94 @@
+import Crypto
+import Foundation
+
+/// Okta's user statuses (okta-core.md §B, status machine).
+enum UserStatus: String, Sendable, CaseIterable {
+    case staged = "STAGED"
+    case provisioned = "PROVISIONED"
+    case active = "ACTIVE"
+    case recovery = "RECOVERY"
+    case passwordExpired = "PASSWORD_EXPIRED"
+    case lockedOut = "LOCKED_OUT"
+    case suspended = "SUSPENDED"
+    case deprovisioned = "DEPROVISIONED"
+}
+
+/// A password as the sandbox keeps it: salted SHA-256, so not even a state dump shows it.
+struct StoredPassword: Sendable {
+    private let salt: [UInt8]
+    private let digest: [UInt8]
+
+    init(_ password: String) {
+        var generator = SystemRandomNumberGenerator()
+        salt = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        digest = Self.hash(password, salt: salt)
+    }
+
+    func matches(_ candidate: String) -> Bool {
+        Self.hash(candidate, salt: salt) == digest
+    }
+
+    private static func hash(_ password: String, salt: [UInt8]) -> [UInt8] {
+        Array(SHA256.hash(data: salt + Array(password.utf8)))
+    }
+}
+
+/// One user in the sandbox directory.
+struct UserRecord: Sendable {
+    let id: String
+    var status: UserStatus
+    let created: Date
+    var activated: Date?
+    var statusChanged: Date?
+    var lastLogin: Date?
+    var lastUpdated: Date
+    var passwordChanged: Date?
+    var password: StoredPassword?
+    /// Profile attributes as sent (plus `login` defaulted from `email`); rendered in Okta's order.
+    var profile: [String: JSONValue]
+    /// The one activation token that is currently valid for this user, if any.
+    var activationToken: String?
+
+    var login: String { profile["login"]?.stringValue ?? "" }
+    var email: String { profile["email"]?.stringValue ?? "" }
+
+    /// Moves to `status`, stamping `statusChanged` and `lastUpdated` as real orgs do.
+    mutating func transition(to status: UserStatus, at now: Date) {
+        self.status = status
+        statusChanged = now
+        lastUpdated = now
+        if status == .active, activated == nil { activated = now }
+    }
+
+    /// Sets a new password (already checked against the policy).
+    mutating func setPassword(_ password: String, at now: Date) {
+        self.password = StoredPassword(password)
+        passwordChanged = now
+        lastUpdated = now
+    }
+}
+
+/// The pending activation token of a user (single-use, 7 days).
+struct ActivationGrant: Sendable {
+    let userId: String
+    let expiresAt: Date
+}
+
+/// What the sandbox answers to a lifecycle `activate`/`reactivate`.
+enum ActivationOutcome: Sendable {
+    /// `sendEmail=false`: the token and URL are returned to the caller.
+    case token(token: String, url: String)
+    /// `sendEmail=true`: the URL went to the outbox and the body is `{}`.
+    case emailed
+}
+
+/// An e-mail the sandbox "sent", kept for `GET /sandbox/outbox`.
+public struct OutboxMessage: Sendable, Equatable {
+    /// The user's primary e-mail.
+    public let to: String
+    public let subject: String
+    /// The link a user would click; it carries the activation token.
+    public let activationUrl: String
+    /// The sandbox-clock time of sending.
+    public let sentAt: Date
+}

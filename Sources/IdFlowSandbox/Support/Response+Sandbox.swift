@@ -1,0 +1,45 @@
+import HTTPTypes
+import Hummingbird
+
+extension HTTPField.Name {
+    static let oktaRequestID = Self("x-okta-request-id")!
+    static let rateLimitLimit = Self("X-Rate-Limit-Limit")!
+    static let rateLimitRemaining = Self("X-Rate-Limit-Remaining")!
+    static let rateLimitReset = Self("X-Rate-Limit-Reset")!
+    static let referrerPolicy = Self("Referrer-Policy")!
+    static let pragma = Self("Pragma")!
+    static let expires = Self("Expires")!
+}
+
+extension Response {
+    /// The content type real orgs send on every JSON body.
+    static let jsonContentType = "application/json;charset=UTF-8"
+
+    /// A JSON response with the keys in the order `value` lists them.
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: jsonContentType],
+            body: .init(byteBuffer: ByteBuffer(string: value.serialized())))
+    }
+
+    /// A body-less response (204 on delete, 200 on revoke).
+    static func empty(_ status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.contentLength: "0"])
+    }
+
+    /// An HTML page (the authorize sign-in form and its error pages).
+    static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "text/html;charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A 302 to `location`.
+    static func redirect(to location: String, headers extra: HTTPFields = [:]) -> Response {
+        var headers: HTTPFields = [.location: location, .contentLength: "0"]
+        headers.append(contentsOf: extra)
+        return Response(status: .found, headers: headers)
+    }
+}

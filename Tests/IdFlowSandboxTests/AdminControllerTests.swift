@@ -1,0 +1,225 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import IdFlowSandbox
+import Testing
+
+@Suite("Sandbox admin API: clock, outbox, faults, rate limits")
+struct AdminControllerTests {
+    // MARK: Clock
+
+    @Test("the clock reports now and moves only forward")
+    func clock() async throws {
+        try await withSandbox { api in
+            let before = try await api.send(.get, "/sandbox/clock").object()
+            let beforeNow = try #require(before["now"] as? String)
+            let moved = try await api.send(.post, "/sandbox/clock", json: ["advanceSeconds": 86_400]).object()
+            let movedNow = try #require(moved["now"] as? String)
+            #expect(movedNow > beforeNow)
+            #expect(moved["offsetSeconds"] as? Int == 86_400)
+            let backwards = try await api.send(.post, "/sandbox/clock", json: ["advanceSeconds": -5])
+            #expect(backwards.status == .badRequest)
+            #expect(try backwards.oktaError().code == "E0000001")
+        }
+    }
+
+    @Test("the admin API needs the SSWS token too")
+    func adminNeedsToken() async throws {
+        try await withSandbox { api in
+            let reply = try await api.send(.get, "/sandbox/clock", auth: .none)
+            #expect(reply.status == .unauthorized)
+            #expect(try reply.oktaError().code == "E0000011")
+        }
+    }
+
+    @Test("info repeats what SandboxInfo says")
+    func info() async throws {
+        try await withSandbox { api in
+            let info = try await api.send(.get, "/sandbox/info").object()
+            let expected = await api.state.info
+            #expect(info["apiToken"] as? String == expected.apiToken)
+            #expect(info["issuer"] as? String == expected.issuer)
+            #expect(info["clientId"] as? String == "0oaidflowsandbox0000")
+            #expect(info["redirectUri"] as? String == "com.example.idflow:/callback")
+        }
+    }
+
+    // MARK: Outbox
+
+    @Test("the outbox lists e-mails oldest first and can be emptied")
+    func outbox() async throws {
+        try await withSandbox { api in
+            try await api.createUser(email: "first@example.com", activate: true)
+            try await api.createUser(email: "second@example.com", activate: true)
+            let outbox = try await api.send(.get, "/sandbox/outbox").array()
+            #expect(outbox.compactMap { $0["to"] as? String } == ["first@example.com", "second@example.com"])
+            #expect(outbox.allSatisfy { ($0["sentAt"] as? String)?.hasSuffix(".000Z") == true })
+            #expect(try await api.send(.delete, "/sandbox/outbox").status == .noContent)
+            #expect(try await api.send(.get, "/sandbox/outbox").array().isEmpty)
+        }
+    }
+
+    // MARK: Faults
+
+    @Test("a fault replaces the next `count` matching answers, then the real ones return")
+    func faultStatusBodyCount() async throws {
+        try await withSandbox { api in
+            let created = try await api.send(
+                .post, "/sandbox/faults",
+                json: [
+                    "pathPrefix": "/api/v1/users", "method": "GET", "status": 502, "body": "<html>Bad Gateway</html>",
+                    "contentType": "text/html", "headers": ["Retry-After": "1"], "count": 2,
+                ])
+            #expect(created.status == .created)
+            let fault = try created.object()
+            #expect(fault["id"] is String)
+            #expect(fault["count"] as? Int == 2)
+
+            for _ in 0..<2 {
+                let reply = try await api.send(.get, "/api/v1/users")
+                #expect(reply.status == .badGateway)
+                #expect(reply.text == "<html>Bad Gateway</html>")
+                #expect(reply.header("Content-Type") == "text/html")
+                #expect(reply.header("Retry-After") == "1")
+                #expect(reply.header("X-Rate-Limit-Limit") != nil, "faults carry rate-limit headers too")
+            }
+            #expect(try await api.send(.get, "/api/v1/users").status == .ok)
+        }
+    }
+
+    @Test("a fault matches only its method and never the admin API")
+    func faultMatching() async throws {
+        try await withSandbox { api in
+            _ = try await api.send(.post, "/sandbox/faults", json: ["pathPrefix": "/", "method": "POST", "status": 503])
+            #expect(try await api.send(.get, "/api/v1/users").status == .ok, "GET is not faulted")
+            #expect(try await api.send(.get, "/sandbox/faults").array().count == 1, "admin API is exempt")
+            #expect(try await api.send(.post, "/api/v1/authn", json: [:], auth: .none).status == .serviceUnavailable)
+            #expect(try await api.send(.get, "/sandbox/faults").array().isEmpty, "count defaults to 1")
+        }
+    }
+
+    @Test("faults can be listed, deleted one by one and cleared")
+    func faultAdministration() async throws {
+        try await withSandbox { api in
+            let first = try await api.send(.post, "/sandbox/faults", json: ["pathPrefix": "/a", "status": 500, "count": 5])
+            _ = try await api.send(.post, "/sandbox/faults", json: ["pathPrefix": "/b", "status": 500])
+            let id = try #require(try first.object()["id"] as? String)
+            #expect(try await api.send(.delete, "/sandbox/faults/\(id)").status == .noContent)
+            #expect(try await api.send(.delete, "/sandbox/faults/\(id)").status == .notFound)
+            #expect(try await api.send(.get, "/sandbox/faults").array().count == 1)
+            #expect(try await api.send(.delete, "/sandbox/faults").status == .noContent)
+            #expect(try await api.send(.get, "/sandbox/faults").array().isEmpty)
+            let invalid = try await api.send(.post, "/sandbox/faults", json: ["pathPrefix": "no-slash"])
+            #expect(invalid.status == .badRequest)
+        }
+    }
+
+    @Test("a delay-only fault slows the real answer")
+    func faultDelay() async throws {
+        try await withSandbox { api in
+            _ = try await api.send(.post, "/sandbox/faults", json: ["pathPrefix": "/api/v1/users", "delayMs": 300])
+            let start = ContinuousClock.now
+            let reply = try await api.send(.get, "/api/v1/users")
+            #expect(ContinuousClock.now - start >= .milliseconds(300))
+            #expect(reply.status == .ok)
+        }
+    }
+
+    @Test("dropConnection breaks the response mid-way (router)")
+    func faultDropRouter() async throws {
+        try await withSandbox { api in
+            _ = try await api.send(.post, "/sandbox/faults", json: ["pathPrefix": "/api/v1/users", "dropConnection": true])
+            await #expect(throws: (any Error).self) { _ = try await api.send(.get, "/api/v1/users") }
+            #expect(try await api.send(.get, "/api/v1/users").status == .ok)
+        }
+    }
+
+    @Test("dropConnection closes a real socket before the body is complete (live)")
+    func faultDropLive() async throws {
+        try await withSandbox(.live) { api in
+            _ = try await api.send(.post, "/sandbox/faults", json: ["pathPrefix": "/api/v1/users", "dropConnection": true])
+            await #expect(throws: (any Error).self) { _ = try await api.send(.get, "/api/v1/users") }
+        }
+    }
+
+    // MARK: Rate limits
+
+    @Test("every response carries X-Rate-Limit-* and Date; unlimited families report 600")
+    func rateLimitHeaders() async throws {
+        try await withSandbox { api in
+            for (path, auth) in [("/api/v1/users", SandboxClient.Auth.ssws), ("/nowhere", .none), ("/api/v1/users", .none)] {
+                let reply = try await api.send(.get, path, auth: auth)
+                #expect(reply.header("X-Rate-Limit-Limit") == "600", "\(path) \(reply.status)")
+                #expect(Int(reply.header("X-Rate-Limit-Remaining") ?? "") ?? 0 > 0)
+                let reset = try #require(Int(reply.header("X-Rate-Limit-Reset") ?? ""))
+                #expect(abs(Double(reset) - Date().timeIntervalSince1970) <= 61)
+                #expect(reply.header("Date")?.hasSuffix(" GMT") == true)
+                #expect(reply.header("x-okta-request-id") != nil)
+                #expect(reply.header("Cache-Control") == "no-cache, no-store")
+            }
+        }
+    }
+
+    @Test("an exhausted family answers 429 E0000047 until its window ends; other families are unaffected")
+    func rateLimitExceeded() async throws {
+        try await withSandbox { api in
+            let configured = try await api.send(
+                .post, "/sandbox/rate-limits", json: ["family": "users", "limit": 2, "windowSeconds": 1])
+            #expect(configured.status == .ok)
+            #expect((try configured.object()["users"] as? [String: Any])?["limit"] as? Int == 2)
+
+            let first = try await api.send(.get, "/api/v1/users")
+            #expect(first.status == .ok)
+            #expect(first.header("X-Rate-Limit-Limit") == "2")
+            #expect(first.header("X-Rate-Limit-Remaining") == "1")
+            #expect(try await api.send(.get, "/api/v1/users").status == .ok)
+
+            let limited = try await api.send(.get, "/api/v1/users")
+            #expect(limited.status == .tooManyRequests)
+            let error = try limited.oktaError()
+            #expect(error.code == "E0000047")
+            #expect(error.summary == "API call exceeded rate limit due to too many requests.")
+            #expect(limited.header("X-Rate-Limit-Remaining") == "0")
+            #expect(limited.header("Date") != nil)
+            let reset = try #require(Int(limited.header("X-Rate-Limit-Reset") ?? ""))
+            #expect(Double(reset) >= Date().timeIntervalSince1970 - 1)
+
+            let otherFamily = try await api.send(.post, "/api/v1/authn", json: ["token": "x"], auth: .none)
+            #expect(otherFamily.status == .unauthorized, "authn has its own bucket")
+
+            try await Task.sleep(for: .milliseconds(1_100))
+            #expect(try await api.send(.get, "/api/v1/users").status == .ok, "a new window")
+        }
+    }
+
+    @Test("limits come from the configuration and can be switched off at runtime")
+    func rateLimitFromConfiguration() async throws {
+        try await withSandbox(configure: { $0.rateLimits = ["authn": 1] }) { api in
+            let limits = try await api.send(.get, "/sandbox/rate-limits").object()
+            #expect((limits["authn"] as? [String: Any])?["limit"] as? Int == 1)
+            #expect((limits["users"] as? [String: Any])?["limit"] is NSNull)
+            _ = try await api.send(.post, "/api/v1/authn", json: ["token": "x"], auth: .none)
+            let limited = try await api.send(.post, "/api/v1/authn", json: ["token": "x"], auth: .none)
+            #expect(limited.status == .tooManyRequests)
+            #expect(try await api.send(.get, "/sandbox/rate-limits").status == .ok, "admin API is never limited")
+
+            _ = try await api.send(.post, "/sandbox/rate-limits", json: ["family": "authn", "limit": NSNull()])
+            let unlimited = try await api.send(.post, "/api/v1/authn", json: ["token": "x"], auth: .none)
+            #expect(unlimited.status == .unauthorized)
+            #expect(unlimited.header("X-Rate-Limit-Limit") == "600")
+
+            let unknown = try await api.send(.post, "/sandbox/rate-limits", json: ["family": "nope", "limit": 1])
+            #expect(unknown.status == .badRequest)
+        }
+    }
+
+    @Test("faults apply before rate limiting: a faulted request does not use up the limit")
+    func faultsBeforeRateLimit() async throws {
+        try await withSandbox(configure: { $0.rateLimits = ["users": 1] }) { api in
+            _ = try await api.send(.post, "/sandbox/faults", json: ["pathPrefix": "/api/v1/users", "status": 500, "count": 3])
+            for _ in 0..<3 { #expect(try await api.send(.get, "/api/v1/users").status == .internalServerError) }
+            #expect(try await api.send(.get, "/api/v1/users").status == .ok)
+            #expect(try await api.send(.get, "/api/v1/users").status == .tooManyRequests)
+        }
+    }
+}
