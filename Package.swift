@@ -52,7 +52,12 @@ let package = Package(
         ),
         .testTarget(
             name: "IdFlowCoreTests",
-            dependencies: ["IdFlowCore", "IdFlowTestSupport"]
+            dependencies: [
+                "IdFlowCore", "IdFlowTestSupport",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "IdFlowSandboxTests",

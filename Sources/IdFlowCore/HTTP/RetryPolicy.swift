@@ -39,15 +39,16 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The wait before retry number `retry` (1-based): the server's rate-limit reset measured against its own
-    /// `Date` (so a skewed local clock does not matter), else `Retry-After`, else exponential backoff; plus jitter.
+    /// `Date` (so a skewed local clock does not matter) unless `Retry-After` says otherwise, else exponential backoff; plus jitter.
     func delay(before retry: Int, after response: HTTPResponse?, jitter: Duration) -> Duration {
         var wait = baseDelay * Int(1 << min(retry - 1, 16))
         if let response {
-            if let reset = response.header("X-Rate-Limit-Reset").flatMap(Double.init), response.status == 429 {
+            // Retry-After is the standard header and says exactly how long; Okta sends only its rate-limit reset.
+            if let retryAfter = response.header("Retry-After").flatMap(Double.init) {
+                wait = .milliseconds(Int(max(0, retryAfter) * 1000))
+            } else if let reset = response.header("X-Rate-Limit-Reset").flatMap(Double.init), response.status == 429 {
                 let serverNow = response.header("Date").flatMap(HTTPDate.parse)?.timeIntervalSince1970 ?? Date().timeIntervalSince1970
                 wait = .milliseconds(Int(max(0, reset - serverNow) * 1000))
-            } else if let retryAfter = response.header("Retry-After").flatMap(Double.init) {
-                wait = .milliseconds(Int(max(0, retryAfter) * 1000))
             }
         }
         return min(wait + jitter, maxDelay)
