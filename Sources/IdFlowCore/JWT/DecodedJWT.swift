@@ -31,7 +31,7 @@ public struct DecodedJWT: Sendable {
         }
         header = try Self.decodeObject(parts[0], name: "header")
         claims = try Self.decodeObject(parts[1], name: "payload")
-        guard let signature = JWTEncoding.decode(parts[2]) else {
+        guard let signature = Base64URL.decode(parts[2]) else {
             throw .invalidInput("the token's signature (part 3) is not valid base64url", hint: Self.hint)
         }
         self.signature = signature
@@ -69,7 +69,7 @@ public struct DecodedJWT: Sendable {
         guard !part.isEmpty else {
             throw .invalidInput("the token's \(name) (\(position)) is empty", hint: hint)
         }
-        guard let data = JWTEncoding.decode(part) else {
+        guard let data = Base64URL.decode(part) else {
             throw .invalidInput("the token's \(name) (\(position)) is not valid base64url", hint: hint)
         }
         guard let value = try? JSONValue(data: data) else {

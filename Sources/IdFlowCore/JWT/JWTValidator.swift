@@ -36,7 +36,7 @@ public struct JWTValidator: Sendable {
     public static func leftHalfHash(of value: String, algorithm: String) -> String? {
         guard let algorithm = SignatureAlgorithm(rawValue: algorithm) else { return nil }
         let digest = algorithm.digest(Data(value.utf8))
-        return JWTEncoding.encode(digest.prefix(digest.count / 2))
+        return Base64URL.encode(digest.prefix(digest.count / 2))
     }
 
     // MARK: - Header

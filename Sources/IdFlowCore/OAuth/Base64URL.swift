@@ -9,10 +9,16 @@ public enum Base64URL {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    private static let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Decodes unpadded base64url; nil for any character outside the alphabet (`+`, `/`, `=` included) or an impossible length.
     public static func decode(_ text: some StringProtocol) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !base64.contains("=") else { return nil }
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let bytes = Array(text.utf8)
+        guard bytes.allSatisfy(alphabet.contains), bytes.count % 4 != 1 else { return nil }
+        var base64 = String(decoding: bytes, as: UTF8.self)
+            .replacingOccurrences(of: "-", with: "+")
+            .replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
         return Data(base64Encoded: base64)
     }
 }
