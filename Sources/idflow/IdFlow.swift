@@ -10,12 +10,18 @@ struct IdFlow: AsyncParsableCommand {
             Every command prints one JSON document on stdout and human messages on stderr. On failure it prints one \
             JSON error line on stderr and exits with a documented code:
 
-              0  success                       7  server error (5xx) or still rate-limited (429)
-              1  internal failure (a bug)      8  the user or a policy said no
-              3  the server rejected it        9  gave up waiting
-              4  authentication failed        12  local state problem (store, lock)
-              5  not found                    13  security check failed (plain http, state, token)
-              6  network or TLS failure       64  usage error
+               0  success
+               1  internal failure (a bug)
+               3  the server rejected the request (validation, conflict, policy)
+               4  authentication or authorization failed (401/403, invalid_grant, bad or expired token)
+               5  not found (user, transaction)
+               6  network or TLS failure, timeout, connection refused
+               7  server error (5xx), or still rate-limited (429) after the retries
+               8  the user or a policy said no
+               9  gave up waiting (browser redirect, MFA)
+              12  local state problem (nothing stored, store unreadable, lock not obtained)
+              13  security check failed (plain http to a remote host, state, ID-token checks)
+              64  usage error (bad flags, missing configuration)
 
             Configuration comes from flags, then the environment (OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, \
             OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID, OKTA_OAUTH2_REDIRECTURI, IDFLOW_SCOPE, IDFLOW_PROFILE, \

@@ -1,0 +1,353 @@
+function __idflow_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __idflow_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __idflow_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __idflow_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __idflow_parse_tokens -S
+    set -l unparsed_tokens (__idflow_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'idflow'
+        __idflow_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'register'
+            __idflow_parse_subcommand 0 'email=' 'first-name=' 'last-name=' 'login=' 'attr=+' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+        case 'activate'
+            __idflow_parse_subcommand 0 'user=' 'send-email' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+        case 'set-password'
+            __idflow_parse_subcommand 0 'activation-token=' 'activation-token-file=' 'activation-url=' 'password-stdin' 'password-file=' 'password=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+        case 'login-pkce'
+            __idflow_parse_subcommand 0 'session-token=' 'session-token-stdin' 'username=' 'password-stdin' 'password-file=' 'password=' 'browser' 'port=' 'browser-timeout=' 'manual' 'no-store' 'client-secret-file=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+        case 'refresh'
+            __idflow_parse_subcommand 0 'refresh-token-stdin' 'no-store' 'client-secret-file=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+        case 'token'
+            __idflow_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'inspect'
+                __idflow_parse_subcommand 1 'type=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+            case 'verify'
+                __idflow_parse_subcommand 1 'type=' 'audience=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+            case 'introspect'
+                __idflow_parse_subcommand 1 'type=' 'client-secret-file=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+            case 'revoke'
+                __idflow_parse_subcommand 1 'type=' 'client-secret-file=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+            end
+        case 'userinfo'
+            __idflow_parse_subcommand 0 'access-token-stdin' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+        case 'logout'
+            __idflow_parse_subcommand 0 'client-secret-file=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+        case 'sandbox'
+            __idflow_parse_subcommand 0 'host=' 'port=' 'api-token=' 'config=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'timeout=' 'max-retries=' 'pretty' 'compact' 'version' 'h/help'
+        case 'demo'
+            __idflow_parse_subcommand 0 'verbose' 'version' 'h/help'
+        case 'help'
+            __idflow_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __idflow_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __idflow_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __idflow_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __idflow_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__idflow_tokens -p)
+    if test -z "$(__idflow_tokens -t)"
+        set -l index (count (__idflow_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'idflow' -f
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'register' -d 'Create a user with no password (STAGED), ready for `activate`.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'activate' -d 'Activate a STAGED user and print the one-time activation token and link (PROVISIONED).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'set-password' -d 'Set a new user\'s first password with the activation token; prints a single-use session token (ACTIVE).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'login-pkce' -d 'Log in with OAuth 2.0 authorization code + PKCE (S256) and save the tokens for the profile.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'refresh' -d 'Use the stored refresh token; the rotated one replaces it atomically.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'token' -d 'Inspect, verify, introspect or revoke a token (given, `-` for stdin, or the profile\'s stored one).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'userinfo' -d 'Fetch the OIDC userinfo claims for the stored (or given) access token.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'logout' -d 'Revoke the profile\'s refresh and access tokens and clear its store.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'sandbox' -d 'Run a local, in-memory, Okta-compatible identity server (like `vault server -dev`).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'demo' -d 'Run the whole chain on an embedded sandbox: register → activate → set-password → login-pkce → refresh.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" email' -l 'email' -d 'The user\'s e-mail address; also the login unless --login is given.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" first-name' -l 'first-name' -d 'The user\'s first name.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" last-name' -l 'last-name' -d 'The user\'s last name.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" login' -l 'login' -d 'The login (Okta requires e-mail form); default: the e-mail address.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register"' -l 'attr' -d 'An extra profile attribute as key=value (repeatable), e.g. --attr mobilePhone=+1-555-0100. Values are sent as strings.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" user' -l 'user' -d 'The user\'s id (00u…) or login.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" send-email' -l 'send-email' -d 'Let the server e-mail the activation link instead of printing it.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" activation-token' -l 'activation-token' -d 'The activation token from `idflow activate` (visible in `ps`; prefer the file or env).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" activation-token-file' -l 'activation-token-file' -d 'A file holding the activation token.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" activation-url' -l 'activation-url' -d 'The activation link ({org}/welcome/{token} or {org}/tokens/{token}/verify); its org is used when none is configured.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" password-stdin' -l 'password-stdin' -d 'Read the new password from standard input (one trailing newline is dropped).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" password-file' -l 'password-file' -d 'Read the new password from a file.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" password' -l 'password' -d 'The new password on the command line (visible in `ps`; warns).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" session-token' -l 'session-token' -d 'An Okta session token (single use, 5 minutes); visible in `ps`, prefer --session-token-stdin.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" session-token-stdin' -l 'session-token-stdin' -d 'Read the session token from standard input.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" username' -l 'username' -d 'Sign in with this username (Okta primary authentication).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" password-stdin' -l 'password-stdin' -d 'Read the password for --username from standard input.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" password-file' -l 'password-file' -d 'Read the password for --username from a file.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" password' -l 'password' -d 'The password on the command line (visible in `ps`; warns). IDFLOW_PASSWORD works too.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" browser' -l 'browser' -d 'Sign in in a browser; the redirect comes back to a listener on 127.0.0.1.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" port' -l 'port' -d 'The loopback port for --browser; default: the configured loopback redirect URI\'s, else any free port.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" browser-timeout' -l 'browser-timeout' -d 'Seconds to wait for the browser redirect (exit 9 after).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" manual' -l 'manual' -d 'Print the authorization URL and read the redirect URL (or the code) back from stdin.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" no-store' -l 'no-store' -d 'Print the tokens without saving them.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" client-secret-file' -l 'client-secret-file' -d 'A file holding the client secret of a confidential client (sent with HTTP Basic).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" refresh-token-stdin' -l 'refresh-token-stdin' -d 'Refresh a token read from standard input; the store is neither read nor written.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" no-store' -l 'no-store' -d 'Print without saving (a rotated token is then lost to the store).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" client-secret-file' -l 'client-secret-file' -d 'A file holding the client secret of a confidential client (sent with HTTP Basic).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow refresh" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow token" -eq 1' -fa 'inspect' -d 'Decode a JWT\'s header and claims and say when it expires. Never checks the signature (see `token verify`).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow token" -eq 1' -fa 'verify' -d 'Check a JWT\'s signature against the issuer\'s JWKS, its iss and expiry (and aud with --audience); exit 13 when it fails.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow token" -eq 1' -fa 'introspect' -d 'Ask the authorization server whether a token is active (RFC 7662).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow token" -eq 1' -fa 'revoke' -d 'Revoke a token (RFC 7009); revoking a refresh token ends its whole family on Okta.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" type' -l 'type' -d 'Which stored token to use when none is given: access, refresh or id.' -rfka 'access refresh id'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" type' -l 'type' -d 'Which stored token to use when none is given: access, refresh or id.' -rfka 'access refresh id'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" audience' -l 'audience' -d 'Require this audience (e.g. api://default for an Okta access token, the client id for an ID token).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token verify" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" type' -l 'type' -d 'Which token it is (and which stored one to use): access, refresh or id.' -rfka 'access refresh id'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" client-secret-file' -l 'client-secret-file' -d 'A file holding the client secret of a confidential client (sent with HTTP Basic).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token introspect" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" type' -l 'type' -d 'Which token it is (and which stored one to use): access or refresh.' -rfka 'access refresh id'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" client-secret-file' -l 'client-secret-file' -d 'A file holding the client secret of a confidential client (sent with HTTP Basic).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token revoke" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" access-token-stdin' -l 'access-token-stdin' -d 'Read the access token from standard input instead of the store.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow userinfo" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" client-secret-file' -l 'client-secret-file' -d 'A file holding the client secret of a confidential client (sent with HTTP Basic).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow logout" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" host' -l 'host' -d 'The address to listen on; only loopback is sensible for a server without TLS.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" port' -l 'port' -d 'The port; 0 picks a free one (printed in orgUrl).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" api-token' -l 'api-token' -d 'Use this management API token instead of a random one (it is printed anyway).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" config' -l 'config' -d 'A JSON configuration file (rate limits, clients, token lifetimes); see the README.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" client-id' -l 'client-id' -d 'The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" redirect-uri' -l 'redirect-uri' -d 'The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" scope' -l 'scope' -d 'OAuth scopes; default "openid profile email offline_access" (env IDFLOW_SCOPE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" profile' -l 'profile' -d 'A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" state-dir' -l 'state-dir' -d 'Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" v verbose' -l 'verbose' -s 'v' -d 'Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" timeout' -l 'timeout' -d 'Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" max-retries' -l 'max-retries' -d 'Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow demo" verbose' -l 'verbose' -d 'Trace HTTP on stderr, every secret redacted.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow demo" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow demo" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow help" version' -l 'version' -d 'Show the version.'

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Fails when completions/ or man/ no longer match the command tree (run by CI; fix with the gen-*.sh scripts).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/gen-completions.sh
+scripts/gen-man.sh
+if ! git diff --exit-code -- completions man; then
+    echo "completions/ or man/ drifted from the command tree: run scripts/gen-completions.sh and scripts/gen-man.sh and commit" >&2
+    exit 1
+fi
