@@ -31,42 +31,7 @@ public enum IdFlowBinary {
 
     /// Runs `idflow arguments…` with exactly `environment` (plus PATH), feeding `stdin`.
     public static func run(_ arguments: [String], stdin: String = "", environment: [String: String], timeout: Duration = .seconds(120)) async throws -> Result {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        var env = environment
-        env["PATH"] = env["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = env
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outData = Locked(Data())
-        let errData = Locked(Data())
-        // Read both pipes while the process runs, so a chatty child never blocks on a full pipe.
-        let readers = [
-            Thread { outData.withLock { $0 = output.fileHandleForReading.readDataToEndOfFile() } },
-            Thread { errData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } },
-        ]
-        for reader in readers { reader.start() }
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try? input.fileHandleForWriting.close()
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                process.terminate()
-                throw TimedOut(arguments: arguments)
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        // The pipes close when the child exits; wait for the readers to drain them.
-        while !readers.allSatisfy(\.isFinished) { try await Task.sleep(for: .milliseconds(5)) }
-        return Result(
-            exitCode: process.terminationStatus, stdout: String(decoding: outData.current, as: UTF8.self),
-            stderr: String(decoding: errData.current, as: UTF8.self))
+        try await InteractiveSession.start(arguments, environment: environment).finish(stdin: stdin, timeout: timeout)
     }
 
     public struct TimedOut: Error, CustomStringConvertible {
