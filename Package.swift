@@ -64,6 +64,8 @@ let package = Package(
             dependencies: [
                 "IdFlowSandbox", "IdFlowTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -43,6 +43,11 @@ func buildRouter(state: SandboxState) -> Router<SandboxRequestContext> {
     LifecycleController(state: state).register(in: routes)
     AuthnController(state: state).register(in: routes)
     AdminController(state: state).register(in: routes)
+    DiscoveryController(state: state).register(in: routes)
+    AuthorizeController(state: state).register(in: routes)
+    TokenController(state: state).register(in: routes)
+    UserInfoController(state: state).register(in: routes)
+    LogoutController(state: state).register(in: routes)
     routes.finish()
     return router
 }

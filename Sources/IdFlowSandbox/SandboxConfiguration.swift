@@ -32,6 +32,11 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var accessTokenLifetimeSeconds: Int = 3600
     /// The shape of activation URLs.
     public var activationURLStyle: ActivationURLStyle = .identityEngine
+    /// An optional confidential client (client_secret_basic / client_secret_post) with the same
+    /// redirect URIs as the public one; registered only when both id and secret are set.
+    public var confidentialClientId: String?
+    /// The secret of `confidentialClientId`.
+    public var confidentialClientSecret: String?
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -97,6 +102,11 @@ public struct SandboxConfiguration: Codable, Sendable {
         if accessTokenLifetimeSeconds < 1 {
             throw SandboxConfigurationError.invalidValue(key: "accessTokenLifetimeSeconds", reason: "must be at least 1")
         }
+        if (confidentialClientId == nil) != (confidentialClientSecret == nil) || confidentialClientId == clientId {
+            throw SandboxConfigurationError.invalidValue(
+                key: "confidentialClientId",
+                reason: "set both confidentialClientId and confidentialClientSecret, with an id other than clientId")
+        }
         if refreshTokenGraceSeconds < 0 {
             throw SandboxConfigurationError.invalidValue(key: "refreshTokenGraceSeconds", reason: "must not be negative")
         }
@@ -105,6 +115,7 @@ public struct SandboxConfiguration: Codable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, apiToken, clientId, redirectURIs, rateLimits, rateLimitWindowSeconds
         case refreshTokenGraceSeconds, accessTokenLifetimeSeconds, activationURLStyle
+        case confidentialClientId, confidentialClientSecret
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -126,6 +137,8 @@ public struct SandboxConfiguration: Codable, Sendable {
             ?? defaults.accessTokenLifetimeSeconds
         activationURLStyle =
             try container.decodeIfPresent(ActivationURLStyle.self, forKey: .activationURLStyle) ?? defaults.activationURLStyle
+        confidentialClientId = try container.decodeIfPresent(String.self, forKey: .confidentialClientId)
+        confidentialClientSecret = try container.decodeIfPresent(String.self, forKey: .confidentialClientSecret)
     }
 }
 

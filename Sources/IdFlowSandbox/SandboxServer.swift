@@ -47,6 +47,8 @@ public final class SandboxServer: Sendable {
             try await runTask.value
             throw SandboxServerError.stoppedBeforeListening
         }
+        // Generate the signing key now, so a client's first token request is not the slow one.
+        try await state.prepareSigningKey()
         return SandboxServer(info: await state.info, port: port, state: state, serviceGroup: serviceGroup, runTask: runTask)
     }
 

@@ -32,6 +32,12 @@ struct SandboxServerTests {
         let served = try JSONDecoder().decode(SandboxInfo.self, from: data)
         #expect(served == info)
 
+        // The OAuth side is up too, and discovery names this server's issuer.
+        let (discoveryStatus, discovery) = try await Self.get("\(info.issuer)/.well-known/openid-configuration", token: nil)
+        #expect(discoveryStatus == 200)
+        let document = try JSONSerialization.jsonObject(with: discovery) as? [String: Any]
+        #expect(document?["issuer"] as? String == info.issuer)
+
         await server.stop()
         await server.stop()
         try await server.waitUntilStopped()
@@ -107,7 +113,11 @@ struct SandboxServerTests {
 
     @Test("bad values and unknown rate-limit families are rejected")
     func loadInvalid() throws {
-        for json in [#"{"port": "x"}"#, #"{"rateLimits": {"usres": 1}}"#, #"[1]"#, #"{"port": 70000}"#, "nope"] {
+        let invalid = [
+            #"{"port": "x"}"#, #"{"rateLimits": {"usres": 1}}"#, #"[1]"#, #"{"port": 70000}"#, "nope",
+            #"{"confidentialClientId": "0oaconfidential00000"}"#,
+        ]
+        for json in invalid {
             let url = try Self.write(json)
             defer { try? FileManager.default.removeItem(at: url) }
             #expect(throws: SandboxConfigurationError.self, "\(json)") { try SandboxConfiguration.load(from: url) }

@@ -69,10 +69,17 @@ extension SandboxState {
     /// `POST /api/v1/authn {"username","password"}`: only an ACTIVE user with that password succeeds;
     /// every other case is the same E0000004, so the API does not reveal which logins exist.
     func authenticate(username: String, password: String) throws -> AuthnOutcome {
-        guard let user = findUser(login: username), user.status == .active,
-            user.password?.matches(password) == true
-        else { throw OktaErrorResponse.authenticationFailed }
+        guard let user = verifiedUser(username: username, password: password) else {
+            throw OktaErrorResponse.authenticationFailed
+        }
         return succeed(userId: user.id)
+    }
+
+    /// The ACTIVE user with this login and password, or nil; shared by Authn and the sign-in form.
+    func verifiedUser(username: String, password: String) -> UserRecord? {
+        guard let user = findUser(login: username), user.status == .active, user.password?.matches(password) == true
+        else { return nil }
+        return user
     }
 
     /// `POST /api/v1/authn {"stateToken"}`: the transaction as it stands (extending its life).
@@ -124,6 +131,7 @@ extension SandboxState {
     func endSessions(userId: String) {
         transactions = transactions.filter { $0.value.userId != userId }
         sessionTokens = sessionTokens.filter { $0.value.grant.userId != userId }
+        endOAuthSessions(userId: userId)
     }
 
     private func liveTransaction(_ stateToken: String) throws -> AuthnTransaction {

@@ -26,6 +26,15 @@ public actor SandboxState {
     var transactions: [String: AuthnTransaction] = [:]
     var sessionTokens: [String: SessionTokenRecord] = [:]
 
+    // OAuth.
+    var signingKeyTask: Task<SigningKey, any Error>?
+    var pendingAuthorizations: [String: PendingAuthorization] = [:]
+    var authorizationCodes: [String: AuthorizationCodeRecord] = [:]
+    var browserSessions: [String: BrowserSession] = [:]
+    var tokenFamilies: [String: TokenFamily] = [:]
+    var accessTokens: [String: AccessTokenRecord] = [:]
+    var refreshTokens: [String: RefreshTokenRecord] = [:]
+
     // Admin.
     var outbox: [OutboxMessage] = []
     var faults: [Fault] = []

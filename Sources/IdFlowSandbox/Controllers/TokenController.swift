@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `POST {issuer}/v1/token`, `/v1/introspect` and `/v1/revoke` (form bodies, OAuth error shape).
+struct TokenController {
+    let state: SandboxState
+
+    func register(in routes: RouteRegistry) {
+        routes.oauth("/token", .post, use: token)
+        routes.oauth("/introspect", .post, use: introspect)
+        routes.oauth("/revoke", .post, use: revoke)
+    }
+
+    /// The form and the authenticated client of a back-channel request.
+    private func authenticatedForm(
+        _ request: Request, context: SandboxRequestContext
+    ) async throws -> (FormParameters, OAuthClient) {
+        var request = request
+        let form = try await request.formBody(context: context)
+        let client = try ClientAuthentication.authenticate(
+            form: form, authorization: request.headers[.authorization], clients: state.configuration.oauthClients)
+        return (form, client)
+    }
+
+    static func missing(_ parameter: String) -> OAuthErrorResponse {
+        OAuthErrorResponse(.badRequest, "invalid_request", "The '\(parameter)' parameter is required.")
+    }
+
+    /// `authorization_code` and `refresh_token` grants → the token response, `Cache-Control: no-store`.
+    @Sendable func token(
+        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+    ) async throws -> Response {
+        let (form, client) = try await authenticatedForm(request, context: context)
+        let grant: TokenGrant
+        switch form["grant_type"] {
+        case "authorization_code":
+            guard let code = form["code"] else { throw Self.missing("code") }
+            grant = try await state.exchangeCode(
+                code, client: client, server: server, redirectURI: form["redirect_uri"], codeVerifier: form["code_verifier"])
+        case "refresh_token":
+            guard let refreshToken = form["refresh_token"] else { throw Self.missing("refresh_token") }
+            let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) }
+            grant = try await state.refresh(refreshToken, client: client, server: server, requestedScopes: scopes)
+        case nil:
+            throw Self.missing("grant_type")
+        default:
+            throw OAuthErrorResponse(
+                .badRequest, "unsupported_grant_type", "The grant type in the request isn't supported.")
+        }
+        let key = try await state.signingKey()
+        let accessToken = try await key.sign(grant.accessToken)
+        var body: JSONObject = [
+            "token_type": "Bearer",
+            "expires_in": .int(grant.expiresIn),
+            "access_token": .string(accessToken),
+            "scope": .string(grant.scopes.joined(separator: " ")),
+        ]
+        if let refreshToken = grant.refreshToken { body["refresh_token"] = .string(refreshToken) }
+        if var idToken = grant.idToken {
+            idToken.at_hash = SigningKey.atHash(accessToken)
+            body["id_token"] = .string(try await key.sign(idToken))
+        }
+        var response = Response.json(.object(body))
+        response.headers[.cacheControl] = "no-store"
+        response.headers[.pragma] = "no-cache"
+        return response
+    }
+
+    /// `{"active":false}` or the active token's metadata (access or refresh token).
+    @Sendable func introspect(
+        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+    ) async throws -> Response {
+        let (form, client) = try await authenticatedForm(request, context: context)
+        guard let token = form["token"], !token.isEmpty else {
+            throw OAuthErrorResponse(.badRequest, "invalid_request", "The `token` parameter is required.")
+        }
+        let key = try await state.signingKey()
+        if let claims = await key.verified(token, as: AccessTokenClaims.self), claims.cid == client.id,
+            let user = await state.activeAccessToken(claims, server: server)
+        {
+            return .json([
+                "active": true, "token_type": "Bearer", "scope": .string(claims.scp.joined(separator: " ")),
+                "client_id": .string(claims.cid), "username": .string(user.login), "exp": .int(claims.exp),
+                "iat": .int(claims.iat), "sub": .string(claims.sub), "aud": .string(claims.aud),
+                "iss": .string(claims.iss), "jti": .string(claims.jti), "uid": .string(claims.uid),
+            ])
+        }
+        if let (family, user, expiresAt) = await state.activeRefreshToken(token, server: server),
+            family.clientId == client.id
+        {
+            return .json([
+                "active": true, "token_type": "Bearer", "scope": .string(family.scopes.joined(separator: " ")),
+                "client_id": .string(family.clientId), "username": .string(user.login),
+                "exp": .int(Int(expiresAt.timeIntervalSince1970)), "sub": .string(user.login), "uid": .string(user.id),
+            ])
+        }
+        return .json(["active": false])
+    }
+
+    /// 200 with an empty body, even for an unknown token; a refresh token takes its family with it.
+    @Sendable func revoke(
+        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+    ) async throws -> Response {
+        let (form, client) = try await authenticatedForm(request, context: context)
+        guard let token = form["token"], !token.isEmpty else {
+            throw OAuthErrorResponse(.badRequest, "invalid_request", "The `token` parameter is required.")
+        }
+        let key = try await state.signingKey()
+        if let claims = await key.verified(token, as: AccessTokenClaims.self) {
+            await state.revokeAccessToken(jti: claims.jti, clientId: client.id)
+        } else {
+            await state.revokeRefreshToken(token, clientId: client.id)
+        }
+        return .empty(.ok)
+    }
+}

@@ -1,0 +1,51 @@
+/// The authorization servers the sandbox serves: the org AS (issuer `{org}`, endpoints under
+/// `/oauth2/v1`) and the custom AS `default` (issuer `{org}/oauth2/default`).
+enum AuthorizationServer: Sendable, Equatable {
+    case org
+    case custom(String)
+
+    /// The custom authorization servers that exist; any other id is 404 (AuthorizationServer).
+    static let customIDs: Set<String> = ["default"]
+
+    /// `nil` is the org AS (routes without an id); an unknown id is Okta's E0000007.
+    init(id: String?) throws {
+        guard let id else {
+            self = .org
+            return
+        }
+        guard Self.customIDs.contains(id) else { throw OktaErrorResponse.notFound(id, type: "AuthorizationServer") }
+        self = .custom(id)
+    }
+
+    func issuer(orgURL: String) -> String {
+        switch self {
+        case .org: return orgURL
+        case .custom(let id): return "\(orgURL)/oauth2/\(id)"
+        }
+    }
+
+    /// Where `/authorize`, `/token`, … live: `{org}/oauth2/v1` or `{issuer}/v1`.
+    func endpointBase(orgURL: String) -> String {
+        switch self {
+        case .org: return "\(orgURL)/oauth2/v1"
+        case .custom: return "\(issuer(orgURL: orgURL))/v1"
+        }
+    }
+
+    /// The access token audience: `api://default` for the default AS, the org URL for the org AS.
+    func audience(orgURL: String) -> String {
+        switch self {
+        case .org: return orgURL
+        case .custom(let id): return "api://\(id)"
+        }
+    }
+
+    /// The scopes a client may request (and discovery lists).
+    var scopesSupported: [String] {
+        let standard = ["openid", "profile", "email", "address", "phone", "offline_access"]
+        switch self {
+        case .org: return standard + ["groups"]
+        case .custom: return standard
+        }
+    }
+}

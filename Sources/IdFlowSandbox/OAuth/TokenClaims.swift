@@ -1,0 +1,46 @@
+import JWTKit
+
+/// The claims of an access token, as Okta's custom AS issues them (okta-core.md §D, "JWT claims").
+struct AccessTokenClaims: JWTPayload, Equatable {
+    var ver: Int = 1
+    /// `AT.` + random; the key of the sandbox's token record.
+    var jti: String
+    var iss: String
+    var aud: String
+    var iat: Int
+    var exp: Int
+    var cid: String
+    var uid: String
+    var scp: [String]
+    /// The user's login (not the id) on Okta access tokens.
+    var sub: String
+    var auth_time: Int
+
+    /// Signature checks are jwt-kit's; expiry is judged by the sandbox clock, not here.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// The claims of an ID token (OIDC Core §2 plus Okta's `ver`, `idp`, `amr`).
+struct IDTokenClaims: JWTPayload, Equatable {
+    /// The user id (`00u…`).
+    var sub: String
+    var name: String?
+    var email: String?
+    var email_verified: Bool?
+    var ver: Int = 1
+    var iss: String
+    /// The client id.
+    var aud: String
+    var iat: Int
+    var exp: Int
+    var jti: String
+    var amr: [String] = ["pwd"]
+    var idp: String
+    var nonce: String?
+    var preferred_username: String?
+    var auth_time: Int
+    /// Left half of SHA-256 of the access token, base64url; set when the access token is signed.
+    var at_hash: String?
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

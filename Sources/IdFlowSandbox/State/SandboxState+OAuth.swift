@@ -1,0 +1,254 @@
+import Crypto
+import Foundation
+
+/// The OAuth 2.0 / OIDC authorization server (okta-core.md §D): pending sign-ins, codes,
+/// browser sessions and token families. Every method here is synchronous, so no other request
+/// can interleave between a check and the change it allows (refresh rotation depends on it);
+/// signing happens afterwards, outside the actor.
+extension SandboxState {
+    static let pendingAuthorizationLifetime: TimeInterval = 10 * 60
+    static let authorizationCodeLifetime: TimeInterval = 300
+    static let browserSessionLifetime: TimeInterval = 2 * 3600
+    static let idTokenLifetime: TimeInterval = 3600
+    /// A refresh token unused for 7 days is dead (Okta's default idle expiry; no absolute limit).
+    static let refreshTokenIdleLifetime: TimeInterval = 7 * 24 * 3600
+    /// The org's identity provider id (`idp` claim); a per-org constant in a real org.
+    static let orgIdentityProviderID = "00oidflowsandbox0000"
+
+    static let invalidCode = OAuthErrorResponse(
+        .badRequest, "invalid_grant", "The authorization code is invalid or has expired.")
+    static let invalidRefreshToken = OAuthErrorResponse(
+        .badRequest, "invalid_grant", "The refresh token is invalid or expired.")
+
+    /// The signing key, generated on first use (once, even if requests race for it).
+    public func prepareSigningKey() async throws {
+        _ = try await signingKey()
+    }
+
+    func signingKey() async throws -> SigningKey {
+        if let signingKeyTask { return try await signingKeyTask.value }
+        let task = Task { try await SigningKey.generate() }
+        signingKeyTask = task
+        return try await task.value
+    }
+
+    var oauthClients: [OAuthClient] { configuration.oauthClients }
+
+    // MARK: Sign-in
+
+    /// Parks an `/authorize` request until the sign-in form is posted; returns its `txn`.
+    func beginAuthorization(_ request: AuthorizeRequest) -> String {
+        let txn = RandomToken.string(count: 24, alphabet: RandomToken.urlSafeAlphabet)
+        pendingAuthorizations[txn] = PendingAuthorization(
+            request: request, expiresAt: clock.now + Self.pendingAuthorizationLifetime)
+        return txn
+    }
+
+    /// The sign-in form's POST: good credentials consume the `txn`, start a browser session and
+    /// issue a code; bad ones leave the `txn` alive for another try.
+    func completeSignIn(txn: String, server: AuthorizationServer, username: String, password: String) -> SignInResult {
+        guard let pending = pendingAuthorizations[txn], pending.expiresAt > clock.now, pending.request.server == server
+        else {
+            pendingAuthorizations[txn] = nil
+            return .expired
+        }
+        guard let user = verifiedUser(username: username, password: password) else {
+            return .rejected(pending.request)
+        }
+        pendingAuthorizations[txn] = nil
+        let now = clock.now
+        users[user.id]!.lastLogin = now
+        let grant = SessionGrant(userId: user.id, authTime: now)
+        let sid = startBrowserSession(grant)
+        return .signedIn(request: pending.request, code: issueCode(for: pending.request, grant: grant), sid: sid)
+    }
+
+    /// Remembers a signed-in browser; returns the `sid` cookie value.
+    func startBrowserSession(_ grant: SessionGrant) -> String {
+        let sid = RandomToken.string(count: 32, alphabet: RandomToken.urlSafeAlphabet)
+        browserSessions[sid] = BrowserSession(grant: grant, expiresAt: clock.now + Self.browserSessionLifetime)
+        return sid
+    }
+
+    /// The session behind a `sid` cookie, if it is still valid and its user still ACTIVE.
+    func browserSession(sid: String) -> SessionGrant? {
+        guard let session = browserSessions[sid], session.expiresAt > clock.now,
+            users[session.grant.userId]?.status == .active
+        else { return nil }
+        return session.grant
+    }
+
+    /// Ends the browser session of `sid` and, when known, every browser session of `userId` (logout).
+    func endBrowserSessions(sid: String?, userId: String?) {
+        if let sid { browserSessions[sid] = nil }
+        if let userId { browserSessions = browserSessions.filter { $0.value.grant.userId != userId } }
+    }
+
+    // MARK: Codes and tokens
+
+    /// A single-use code bound to the request (client, redirect URI, PKCE, scopes, nonce) and user.
+    func issueCode(for request: AuthorizeRequest, grant: SessionGrant) -> String {
+        let code = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
+        authorizationCodes[code] = AuthorizationCodeRecord(
+            request: request, userId: grant.userId, authTime: grant.authTime,
+            expiresAt: clock.now + Self.authorizationCodeLifetime)
+        return code
+    }
+
+    /// `grant_type=authorization_code`. A replayed code also revokes what it produced the first time.
+    func exchangeCode(
+        _ code: String, client: OAuthClient, server: AuthorizationServer, redirectURI: String?, codeVerifier: String?
+    ) throws -> TokenGrant {
+        guard var record = authorizationCodes[code] else { throw Self.invalidCode }
+        if record.used {
+            if let familyID = record.familyID { revokeFamily(familyID) }
+            throw Self.invalidCode
+        }
+        record.used = true
+        authorizationCodes[code] = record
+        let request = record.request
+        guard record.expiresAt > clock.now, request.client.id == client.id, request.server == server,
+            redirectURI == request.redirectURI
+        else { throw Self.invalidCode }
+        if let challenge = request.codeChallenge {
+            guard let codeVerifier else {
+                throw OAuthErrorResponse(
+                    .badRequest, "invalid_request",
+                    "PKCE code verifier is required when the parameter code_challenge was included in the authorize request.")
+            }
+            let computed = Data(SHA256.hash(data: Data(codeVerifier.utf8))).base64URLEncoded
+            guard computed == challenge else {
+                throw OAuthErrorResponse(.badRequest, "invalid_grant", "PKCE verification failed.")
+            }
+        }
+        guard users[record.userId]?.status == .active else { throw Self.invalidCode }
+        let family = TokenFamily(
+            id: RandomToken.string(count: 20), server: server, clientId: client.id, userId: record.userId,
+            scopes: request.scopes, authTime: record.authTime)
+        tokenFamilies[family.id] = family
+        record.familyID = family.id
+        authorizationCodes[code] = record
+        return makeGrant(family: family, scopes: request.scopes, nonce: request.nonce)
+    }
+
+    /// `grant_type=refresh_token` with rotation: every use issues a new refresh token in the same
+    /// family; the previous one keeps working for `refreshTokenGraceSeconds`, after which reusing it
+    /// revokes the whole family.
+    func refresh(
+        _ token: String, client: OAuthClient, server: AuthorizationServer, requestedScopes: [String]?
+    ) throws -> TokenGrant {
+        let now = clock.now
+        guard var record = refreshTokens[token], !record.revoked, var family = tokenFamilies[record.familyID],
+            !family.revoked, family.clientId == client.id, family.server == server,
+            now.timeIntervalSince(record.lastUsed) < Self.refreshTokenIdleLifetime,
+            users[family.userId]?.status == .active
+        else { throw Self.invalidRefreshToken }
+        if let rotatedAt = record.rotatedAt,
+            now.timeIntervalSince(rotatedAt) > TimeInterval(configuration.refreshTokenGraceSeconds)
+        {
+            family.revoked = true
+            tokenFamilies[family.id] = family
+            throw Self.invalidRefreshToken
+        }
+        let scopes = requestedScopes ?? family.scopes
+        guard Set(scopes).isSubset(of: Set(family.scopes)), !scopes.isEmpty else {
+            throw OAuthErrorResponse(
+                .badRequest, "invalid_scope",
+                "The requested scope is invalid, unknown, or malformed. A refresh may only ask for granted scopes.")
+        }
+        if record.rotatedAt == nil { record.rotatedAt = now }
+        record.lastUsed = now
+        refreshTokens[token] = record
+        return makeGrant(family: family, scopes: scopes, nonce: nil)
+    }
+
+    /// Builds the claims of a token response and records the tokens. A refresh token is issued
+    /// only with `offline_access`, an ID token only with `openid`.
+    private func makeGrant(family: TokenFamily, scopes: [String], nonce: String?) -> TokenGrant {
+        let now = clock.now
+        let iat = Int(now.timeIntervalSince1970)
+        let user = users[family.userId]!
+        let lifetime = configuration.accessTokenLifetimeSeconds
+        let jti = "AT." + RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
+        accessTokens[jti] = AccessTokenRecord(familyID: family.id, expiresAt: now + TimeInterval(lifetime))
+        let issuer = family.server.issuer(orgURL: orgURL)
+        let access = AccessTokenClaims(
+            jti: jti, iss: issuer, aud: family.server.audience(orgURL: orgURL), iat: iat, exp: iat + lifetime,
+            cid: family.clientId, uid: user.id, scp: scopes, sub: user.login,
+            auth_time: Int(family.authTime.timeIntervalSince1970))
+
+        var idToken: IDTokenClaims?
+        if scopes.contains("openid") {
+            let profile = scopes.contains("profile")
+            let email = scopes.contains("email")
+            idToken = IDTokenClaims(
+                sub: user.id, name: profile ? Self.displayName(user) : nil, email: email ? user.email : nil,
+                email_verified: email ? true : nil, iss: issuer, aud: family.clientId, iat: iat,
+                exp: iat + Int(Self.idTokenLifetime), jti: "ID." + RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet),
+                idp: Self.orgIdentityProviderID, nonce: nonce, preferred_username: profile ? user.login : nil,
+                auth_time: Int(family.authTime.timeIntervalSince1970))
+        }
+
+        var refreshToken: String?
+        if scopes.contains("offline_access") {
+            let token = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
+            refreshTokens[token] = RefreshTokenRecord(familyID: family.id, lastUsed: now)
+            refreshToken = token
+        }
+        return TokenGrant(
+            accessToken: access, idToken: idToken, refreshToken: refreshToken, scopes: scopes, expiresIn: lifetime)
+    }
+
+    /// "First Last" from the profile, or the login when there is no name.
+    static func displayName(_ user: UserRecord) -> String {
+        let parts = ["firstName", "lastName"].compactMap { user.profile[$0]?.stringValue }.filter { !$0.isEmpty }
+        return parts.isEmpty ? user.login : parts.joined(separator: " ")
+    }
+
+    // MARK: Token state
+
+    /// The user behind a signed access token, if the token is active: known, not revoked (itself or
+    /// its family), not expired by the sandbox clock, and from this authorization server.
+    func activeAccessToken(_ claims: AccessTokenClaims, server: AuthorizationServer) -> UserRecord? {
+        guard let record = accessTokens[claims.jti], !record.revoked, record.expiresAt > clock.now,
+            let family = tokenFamilies[record.familyID], !family.revoked, family.server == server,
+            let user = users[family.userId], user.status == .active
+        else { return nil }
+        return user
+    }
+
+    /// An active refresh token's family, user and idle-expiry time, for introspection.
+    func activeRefreshToken(_ token: String, server: AuthorizationServer) -> (TokenFamily, UserRecord, Date)? {
+        let now = clock.now
+        guard let record = refreshTokens[token], !record.revoked,
+            let family = tokenFamilies[record.familyID], !family.revoked, family.server == server,
+            let user = users[family.userId], user.status == .active
+        else { return nil }
+        let idleExpiry = record.lastUsed + Self.refreshTokenIdleLifetime
+        let graceEnd = record.rotatedAt.map { $0 + TimeInterval(configuration.refreshTokenGraceSeconds) }
+        guard idleExpiry > now, graceEnd.map({ $0 >= now }) ?? true else { return nil }
+        return (family, user, idleExpiry)
+    }
+
+    /// `/v1/revoke` of a refresh token: the whole family dies. Unknown tokens are ignored.
+    func revokeRefreshToken(_ token: String, clientId: String) {
+        guard let record = refreshTokens[token], tokenFamilies[record.familyID]?.clientId == clientId else { return }
+        revokeFamily(record.familyID)
+    }
+
+    /// `/v1/revoke` of an access token: only that token.
+    func revokeAccessToken(jti: String, clientId: String) {
+        guard let record = accessTokens[jti], tokenFamilies[record.familyID]?.clientId == clientId else { return }
+        accessTokens[jti]?.revoked = true
+    }
+
+    func revokeFamily(_ familyID: String) {
+        tokenFamilies[familyID]?.revoked = true
+    }
+
+    /// Deactivated or suspended users lose their browser sessions and every token.
+    func endOAuthSessions(userId: String) {
+        browserSessions = browserSessions.filter { $0.value.grant.userId != userId }
+        for (id, family) in tokenFamilies where family.userId == userId { tokenFamilies[id]?.revoked = true }
+    }
+}
