@@ -117,5 +117,10 @@ public final class LiveSandbox: @unchecked Sendable {
         public var step: String
         public var result: IdFlowBinary.Result
         public var description: String { "\(step) failed: \(result)" }
+
+        public init(step: String, result: IdFlowBinary.Result) {
+            self.step = step
+            self.result = result
+        }
     }
 }
