@@ -67,14 +67,20 @@ struct TokenController {
         return response
     }
 
+    /// The `token` form field introspect and revoke both require.
+    private static func requiredToken(_ form: FormParameters) throws -> String {
+        guard let token = form["token"], !token.isEmpty else {
+            throw OAuthErrorResponse(.badRequest, "invalid_request", "The `token` parameter is required.")
+        }
+        return token
+    }
+
     /// `{"active":false}` or the active token's metadata (access or refresh token).
     @Sendable func introspect(
         _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
     ) async throws -> Response {
         let (form, client) = try await authenticatedForm(request, context: context)
-        guard let token = form["token"], !token.isEmpty else {
-            throw OAuthErrorResponse(.badRequest, "invalid_request", "The `token` parameter is required.")
-        }
+        let token = try Self.requiredToken(form)
         let key = try await state.signingKey()
         if let claims = await key.verified(token, as: AccessTokenClaims.self), claims.cid == client.id,
             let user = await state.activeAccessToken(claims, server: server)
@@ -103,9 +109,7 @@ struct TokenController {
         _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
     ) async throws -> Response {
         let (form, client) = try await authenticatedForm(request, context: context)
-        guard let token = form["token"], !token.isEmpty else {
-            throw OAuthErrorResponse(.badRequest, "invalid_request", "The `token` parameter is required.")
-        }
+        let token = try Self.requiredToken(form)
         let key = try await state.signingKey()
         if let claims = await key.verified(token, as: AccessTokenClaims.self) {
             await state.revokeAccessToken(jti: claims.jti, clientId: client.id)

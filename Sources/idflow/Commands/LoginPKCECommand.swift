@@ -32,14 +32,7 @@ struct LoginPKCECommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Sign in with this username (Okta primary authentication).", valueName: "username"))
     var username: String?
 
-    @Flag(name: .customLong("password-stdin"), help: "Read the password for --username from standard input.")
-    var passwordStdin = false
-
-    @Option(name: .customLong("password-file"), help: ArgumentHelp("Read the password for --username from a file.", valueName: "path"))
-    var passwordFile: String?
-
-    @Option(help: ArgumentHelp("The password on the command line (visible in `ps`; warns). IDFLOW_PASSWORD works too.", valueName: "password"))
-    var password: String?
+    @OptionGroup var passwordOptions: PasswordOptions
 
     @Flag(help: "Sign in in a browser; the redirect comes back to a listener on 127.0.0.1.")
     var browser = false
@@ -66,7 +59,7 @@ struct LoginPKCECommand: AsyncParsableCommand {
             throw ValidationError("choose exactly one of --session-token[-stdin], --username, --browser or --manual")
         }
         if sessionToken != nil && sessionTokenStdin { throw ValidationError("--session-token and --session-token-stdin cannot be used together") }
-        if username == nil && (passwordStdin || passwordFile != nil || password != nil) {
+        if username == nil && passwordOptions.given {
             throw ValidationError("a password is only used with --username")
         }
         guard browserTimeout > 0 else { throw ValidationError("--browser-timeout must be positive") }
@@ -77,10 +70,7 @@ struct LoginPKCECommand: AsyncParsableCommand {
             let environment = ProcessInfo.processInfo.environment
             let method: LoginPKCE.Method
             if let username {
-                let source = try SecretChoice.source(
-                    what: "password", stdin: passwordStdin, file: passwordFile, argument: password,
-                    environmentVariable: "IDFLOW_PASSWORD", environment: environment)
-                method = .credentials(username: username, password: try context.secrets.read("password", from: source))
+                method = .credentials(username: username, password: try passwordOptions.read(context))
             } else if browser {
                 method = .browser(port: port, timeout: .seconds(browserTimeout), opener: BrowserOpener(environment: environment))
             } else if manual {

@@ -26,24 +26,14 @@ struct SetPasswordCommand: AsyncParsableCommand {
     @Option(name: .customLong("activation-url"), help: ArgumentHelp("The activation link ({org}/welcome/{token} or {org}/tokens/{token}/verify); its org is used when none is configured.", valueName: "url"))
     var activationURL: String?
 
-    @Flag(name: .customLong("password-stdin"), help: "Read the new password from standard input (one trailing newline is dropped).")
-    var passwordStdin = false
-
-    @Option(name: .customLong("password-file"), help: ArgumentHelp("Read the new password from a file.", valueName: "path"))
-    var passwordFile: String?
-
-    @Option(help: ArgumentHelp("The new password on the command line (visible in `ps`; warns).", valueName: "password"))
-    var password: String?
+    @OptionGroup var passwordOptions: PasswordOptions
 
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
             let environment = ProcessInfo.processInfo.environment
-            let passwordSource = try SecretChoice.source(
-                what: "password", stdin: passwordStdin, file: passwordFile, argument: password,
-                environmentVariable: "IDFLOW_PASSWORD", environment: environment)
-            let newPassword = try context.secrets.read("password", from: passwordSource)
+            let newPassword = try passwordOptions.read(context)
             if let activationURL {
                 guard activationToken == nil, activationTokenFile == nil else {
                     throw .invalidInput("give the activation token or the activation URL, not both")
