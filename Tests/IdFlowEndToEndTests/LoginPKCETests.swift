@@ -177,6 +177,28 @@ struct LoginPKCETests {
         #expect(login.error?["message"]?.stringValue?.contains("nonce") == true)
     }
 
+    @Test func aConfidentialClientSendsItsSecretWithBasicAuth() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("conf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let config = dir.appendingPathComponent("sandbox.json")
+        try #"{"confidentialClientId":"0oaconfidential00001","confidentialClientSecret":"s3cret-value"}"#.write(to: config, atomically: true, encoding: .utf8)
+        let secret = dir.appendingPathComponent("secret")
+        try "s3cret-value\n".write(to: secret, atomically: true, encoding: .utf8)
+        let wrong = dir.appendingPathComponent("wrong")
+        try "not-it".write(to: wrong, atomically: true, encoding: .utf8)
+        let sandbox = try await LiveSandbox.start(["--config", config.path])
+        let (userID, session) = try await sandbox.createActiveUser(email: "conf@example.com")
+        let login = try await sandbox.idflow(
+            ["login-pkce", "--session-token-stdin", "--client-id", "0oaconfidential00001", "--client-secret-file", secret.path], stdin: session)
+        #expect(login.exitCode == 0, "\(login)")
+        #expect(try login.json()["id_token_claims"]?["sub"] == .string(userID))
+        let session2 = try await Self.newSessionToken(sandbox, "conf@example.com")
+        let refused = try await sandbox.idflow(
+            ["login-pkce", "--session-token-stdin", "--client-id", "0oaconfidential00001", "--client-secret-file", wrong.path], stdin: session2)
+        #expect(refused.exitCode == 4, "\(refused)")
+        #expect(refused.error?["errorCode"] == "invalid_client")
+    }
+
     // MARK: helpers
 
     /// Makes the token endpoint answer the next request with `body` (a replayed or forged token response).
