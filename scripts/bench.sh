@@ -16,8 +16,15 @@ bin=$IDFLOW_BIN
 work=$(mktemp -d)
 trap 'kill "${sandbox_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
+# Baselines: the smallest Foundation program, and one that links URLSession (libcurl and its libraries),
+# which every HTTP client on Foundation pays for at load time.
+printf 'import Foundation\nprint(Date().timeIntervalSince1970 > 0 ? "0" : "")\n' > "$work/plain.swift"
+printf 'import Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n_ = URLSessionConfiguration.ephemeral\nprint("0")\n' > "$work/networking.swift"
+swiftc -O "$work/plain.swift" -o "$work/foundation-plain" 2>/dev/null
+swiftc -O "$work/networking.swift" -o "$work/foundation-urlsession" 2>/dev/null
+
 echo "## start-up"
-hyperfine --warmup 3 --runs 30 -N "$bin --version" "curl --version"
+hyperfine --warmup 3 --runs 30 -N "$bin --version" "curl --version" "$work/foundation-plain" "$work/foundation-urlsession"
 
 echo "## register → activate → set-password against a local sandbox"
 "$bin" sandbox --port 0 > "$work/sandbox.json" &
