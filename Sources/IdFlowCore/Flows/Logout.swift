@@ -18,11 +18,8 @@ public struct Logout: Sendable {
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Result {
         let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
         return try await tokenStore.withLock { () throws(IdFlowError) -> Result in
-            guard let stored = try tokenStore.load() else {
-                throw .localState("nothing is stored for profile \(context.configuration.profile)", hint: "there is nothing to log out of")
-            }
-            guard let issuer = URL(string: stored.issuer) else { throw .localState("the stored issuer \(stored.issuer) is not a URL") }
-            let server = try await AuthorizationServer.discover(context, issuer: issuer, clientID: stored.clientId, clientSecret: clientSecret)
+            let stored = try tokenStore.loadRequired(profile: context.configuration.profile, hint: "there is nothing to log out of")
+            let server = try await AuthorizationServer.discover(context, for: stored, clientSecret: clientSecret)
             let tools = TokenTools(clientSecret: clientSecret)
             var revoked: [String] = []
             if let refresh = stored.tokens.refreshToken {

@@ -27,17 +27,13 @@ public struct RefreshTokens: Sendable {
         let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
         return try await tokenStore.withLock { () throws(IdFlowError) -> TokenOutput in
             // Read under the lock: a run that waited sees the token the previous holder rotated in.
-            guard let stored = try tokenStore.load() else {
-                throw .localState(
-                    "nothing is stored for profile \(context.configuration.profile)", hint: "log in first with `idflow login-pkce`")
-            }
+            let stored = try tokenStore.loadRequired(profile: context.configuration.profile)
             guard let refreshToken = stored.tokens.refreshToken else {
                 throw .localState(
                     "profile \(context.configuration.profile) has no refresh token (was offline_access granted?)",
                     hint: "log in again with `idflow login-pkce` and the offline_access scope")
             }
-            guard let issuer = URL(string: stored.issuer) else { throw .localState("the stored issuer \(stored.issuer) is not a URL") }
-            let server = try await AuthorizationServer.discover(context, issuer: issuer, clientID: stored.clientId, clientSecret: clientSecret)
+            let server = try await AuthorizationServer.discover(context, for: stored, clientSecret: clientSecret)
             // On failure nothing is written: the stored tokens stay as they were.
             let response = try await server.tokenEndpoint.refresh(refreshToken, scope: scope)
             let claims = try await server.validateIDToken(in: response, nonce: nil)

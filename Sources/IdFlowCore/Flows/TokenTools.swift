@@ -18,9 +18,8 @@ public struct TokenTools: Sendable {
 
     /// The stored token of a kind, or an error that says to log in.
     public static func stored(_ kind: TokenKind, _ context: IdFlowContext) throws(IdFlowError) -> (String, StoredTokens) {
-        guard let stored = try TokenStore(directory: context.configuration.profileDirectory).load() else {
-            throw .localState("nothing is stored for profile \(context.configuration.profile)", hint: "log in first with `idflow login-pkce`, or pass the token")
-        }
+        let stored = try TokenStore(directory: context.configuration.profileDirectory)
+            .loadRequired(profile: context.configuration.profile, hint: "log in first with `idflow login-pkce`, or pass the token")
         let token: String?
         switch kind {
         case .access: token = stored.tokens.accessToken

@@ -36,6 +36,12 @@ public struct AuthorizationServer: Sendable {
             validator: JWTValidator(keys: keys), now: context.now)
     }
 
+    /// The server and client a stored login came from: its refresh token is only good there.
+    public static func discover(_ context: IdFlowContext, for stored: StoredTokens, clientSecret: Secret?) async throws(IdFlowError) -> AuthorizationServer {
+        guard let issuer = URL(string: stored.issuer) else { throw .localState("the stored issuer \(stored.issuer) is not a URL") }
+        return try await discover(context, issuer: issuer, clientID: stored.clientId, clientSecret: clientSecret)
+    }
+
     public var tokenEndpoint: TokenEndpoint {
         TokenEndpoint(http: http, url: metadata.tokenEndpoint, client: client)
     }

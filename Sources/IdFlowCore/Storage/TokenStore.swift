@@ -44,6 +44,14 @@ public struct TokenStore: Sendable {
         }
     }
 
+    /// The stored tokens, or the local-state error (exit 12) that tells the user to log in for `profile`.
+    public func loadRequired(profile: String, hint: String = "log in first with `idflow login-pkce`") throws(IdFlowError) -> StoredTokens {
+        guard let stored = try load() else {
+            throw .localState("nothing is stored for profile \(profile)", hint: hint)
+        }
+        return stored
+    }
+
     public func save(_ tokens: StoredTokens) throws(IdFlowError) {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
