@@ -83,3 +83,16 @@ struct NetworkFailureTests {
         #expect(try await sandbox.idflow(["set-password", "--activation-token", "t"]).exitCode == 64, "no password given")
     }
 }
+
+/// `idflow sandbox` stops cleanly (exit 0) on SIGINT and SIGTERM, as `vault server -dev` does.
+struct SandboxProcessTests {
+    @Test(arguments: [SIGINT, SIGTERM])
+    func stopsCleanlyOnSignal(signal: Int32) async throws {
+        let sandbox = try await LiveSandbox.start()
+        #expect(try await sandbox.call("GET", "/sandbox/clock").0 == 200)
+        kill(sandbox.process.processIdentifier, signal)
+        sandbox.process.waitUntilExit()
+        #expect(sandbox.process.terminationReason == .exit)
+        #expect(sandbox.process.terminationStatus == 0)
+    }
+}

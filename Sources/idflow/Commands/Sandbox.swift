@@ -46,21 +46,34 @@ struct Sandbox: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         if let apiToken { configuration.apiToken = apiToken }
+        // Signals are watched before the server starts, so a Ctrl-C during start-up still stops it cleanly.
+        let running = Locked<(server: SandboxServer?, stopRequested: Bool)>((nil, false))
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) {
+            let server = running.withLock { state -> SandboxServer? in
+                state.stopRequested = true
+                return state.server
+            }
+            if let server { Task { await server.stop() } }
+        }
+        defer { signals.cancel() }
         let server: SandboxServer
         do {
             server = try await SandboxServer.start(configuration)
         } catch {
             CommandRunner.fail(.network(url: "\(host):\(port)", reason: "cannot listen: \(error)"))
         }
+        if running.withLock({ state in
+            state.server = server
+            return state.stopRequested
+        }) {
+            await server.stop()
+            return
+        }
         do throws(IdFlowError) {
             FileHandle.standardOutput.write(try JSONOutput.encode(server.info, style: .compact))
         } catch {
             CommandRunner.fail(error)
         }
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) {
-            Task { await server.stop() }
-        }
         try await server.waitUntilStopped()
-        signals.cancel()
     }
 }
