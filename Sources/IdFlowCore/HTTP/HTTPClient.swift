@@ -72,9 +72,9 @@ public struct HTTPClient: Sendable {
     }
 
     private func wait(before retry: Int, after response: HTTPResponse?) async throws(IdFlowError) {
-        let jitter = Duration.milliseconds(Int.random(in: 0...max(0, Int(maxJitter.components.seconds * 1000 + maxJitter.components.attoseconds / 1_000_000_000_000_000))))
+        let jitter = Duration.milliseconds(Int.random(in: 0...max(0, Int(maxJitter.inSeconds * 1000))))
         let delay = retryPolicy.delay(before: retry, after: response, jitter: jitter)
-        trace?.note("retrying in \(Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) s")
+        trace?.note("retrying in \(delay.inSeconds) s")
         do {
             try await sleep(delay)
         } catch {
@@ -86,8 +86,7 @@ public struct HTTPClient: Sendable {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        urlRequest.timeoutInterval = seconds
+        urlRequest.timeoutInterval = timeout.inSeconds
         urlRequest.setValue(IdFlowVersion.userAgent, forHTTPHeaderField: "User-Agent")
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         return urlRequest

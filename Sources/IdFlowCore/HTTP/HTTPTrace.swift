@@ -14,7 +14,7 @@ public struct HTTPTrace: Sendable {
 
     /// A trace to stderr, the stream the contract reserves for it.
     public static var standardError: HTTPTrace {
-        HTTPTrace { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        HTTPTrace(write: IdFlowContext.standardErrorLine)
     }
 
     func request(_ request: URLRequest, attempt: Int) {
@@ -29,7 +29,7 @@ public struct HTTPTrace: Sendable {
     }
 
     func response(_ response: HTTPResponse, elapsed: Duration) {
-        let millis = Int((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 1000)
+        let millis = Int(elapsed.inSeconds * 1000)
         var lines = ["< \(response.status) \(Redactor.url(response.url.absoluteString)) (\(millis) ms)"]
         for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
             lines.append("< \(name): \(Redactor.header(name: name, value: value))")

@@ -64,7 +64,7 @@ public struct JWKSCache: SigningKeySource {
         guard let entry = try? decoder.decode(Entry.self, from: data), entry.uri == jwksURI.absoluteString else { return nil }
         // A fetch time in the future means the clock moved backwards; the age is unknown, so fetch again.
         let age = now().timeIntervalSince(entry.fetchedAt)
-        let ttlSeconds = Double(ttl.components.seconds) + Double(ttl.components.attoseconds) / 1e18
+        let ttlSeconds = ttl.inSeconds
         guard age >= 0, age < ttlSeconds else { return nil }
         guard let keys = try? JSONEncoder().encode(entry.jwks), (try? JSONWebKeySet(data: keys, source: file.path)) != nil else {
             return nil

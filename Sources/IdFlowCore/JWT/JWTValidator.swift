@@ -193,7 +193,7 @@ public struct JWTValidator: Sendable {
         }
 
         let now = policy.now.timeIntervalSince1970
-        let skew = seconds(policy.clockSkew)
+        let skew = policy.clockSkew.inSeconds
         let window = "(now \(timestamp(now)), \(format(skew)) s skew allowed)"
         guard let expiry = try numericDate(claims, "exp") else {
             throw .security("exp is missing", hint: "an ID token must carry its expiry; the issuer sent a malformed token")
@@ -234,10 +234,6 @@ public struct JWTValidator: Sendable {
         case .number(let value)?: return value
         default: throw .security("\(name) is not a number of seconds since 1970", hint: "the issuer sent a malformed token")
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private static func format(_ seconds: Double) -> String {

@@ -27,7 +27,7 @@ public struct Discovery: Sendable {
         let cacheFile = cacheDirectory?.appendingPathComponent("discovery-\(Self.digest(issuer.absoluteString)).json")
         if let cacheFile, let cached = try? SecureFile.read(cacheFile), let entry = try? JSONDecoder().decode(CacheEntry.self, from: cached),
             entry.configuration.issuer == issuer.absoluteString,
-            now().timeIntervalSince(entry.fetchedAt) < Double(ttl.components.seconds), entry.fetchedAt <= now()
+            now().timeIntervalSince(entry.fetchedAt) < ttl.inSeconds, entry.fetchedAt <= now()
         {
             return entry.configuration
         }

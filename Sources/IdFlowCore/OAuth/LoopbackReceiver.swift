@@ -78,7 +78,7 @@ public final class LoopbackReceiver: @unchecked Sendable {
                 return .failure(.timedOut("no browser redirect arrived on 127.0.0.1:\(port) within \(timeout.components.seconds) s", hint: "finish the sign-in in the browser sooner, or raise --browser-timeout"))
             }
             var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let millis = Int32(min(Double(remaining.components.seconds) * 1000 + Double(remaining.components.attoseconds) / 1e15, 1000))
+            let millis = Int32(min(remaining.inSeconds * 1000, 1000))
             let ready = poll(&pollFD, 1, max(millis, 1))
             if ready <= 0 { continue }
             let client = accept(fd, nil, nil)

@@ -67,12 +67,11 @@ struct LoginPKCECommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            let environment = ProcessInfo.processInfo.environment
             let method: LoginPKCE.Method
             if let username {
                 method = .credentials(username: username, password: try passwordOptions.read(context))
             } else if browser {
-                method = .browser(port: port, timeout: .seconds(browserTimeout), opener: BrowserOpener(environment: environment))
+                method = .browser(port: port, timeout: .seconds(browserTimeout), opener: BrowserOpener(environment: context.secrets.environment))
             } else if manual {
                 method = .manual(readLine: { readLine(strippingNewline: true) })
             } else {

@@ -32,7 +32,6 @@ struct SetPasswordCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            let environment = ProcessInfo.processInfo.environment
             let newPassword = try passwordOptions.read(context)
             if let activationURL {
                 guard activationToken == nil, activationTokenFile == nil else {
@@ -42,7 +41,7 @@ struct SetPasswordCommand: AsyncParsableCommand {
             }
             let tokenSource = try SecretChoice.source(
                 what: "activation token", stdin: false, file: activationTokenFile, argument: activationToken,
-                environmentVariable: "IDFLOW_ACTIVATION_TOKEN", environment: environment)
+                environmentVariable: "IDFLOW_ACTIVATION_TOKEN", environment: context.secrets.environment)
             let token = try ActivationToken(context.secrets.read("activation token", from: tokenSource).value)
             return try await SetPassword(token: token, password: newPassword).run(context)
         }

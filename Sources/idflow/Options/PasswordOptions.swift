@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import IdFlowCore
 
 /// Where a password comes from: stdin, a file, `IDFLOW_PASSWORD`, or (warned about) the command line.
@@ -18,7 +17,7 @@ struct PasswordOptions: ParsableArguments {
     func read(_ context: IdFlowContext) throws(IdFlowError) -> Secret {
         let source = try SecretChoice.source(
             what: "password", stdin: passwordStdin, file: passwordFile, argument: password,
-            environmentVariable: "IDFLOW_PASSWORD", environment: ProcessInfo.processInfo.environment)
+            environmentVariable: "IDFLOW_PASSWORD", environment: context.secrets.environment)
         return try context.secrets.read("password", from: source)
     }
 }
