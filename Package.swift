@@ -15,6 +15,11 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // Hummingbird's own dependencies, named because the sandbox imports them directly.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .executableTarget(
@@ -37,6 +42,11 @@ let package = Package(
             name: "IdFlowSandbox",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -44,11 +54,7 @@ let package = Package(
         ),
         .target(
             name: "IdFlowTestSupport",
-            dependencies: [
-                "IdFlowCore",
-                "IdFlowSandbox",
-                .product(name: "Hummingbird", package: "hummingbird"),
-            ]
+            dependencies: ["IdFlowCore"]
         ),
         .testTarget(
             name: "IdFlowCoreTests",
@@ -63,14 +69,22 @@ let package = Package(
             name: "IdFlowSandboxTests",
             dependencies: [
                 "IdFlowSandbox", "IdFlowTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
+            name: "IdFlowCLITests",
+            dependencies: ["idflow", "IdFlowCore", "IdFlowTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            exclude: ["Snapshots"]
+        ),
+        .testTarget(
             name: "IdFlowEndToEndTests",
-            dependencies: ["IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport"]
+            // Depends on the executable so `swift test` builds the binary these tests spawn.
+            dependencies: ["idflow", "IdFlowCore", "IdFlowTestSupport"]
         ),
     ]
 )

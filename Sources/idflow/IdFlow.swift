@@ -26,14 +26,20 @@ struct IdFlow: AsyncParsableCommand {
             Configuration comes from flags, then the environment (OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, \
             OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID, OKTA_OAUTH2_REDIRECTURI, IDFLOW_SCOPE, IDFLOW_PROFILE, \
             IDFLOW_STATE_DIR, IDFLOW_VERBOSE, IDFLOW_TIMEOUT, IDFLOW_MAX_RETRIES), then the profile in \
-            $XDG_CONFIG_HOME/idflow/config.yaml, then ~/.okta/okta.yaml.
+            $XDG_CONFIG_HOME/idflow/config.yaml, then ~/.okta/okta.yaml. The configuration flags may also come \
+            before the subcommand: `idflow -v --profile staging register …`.
 
             Start offline with `idflow sandbox`, a local Okta-compatible server.
             """,
         version: IdFlowVersion.string,
         subcommands: [
-            Register.self, Activate.self, SetPasswordCommand.self, LoginPKCECommand.self, RefreshCommand.self, TokenCommand.self,
-            UserinfoCommand.self, LogoutCommand.self, Sandbox.self, DemoCommand.self,
+            RegisterCommand.self, ActivateCommand.self, SetPasswordCommand.self, LoginPKCECommand.self, RefreshCommand.self,
+            TokenCommand.self, UserinfoCommand.self, LogoutCommand.self, SandboxCommand.self, DemoCommand.self,
         ]
     )
+
+    /// The entry point: the configuration flags may stand before the subcommand (`idflow -v register …`).
+    static func main() async {
+        await main(GlobalArguments.hoist(Array(CommandLine.arguments.dropFirst()), root: IdFlow.self))
+    }
 }

@@ -5,42 +5,52 @@ public struct IdFlowContext: Sendable {
     public var configuration: Configuration
     public var http: HTTPClient
     public var secrets: SecretReader
+    /// The standard streams: stdout for the JSON result, stderr for people.
+    public var console: Console
     /// Human messages and progress: stderr, never stdout (stdout is the JSON contract).
     public var message: @Sendable (String) -> Void
     public var now: @Sendable () -> Date
 
     public init(
-        configuration: Configuration, http: HTTPClient, secrets: SecretReader, message: @escaping @Sendable (String) -> Void,
-        now: @escaping @Sendable () -> Date = { Date() }
+        configuration: Configuration, http: HTTPClient, secrets: SecretReader, console: Console = .live,
+        message: (@Sendable (String) -> Void)? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.configuration = configuration
         self.http = http
         self.secrets = secrets
-        self.message = message
+        self.console = console
+        self.message = message ?? { console.line($0) }
         self.now = now
     }
 
-    /// The context of a real run: configuration resolved from flags, the environment and files; URLSession;
-    /// stdin; messages and the trace on stderr.
-    public static func live(flags: ConfigurationFlags, environment: [String: String] = ProcessInfo.processInfo.environment) throws(IdFlowError) -> IdFlowContext {
-        let secrets = SecretReader(
-            readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() }, environment: environment, warn: standardErrorLine)
+    /// The context of a run: configuration resolved from flags, the environment and files; `transport` for
+    /// HTTP (URLSession in a real run, a script in tests); stdin and messages through `console`.
+    public static func resolve(
+        flags: ConfigurationFlags, environment: [String: String], console: Console = .live,
+        transport: @autoclosure () -> any HTTPTransport = URLSessionTransport(),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) throws(IdFlowError) -> IdFlowContext {
+        let secrets = SecretReader(readStandardInput: console.readStandardInput, environment: environment, warn: { console.line($0) })
         let configuration = try ConfigurationResolver(environment: environment, secrets: secrets).resolve(flags)
-        return live(configuration: configuration, secrets: secrets)
+        return make(configuration: configuration, secrets: secrets, console: console, transport: transport(), sleep: sleep)
     }
 
-    /// The context of a real run with an already resolved configuration (the demo builds its own).
-    public static func live(configuration: Configuration, secrets: SecretReader? = nil) -> IdFlowContext {
-        let secrets = secrets ?? SecretReader(readStandardInput: { Data() }, environment: [:], warn: standardErrorLine)
+    /// The context of a real run with an already resolved configuration (the demo builds its own); stdin is
+    /// not read, so nothing can block on it.
+    public static func live(configuration: Configuration, console: Console = .live) -> IdFlowContext {
+        let secrets = SecretReader(readStandardInput: { Data() }, environment: [:], warn: { console.line($0) })
+        return make(configuration: configuration, secrets: secrets, console: console, transport: URLSessionTransport())
+    }
+
+    private static func make(
+        configuration: Configuration, secrets: SecretReader, console: Console, transport: any HTTPTransport,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) -> IdFlowContext {
         let http = HTTPClient(
-            transport: URLSessionTransport(), timeout: configuration.timeout,
-            retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
-            trace: configuration.verbose ? .standardError : nil)
-        return IdFlowContext(configuration: configuration, http: http, secrets: secrets, message: standardErrorLine)
+            transport: transport, timeout: configuration.timeout, retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
+            trace: configuration.verbose ? HTTPTrace(write: { console.line($0) }) : nil, sleep: sleep)
+        return IdFlowContext(configuration: configuration, http: http, secrets: secrets, console: console)
     }
-
-    /// Writes one human line to stderr (stdout is the JSON contract).
-    static let standardErrorLine: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
     public func usersAPI() throws(IdFlowError) -> UsersAPI {
         UsersAPI(http: http, orgURL: try configuration.requireOrgURL(), apiToken: try configuration.requireAPIToken())

@@ -75,6 +75,45 @@ public struct Demo: Sendable {
         return true
     }
 
+    /// The server the demo runs against, as `idflow sandbox` describes itself.
+    public struct Server: Sendable {
+        public var orgURL: String
+        public var issuer: String
+        public var apiToken: String
+        public var clientID: String
+        public var redirectURI: String
+
+        public init(orgURL: String, issuer: String, apiToken: String, clientID: String, redirectURI: String) {
+            self.orgURL = orgURL
+            self.issuer = issuer
+            self.apiToken = apiToken
+            self.clientID = clientID
+            self.redirectURI = redirectURI
+        }
+    }
+
+    /// `idflow demo`: runs every step against `server` with a throwaway state directory, one JSON document per
+    /// step on stdout and a headline per step on stderr. Returns nil when every step passed, else the failed
+    /// step's exit code. Leaves nothing behind.
+    public func run(against server: Server, verbose: Bool, console: Console) async -> Int32? {
+        let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "idflow-demo-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: stateDirectory) }
+        let configuration = Configuration(
+            orgURL: URL(string: server.orgURL), apiToken: Secret(server.apiToken), issuer: URL(string: server.issuer),
+            clientID: server.clientID, redirectURI: server.redirectURI, stateDirectory: stateDirectory, verbose: verbose, maxRetries: 1)
+        var context = IdFlowContext.live(configuration: configuration, console: console)
+        context.message = { _ in }  // the demo prints its own headline per step
+        console.line("idflow demo: sandbox at \(server.orgURL)")
+        let failure = Locked<Int32?>(nil)
+        let passed = await run(context) { step in
+            if let data = try? JSONOutput.encode(step, style: .compact) { console.standardOutput(data) }
+            console.line("\(step.ok ? "✔" : "✘") \(step.step): \(step.headline)")
+            if let code = step.error?.exitCode { failure.withLock { $0 = code } }
+        }
+        return passed ? nil : (failure.current ?? 1)
+    }
+
     private static func expect(_ condition: Bool, _ message: String) throws(IdFlowError) {
         if !condition { throw .protocolViolation(message) }
     }

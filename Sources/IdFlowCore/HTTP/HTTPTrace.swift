@@ -12,11 +12,6 @@ public struct HTTPTrace: Sendable {
         self.write = write
     }
 
-    /// A trace to stderr, the stream the contract reserves for it.
-    public static var standardError: HTTPTrace {
-        HTTPTrace(write: IdFlowContext.standardErrorLine)
-    }
-
     func request(_ request: URLRequest, attempt: Int) {
         var lines = ["> \(request.httpMethod ?? "GET") \(Redactor.url(request.url?.absoluteString ?? ""))\(attempt > 1 ? " (attempt \(attempt))" : "")"]
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {

@@ -21,32 +21,21 @@ struct DemoCommand: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        let server: SandboxServer
-        do {
-            server = try await SandboxServer.start(SandboxConfiguration())
-        } catch {
-            CommandRunner.fail(.network(url: "127.0.0.1", reason: "cannot start the embedded sandbox: \(error)"))
+        let console = CommandRunner.environment.console
+        var failure: Int32?
+        try await CommandRunner.report(to: console) { () throws(IdFlowError) in
+            let server: SandboxServer
+            do {
+                server = try await SandboxServer.start(SandboxConfiguration())
+            } catch {
+                throw .network(url: "127.0.0.1", reason: "cannot start the embedded sandbox: \(error)")
+            }
+            let info = server.info
+            failure = await Demo().run(
+                against: .init(orgURL: info.orgUrl, issuer: info.issuer, apiToken: info.apiToken, clientID: info.clientId, redirectURI: info.redirectUri),
+                verbose: verbose, console: console)
+            await server.stop()
         }
-        let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-demo-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: stateDirectory) }
-        let info = server.info
-        let configuration = Configuration(
-            orgURL: URL(string: info.orgUrl), apiToken: Secret(info.apiToken), issuer: URL(string: info.issuer), clientID: info.clientId,
-            redirectURI: info.redirectUri, stateDirectory: stateDirectory, verbose: verbose, maxRetries: 1)
-        var context = IdFlowContext.live(configuration: configuration)
-        context.message = { _ in }  // the demo prints its own headline per step
-        FileHandle.standardError.write(Data("idflow demo: sandbox at \(info.orgUrl)\n".utf8))
-        let failure = Locked<Int32?>(nil)
-        let passed = await Demo().run(context) { step in
-            if let data = try? JSONOutput.encode(step, style: .compact) { FileHandle.standardOutput.write(data) }
-            FileHandle.standardError.write(Data("\(step.ok ? "✔" : "✘") \(step.step): \(step.headline)\n".utf8))
-            if let code = step.error?.exitCode { failure.withLock { $0 = code } }
-        }
-        await server.stop()
-        if !passed {
-            try? FileManager.default.removeItem(at: stateDirectory)
-            throw ExitCode(failure.current ?? 1)
-        }
+        if let failure { throw ExitCode(failure) }
     }
 }
-

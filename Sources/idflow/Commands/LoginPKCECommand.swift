@@ -73,7 +73,7 @@ struct LoginPKCECommand: AsyncParsableCommand {
             } else if browser {
                 method = .browser(port: port, timeout: .seconds(browserTimeout), opener: BrowserOpener(environment: context.secrets.environment))
             } else if manual {
-                method = .manual(readLine: { readLine(strippingNewline: true) })
+                method = .manual(readLine: context.console.readLine)
             } else {
                 let source: SecretSource = sessionTokenStdin ? .standardInput : .argument(sessionToken ?? "")
                 method = .sessionToken(try context.secrets.read("session token", from: source))

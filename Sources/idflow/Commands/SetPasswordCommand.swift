@@ -39,7 +39,7 @@ struct SetPasswordCommand: AsyncParsableCommand {
                 }
                 return try await SetPassword(activationURL: activationURL, password: newPassword).run(context)
             }
-            let tokenSource = try SecretChoice.source(
+            let tokenSource = try SecretSource.choose(
                 what: "activation token", stdin: false, file: activationTokenFile, argument: activationToken,
                 environmentVariable: "IDFLOW_ACTIVATION_TOKEN", environment: context.secrets.environment)
             let token = try ActivationToken(context.secrets.read("activation token", from: tokenSource).value)

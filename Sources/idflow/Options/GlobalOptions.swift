@@ -52,6 +52,21 @@ struct GlobalOptions: ParsableArguments {
             profile: profile, stateDirectory: stateDirectory, verbose: verbose, timeoutSeconds: timeout, maxRetries: maxRetries)
     }
 
+    /// The options above by name: true for those that take a value. `GlobalArguments` reads it to move them
+    /// from before the subcommand; a test checks it against the help text so a new option cannot be missed.
+    static let names: [String: Bool] = [
+        "--org-url": true, "--api-token-file": true, "--issuer": true, "--client-id": true, "--redirect-uri": true,
+        "--scope": true, "--profile": true, "--state-dir": true, "--timeout": true, "--max-retries": true,
+        "-v": false, "--verbose": false, "--pretty": false, "--compact": false,
+    ]
+
+    /// Whether `argument` is one of these options (also as `--name=value`) and takes a value; nil if it is not one.
+    static func takesValue(_ argument: String) -> Bool? {
+        let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+        guard let takesValue = names[name] else { return nil }
+        return argument.contains("=") && !takesValue ? nil : takesValue
+    }
+
     var outputStyle: OutputStyle {
         pretty ? .pretty : compact ? .compact : .automatic()
     }

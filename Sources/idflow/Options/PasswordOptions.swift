@@ -15,7 +15,7 @@ struct PasswordOptions: ParsableArguments {
     var given: Bool { passwordStdin || passwordFile != nil || password != nil }
 
     func read(_ context: IdFlowContext) throws(IdFlowError) -> Secret {
-        let source = try SecretChoice.source(
+        let source = try SecretSource.choose(
             what: "password", stdin: passwordStdin, file: passwordFile, argument: password,
             environmentVariable: "IDFLOW_PASSWORD", environment: context.secrets.environment)
         return try context.secrets.read("password", from: source)

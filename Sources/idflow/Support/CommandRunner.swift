@@ -2,25 +2,33 @@ import ArgumentParser
 import Foundation
 import IdFlowCore
 
-/// Runs one command body the same way for every subcommand: build the context, call one flow, print
-/// its result on stdout, or print the error line on stderr and exit with the documented code.
+/// Runs one command body the same way for every subcommand: build the context, call one flow, print its
+/// result on stdout; or print the error line on stderr and end with the documented exit code.
+///
+/// A failed run throws `ExitCode` (ArgumentParser's way) instead of calling `exit()`, so a test that runs
+/// the command in-process sees the code and keeps running.
 enum CommandRunner {
+    /// Where commands get their context and streams; tests replace it for the duration of one run.
+    @TaskLocal static var environment = CommandEnvironment.live
+
     static func run<Result: Encodable>(
         _ options: GlobalOptions, _ body: (IdFlowContext) async throws(IdFlowError) -> Result
     ) async throws {
-        do {
-            let context = try IdFlowContext.live(flags: options.flags)
+        let environment = environment
+        try await report(to: environment.console) { () throws(IdFlowError) in
+            let context = try environment.makeContext(options.flags)
             let result = try await body(context)
-            let data = try JSONOutput.encode(result, style: options.outputStyle)
-            FileHandle.standardOutput.write(data)
-        } catch {
-            fail(error)
+            environment.console.standardOutput(try JSONOutput.encode(result, style: options.outputStyle))
         }
     }
 
-    /// Prints the error line and ends the process with the error's exit code.
-    static func fail(_ error: IdFlowError) -> Never {
-        FileHandle.standardError.write(JSONOutput.errorLine(error))
-        exit(error.exitStatus.rawValue)
+    /// Runs `body`; a failure becomes the contract's error line on stderr and a thrown `ExitCode`.
+    static func report(to console: Console, _ body: () async throws(IdFlowError) -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            console.standardError(JSONOutput.errorLine(error))
+            throw ExitCode(error.exitStatus.rawValue)
+        }
     }
 }

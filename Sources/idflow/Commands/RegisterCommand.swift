@@ -1,8 +1,9 @@
 import ArgumentParser
 import IdFlowCore
 
-struct Register: AsyncParsableCommand {
+struct RegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "register",
         abstract: "Create a user with no password (STAGED), ready for `activate`.",
         discussion: """
             Sends POST /api/v1/users?activate=false with the profile and prints the user object as the server returns it. \

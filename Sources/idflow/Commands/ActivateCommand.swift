@@ -1,8 +1,9 @@
 import ArgumentParser
 import IdFlowCore
 
-struct Activate: AsyncParsableCommand {
+struct ActivateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "activate",
         abstract: "Activate a STAGED user and print the one-time activation token and link (PROVISIONED).",
         discussion: """
             Sends POST /api/v1/users/{id}/lifecycle/activate?sendEmail=false and reads the user back for its status. \

@@ -3,8 +3,9 @@ import Foundation
 import IdFlowCore
 import IdFlowSandbox
 
-struct Sandbox: AsyncParsableCommand {
+struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sandbox",
         abstract: "Run a local, in-memory, Okta-compatible identity server (like `vault server -dev`).",
         discussion: """
             Prints one JSON line {"orgUrl","issuer","apiToken","clientId","redirectUri"} as soon as it listens, \
@@ -37,43 +38,25 @@ struct Sandbox: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration: SandboxConfiguration
-        do {
-            configuration = try config.map { try SandboxConfiguration.load(from: URL(fileURLWithPath: $0)) } ?? SandboxConfiguration()
-        } catch {
-            CommandRunner.fail(.invalidInput("cannot use the sandbox configuration \(config ?? ""): \(error)"))
-        }
-        configuration.host = host
-        configuration.port = port
-        if let apiToken { configuration.apiToken = apiToken }
-        // Signals are watched before the server starts, so a Ctrl-C during start-up still stops it cleanly.
-        let running = Locked<(server: SandboxServer?, stopRequested: Bool)>((nil, false))
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) {
-            let server = running.withLock { state -> SandboxServer? in
-                state.stopRequested = true
-                return state.server
+        let console = CommandRunner.environment.console
+        try await CommandRunner.report(to: console) { () throws(IdFlowError) in
+            var configuration: SandboxConfiguration
+            do {
+                configuration = try config.map { try SandboxConfiguration.load(from: URL(fileURLWithPath: $0)) } ?? SandboxConfiguration()
+            } catch {
+                throw .invalidInput("cannot use the sandbox configuration \(config ?? ""): \(error)")
             }
-            if let server { Task { await server.stop() } }
+            configuration.host = host
+            configuration.port = port
+            if let apiToken { configuration.apiToken = apiToken }
+            do {
+                try await SandboxServer.serveUntilSignalled(configuration) { info in
+                    // The info line is what scripts wait for; it is printed only once the server listens.
+                    if let line = try? JSONOutput.encode(info, style: .compact) { console.standardOutput(line) }
+                }
+            } catch {
+                throw .network(url: "\(host):\(port)", reason: "cannot listen: \(error)")
+            }
         }
-        defer { signals.cancel() }
-        let server: SandboxServer
-        do {
-            server = try await SandboxServer.start(configuration)
-        } catch {
-            CommandRunner.fail(.network(url: "\(host):\(port)", reason: "cannot listen: \(error)"))
-        }
-        if running.withLock({ state in
-            state.server = server
-            return state.stopRequested
-        }) {
-            await server.stop()
-            return
-        }
-        do throws(IdFlowError) {
-            FileHandle.standardOutput.write(try JSONOutput.encode(server.info, style: .compact))
-        } catch {
-            CommandRunner.fail(error)
-        }
-        try await server.waitUntilStopped()
     }
 }

@@ -1,0 +1,24 @@
+import ArgumentParser
+import IdFlowCore
+
+struct TokenIntrospectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "introspect",abstract: "Ask the authorization server whether a token is active (RFC 7662).")
+
+    @Argument(help: ArgumentHelp("The token, `-` to read it from stdin, or nothing for the stored one.", valueName: "token"))
+    var token: String?
+
+    @Option(help: "Which token it is (and which stored one to use): access, refresh or id.")
+    var type: TokenKind = .access
+
+    @OptionGroup var clientSecret: ClientSecretOption
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            let value = try TokenArgument.resolve(token, kind: type, context)
+            let server = try await AuthorizationServer.discover(context, clientSecret: try clientSecret.secret(context))
+            return try await TokenTools().introspect(value, hint: type, context: context, server: server)
+        }
+    }
+}

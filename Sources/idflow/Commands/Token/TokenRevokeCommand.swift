@@ -1,0 +1,27 @@
+import ArgumentParser
+import IdFlowCore
+
+struct TokenRevokeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke",abstract: "Revoke a token (RFC 7009); revoking a refresh token ends its whole family on Okta.")
+
+    @Argument(help: ArgumentHelp("The token, `-` to read it from stdin, or nothing for the stored one.", valueName: "token"))
+    var token: String?
+
+    @Option(help: "Which token it is (and which stored one to use): access or refresh.")
+    var type: TokenKind = .refresh
+
+    @OptionGroup var clientSecret: ClientSecretOption
+    @OptionGroup var global: GlobalOptions
+
+    struct Output: Encodable { var revoked: String }
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            let value = try TokenArgument.resolve(token, kind: type, context)
+            let server = try await AuthorizationServer.discover(context, clientSecret: try clientSecret.secret(context))
+            try await TokenTools().revoke(value, hint: type, server: server)
+            return Output(revoked: type.rawValue)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import IdFlowCore
+
+struct UserinfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "userinfo", abstract: "Fetch the OIDC userinfo claims for the stored (or given) access token.")
+
+    @Flag(name: .customLong("access-token-stdin"), help: "Read the access token from standard input instead of the store.")
+    var accessTokenStdin = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            let token = try TokenArgument.resolve(accessTokenStdin ? "-" : nil, kind: .access, context)
+            let server = try await AuthorizationServer.discover(context)
+            return try await TokenTools().userinfo(token, server: server)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Testing
+
+@testable import idflow
+
+/// Every documented way of calling each command parses into that command, and every combination the help
+/// rules out fails as a usage error (exit 64) with a message that says what to change.
+@Suite struct ParsingTests {
+    static let valid: [(arguments: [String], command: any ParsableCommand.Type)] = [
+        (["register", "--email", "jo@example.com"], RegisterCommand.self),
+        (["register", "--email", "jo@example.com", "--first-name", "Jo", "--last-name", "Doe", "--login", "jo@example.com"], RegisterCommand.self),
+        (["register", "--email", "jo@example.com", "--attr", "mobilePhone=+1-555-0100", "--attr", "title=ops"], RegisterCommand.self),
+        (["activate", "--user", "00u1"], ActivateCommand.self),
+        (["activate", "--user", "jo@example.com", "--send-email"], ActivateCommand.self),
+        (["set-password", "--activation-token", "t", "--password-stdin"], SetPasswordCommand.self),
+        (["set-password", "--activation-token-file", "t.txt", "--password-file", "p.txt"], SetPasswordCommand.self),
+        (["set-password", "--activation-url", "https://o.example.com/welcome/t", "--password", "p"], SetPasswordCommand.self),
+        (["set-password"], SetPasswordCommand.self),  // token and password from IDFLOW_ACTIVATION_TOKEN / IDFLOW_PASSWORD
+        (["login-pkce", "--session-token", "s"], LoginPKCECommand.self),
+        (["login-pkce", "--session-token-stdin", "--no-store"], LoginPKCECommand.self),
+        (["login-pkce", "--username", "jo@example.com", "--password-stdin"], LoginPKCECommand.self),
+        (["login-pkce", "--username", "jo@example.com", "--password-file", "p.txt", "--client-secret-file", "s.txt"], LoginPKCECommand.self),
+        (["login-pkce", "--username", "jo@example.com"], LoginPKCECommand.self),  // password from IDFLOW_PASSWORD
+        (["login-pkce", "--browser"], LoginPKCECommand.self),
+        (["login-pkce", "--browser", "--port", "8765", "--browser-timeout", "60"], LoginPKCECommand.self),
+        (["login-pkce", "--manual"], LoginPKCECommand.self),
+        (["refresh"], RefreshCommand.self),
+        (["refresh", "--refresh-token-stdin", "--no-store"], RefreshCommand.self),
+        (["refresh", "--client-secret-file", "s.txt", "--scope", "openid"], RefreshCommand.self),
+        (["token", "inspect"], TokenInspectCommand.self),
+        (["token", "inspect", "-", "--type", "id"], TokenInspectCommand.self),
+        (["token", "inspect", "eyJ.x.y"], TokenInspectCommand.self),
+        (["token", "verify", "--type", "id", "--audience", "0oa1"], TokenVerifyCommand.self),
+        (["token", "introspect", "--type", "refresh"], TokenIntrospectCommand.self),
+        (["token", "introspect", "-", "--type", "access_token", "--client-secret-file", "s.txt"], TokenIntrospectCommand.self),
+        (["token", "revoke"], TokenRevokeCommand.self),
+        (["token", "revoke", "-", "--type", "access"], TokenRevokeCommand.self),
+        (["userinfo"], UserinfoCommand.self),
+        (["userinfo", "--access-token-stdin"], UserinfoCommand.self),
+        (["logout"], LogoutCommand.self),
+        (["logout", "--client-secret-file", "s.txt"], LogoutCommand.self),
+        (["sandbox"], SandboxCommand.self),
+        (["sandbox", "--host", "127.0.0.1", "--port", "8080", "--api-token", "t", "--config", "c.json"], SandboxCommand.self),
+        (["demo"], DemoCommand.self),
+        (["demo", "--verbose"], DemoCommand.self),
+        // Every configuration flag, on a command that takes no others.
+        (
+            [
+                "logout", "--org-url", "https://o.example.com", "--api-token-file", "a.txt", "--issuer", "https://o.example.com/oauth2/default",
+                "--client-id", "0oa1", "--redirect-uri", "com.example:/cb", "--scope", "openid", "--profile", "p", "--state-dir", "/tmp/s",
+                "-v", "--timeout", "5", "--max-retries", "0", "--pretty",
+            ], LogoutCommand.self
+        ),
+    ]
+
+    @Test(arguments: valid.indices)
+    func documentedCallsParse(index: Int) throws {
+        let (arguments, expected) = Self.valid[index]
+        let command = try CLI.parse(arguments)
+        #expect(type(of: command) == expected, "\(arguments) parsed as \(type(of: command))")
+    }
+
+    static let invalid: [(arguments: [String], message: String)] = [
+        (["register"], "Missing expected argument '--email <email>'"),
+        (["activate"], "Missing expected argument '--user <id-or-login>'"),
+        (["login-pkce"], "choose exactly one of --session-token[-stdin], --username, --browser or --manual"),
+        (["login-pkce", "--browser", "--manual"], "choose exactly one"),
+        (["login-pkce", "--session-token", "s", "--username", "u"], "choose exactly one"),
+        (["login-pkce", "--session-token", "s", "--session-token-stdin"], "--session-token and --session-token-stdin cannot be used together"),
+        (["login-pkce", "--browser", "--password-stdin"], "a password is only used with --username"),
+        (["login-pkce", "--browser", "--browser-timeout", "0"], "--browser-timeout must be positive"),
+        (["login-pkce", "--browser", "--port", "70000"], "--port"),
+        (["token", "inspect", "--type", "bearer"], "--type"),
+        (["token", "frobnicate"], "Unexpected argument 'frobnicate'"),
+        (["sandbox", "--port", "70000"], "--port must be between 0 and 65535"),
+        (["refresh", "--pretty", "--compact"], "--pretty and --compact cannot be used together"),
+        (["register", "--email", "a@b.c", "--timeout", "soon"], "--timeout"),
+        (["nonsense"], "Unexpected argument 'nonsense'"),
+    ]
+
+    @Test(arguments: invalid.indices)
+    func ruledOutCallsAreUsageErrors(index: Int) async {
+        let (arguments, message) = Self.invalid[index]
+        let result = await CLI.run(arguments)
+        #expect(result.exitCode == 64, "\(arguments) exited \(result.exitCode)")
+        #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// Usage errors found after parsing (a secret given two ways) also exit 64, with the contract's error line.
+    @Test func aSecretGivenTwoWaysIsAUsageError() async {
+        let result = await CLI.run(["set-password", "--activation-token", "t", "--activation-token-file", "t.txt", "--password", "p"])
+        #expect(result.exitCode == 64)
+        #expect(result.error?["message"]?.stringValue == "give the activation token one way only")
+    }
+}
