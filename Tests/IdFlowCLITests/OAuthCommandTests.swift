@@ -1,0 +1,181 @@
+import Foundation
+import IdFlowCore
+import IdFlowTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@testable import idflow
+
+/// login-pkce → refresh → token helpers → logout against a scripted authorization server, in one state
+/// directory, as a script would chain them.
+@Suite struct OAuthCommandTests {
+    let configuration = [
+        "--org-url", OktaReplies.org, "--client-id", "0oaclient", "--redirect-uri", "com.example.app:/callback", "--scope", "profile offline_access",
+    ]
+
+    /// An authorization server that redirects with the request's own state and issues numbered tokens.
+    static func authorizationServer(issued: Locked<Int> = Locked(0)) -> RoutedTransport {
+        RoutedTransport { request in
+            switch request.route {
+            case "GET /oauth2/default/.well-known/openid-configuration":
+                return OktaReplies.discovery
+            case "GET /oauth2/default/v1/authorize":
+                let state = request.query("state") ?? ""
+                return .init(status: 302, headers: ["Location": "com.example.app:/callback?code=code1&state=\(state)"])
+            case "POST /oauth2/default/v1/token":
+                let n = issued.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                return .json(
+                    200,
+                    "{\"token_type\":\"Bearer\",\"expires_in\":3600,\"access_token\":\"at\(n)\",\"scope\":\"profile offline_access\",\"refresh_token\":\"rt\(n)\"}")
+            case "POST /oauth2/default/v1/revoke", "POST /oauth2/default/v1/introspect":
+                return .json(200, request.route.hasSuffix("introspect") ? "{\"active\":true,\"token_type\":\"Bearer\"}" : "")
+            case "GET /oauth2/default/v1/userinfo":
+                return request.value(forHTTPHeaderField: "Authorization") == "Bearer at1"
+                    ? .json(200, "{\"sub\":\"00u1\",\"name\":\"Jo Doe\"}")
+                    : .init(status: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+            default:
+                return nil
+            }
+        }
+    }
+
+    @Test func loginThenRefreshThenLogoutShareTheProfilesStore() async throws {
+        let environment = CLI.isolatedEnvironment()
+        let server = Self.authorizationServer()
+
+        let login = await CLI.run(["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "20111session\n", environment: environment)
+        #expect(login.exitCode == 0, "\(login.stderr)")
+        #expect(login.json?["access_token"] == "at1")
+        let authorize = try #require(server.requests.first { $0.route.hasSuffix("/authorize") })
+        #expect(authorize.query("sessionToken") == "20111session")
+        #expect(authorize.query("prompt") == "none")
+        #expect(authorize.query("code_challenge_method") == "S256")
+        let exchange = try #require(server.requests.first { $0.route.hasSuffix("/token") })
+        #expect(exchange.formBody["grant_type"] == "authorization_code")
+        #expect(exchange.formBody["code"] == "code1")
+        #expect(exchange.formBody["code_verifier"]?.count ?? 0 >= 43)
+
+        let userinfo = await CLI.run(["userinfo"] + configuration, transport: server, environment: environment)
+        #expect(userinfo.json?["sub"] == "00u1")
+
+        let refresh = await CLI.run(["refresh"] + configuration, transport: server, environment: environment)
+        #expect(refresh.exitCode == 0, "\(refresh.stderr)")
+        #expect(refresh.json?["access_token"] == "at2")
+        #expect(server.requests.last?.formBody["refresh_token"] == "rt1")
+
+        // The rotated token was stored: the next refresh presents it.
+        _ = await CLI.run(["refresh"] + configuration, transport: server, environment: environment)
+        #expect(server.requests.last?.formBody["refresh_token"] == "rt2")
+
+        let logout = await CLI.run(["logout"] + configuration, transport: server, environment: environment)
+        #expect(logout.exitCode == 0, "\(logout.stderr)")
+        #expect(server.requests.contains { $0.route.hasSuffix("/revoke") && $0.formBody["token"] == "rt3" })
+
+        let afterLogout = await CLI.run(["refresh"] + configuration, transport: server, environment: environment)
+        #expect(afterLogout.exitCode == 12)
+        #expect(afterLogout.stdout.isEmpty)
+    }
+
+    @Test func loginWithNoStorePrintsButKeepsNothing() async {
+        let environment = CLI.isolatedEnvironment()
+        let server = Self.authorizationServer()
+        let login = await CLI.run(
+            ["login-pkce", "--session-token-stdin", "--no-store", "--compact"] + configuration, transport: server, stdin: "s", environment: environment)
+        #expect(login.exitCode == 0)
+        #expect(login.stdout.hasSuffix("}\n") && login.stdout.split(separator: "\n").count == 1)
+        let refresh = await CLI.run(["refresh"] + configuration, transport: server, environment: environment)
+        #expect(refresh.exitCode == 12)
+    }
+
+    @Test func loginWithoutAClientIDIsAUsageErrorWithAHint() async {
+        let result = await CLI.run(["login-pkce", "--session-token-stdin", "--org-url", OktaReplies.org], transport: Self.authorizationServer(), stdin: "s")
+        #expect(result.exitCode == 64)
+        #expect(result.error?["hint"]?.stringValue?.contains("--client-id") == true)
+    }
+
+    @Test func aRedirectWithAForeignStateIsASecurityFailure() async {
+        let server = RoutedTransport { request in
+            switch request.route {
+            case "GET /oauth2/default/.well-known/openid-configuration": return OktaReplies.discovery
+            case "GET /oauth2/default/v1/authorize": return .init(status: 302, headers: ["Location": "com.example.app:/callback?code=c&state=forged"])
+            default: return nil
+            }
+        }
+        let result = await CLI.run(["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "s")
+        #expect(result.exitCode == 13)
+        #expect(!server.requests.contains { $0.route.hasSuffix("/token") }, "a forged redirect's code must never be exchanged")
+    }
+
+    @Test func manualLoginReadsThePastedRedirectFromStdin() async throws {
+        let server = Self.authorizationServer()
+        // The state is made at run time, so a pasted URL with the wrong one is refused; a bare code is taken.
+        let result = await CLI.run(["login-pkce", "--manual"] + configuration, transport: server, stdin: "code1\n")
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("/v1/authorize?"))
+        #expect(server.requests.last?.formBody["code"] == "code1")
+    }
+
+    @Test func tokenInspectDecodesWithoutTheNetwork() async {
+        let jwt = OktaReplies.jwt("{\"sub\":\"00u1\",\"exp\":1,\"iss\":\"\(OktaReplies.issuer)\"}")
+        let result = await CLI.run(["token", "inspect", "-"], stdin: jwt)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.json?["claims"]?["sub"] == "00u1")
+        #expect(result.json?["expired"] == true)
+        #expect(result.json?["signatureVerified"] == false)
+    }
+
+    @Test func tokenInspectOfSomethingThatIsNotAJWTIsRejected() async {
+        let result = await CLI.run(["token", "inspect", "-"], stdin: "not-a-jwt")
+        #expect(result.exitCode != 0)
+        #expect(result.stdout.isEmpty)
+        #expect(result.error?["message"] != nil)
+    }
+
+    @Test func tokenVerifyRefusesATokenNoPublishedKeySigned() async {
+        let server = RoutedTransport { request in
+            switch request.route {
+            case "GET /oauth2/default/.well-known/openid-configuration": return OktaReplies.discovery
+            case "GET /oauth2/default/v1/keys": return .json(200, "{\"keys\":[]}")
+            default: return nil
+            }
+        }
+        let jwt = OktaReplies.jwt("{\"sub\":\"00u1\",\"exp\":4102444800,\"iat\":1,\"iss\":\"\(OktaReplies.issuer)\"}")
+        let result = await CLI.run(["token", "verify", "-"] + configuration, transport: server, stdin: jwt)
+        #expect(result.exitCode == 13)
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func tokenIntrospectAndRevokeSendTheGivenTokenWithItsHint() async {
+        let server = Self.authorizationServer()
+        let introspect = await CLI.run(["token", "introspect", "-", "--type", "refresh"] + configuration, transport: server, stdin: "rt-given")
+        #expect(introspect.exitCode == 0, "\(introspect.stderr)")
+        #expect(introspect.json?["active"] == true)
+        #expect(server.requests.last?.formBody["token"] == "rt-given")
+        #expect(server.requests.last?.formBody["token_type_hint"] == "refresh_token")
+        #expect(server.requests.last?.formBody["client_id"] == "0oaclient")
+
+        let revoke = await CLI.run(["token", "revoke", "-", "--type", "access"] + configuration, transport: server, stdin: "at-given")
+        #expect(revoke.exitCode == 0, "\(revoke.stderr)")
+        #expect(revoke.json?["revoked"] == "access_token")
+        #expect(server.requests.last?.formBody["token"] == "at-given")
+    }
+
+    @Test func userinfoWithARefusedTokenExits4() async {
+        let result = await CLI.run(["userinfo", "--access-token-stdin"] + configuration, transport: Self.authorizationServer(), stdin: "expired")
+        #expect(result.exitCode == 4)
+        #expect(result.error?["hint"]?.stringValue?.contains("idflow refresh") == true)
+    }
+
+    @Test func tokenCommandsWithNothingStoredExit12() async {
+        for arguments in [["token", "inspect"], ["token", "revoke"], ["userinfo"], ["logout"]] {
+            let result = await CLI.run(arguments + configuration, transport: Self.authorizationServer())
+            #expect(result.exitCode == 12, "\(arguments): \(result.stderr)")
+        }
+    }
+}

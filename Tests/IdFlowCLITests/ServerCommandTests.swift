@@ -1,0 +1,33 @@
+import Foundation
+import IdFlowCore
+import Testing
+
+@testable import idflow
+
+/// The commands that run a server in-process: the demo end to end, and the sandbox's refusals.
+@Suite struct ServerCommandTests {
+    @Test func demoRunsEveryStepOnAnEmbeddedSandbox() async {
+        let result = await CLI.run(["demo"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let steps = result.stdout.split(separator: "\n").compactMap { try? JSONValue(data: Data($0.utf8)) }
+        #expect(steps.map { $0["step"]?.stringValue ?? "" } == ["register", "activate", "set-password", "login-pkce", "refresh"])
+        #expect(steps.allSatisfy { $0["ok"] == true })
+        #expect(result.stderr.contains("✔ refresh"))
+    }
+
+    @Test func sandboxWithAnUnreadableConfigurationIsAUsageError() async {
+        let result = await CLI.run(["sandbox", "--config", "/nonexistent/sandbox.json"])
+        #expect(result.exitCode == 64)
+        #expect(result.error?["message"]?.stringValue?.contains("/nonexistent/sandbox.json") == true)
+        #expect(result.stdout.isEmpty, "no info line before the server listens")
+    }
+
+    @Test func sandboxRefusesUnknownConfigurationKeys() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-sandbox-\(UUID().uuidString).json")
+        try Data("{\"rateLimit\": {\"users\": 1}}".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = await CLI.run(["sandbox", "--config", file.path])
+        #expect(result.exitCode == 64)
+        #expect(result.stdout.isEmpty)
+    }
+}
