@@ -2,7 +2,8 @@ import Foundation
 
 /// One authorization server as a client sees it: its discovery document, our client credentials, and the
 /// keys its tokens are checked against. Every OAuth command starts here, so they all discover, cache and
-/// validate the same way.
+/// validate the same way. (The sandbox's `AuthorizationServer` is the server side of the same idea, a
+/// separate type in a library this one never imports.)
 public struct AuthorizationServer: Sendable {
     public let issuer: URL
     public let client: ClientCredentials

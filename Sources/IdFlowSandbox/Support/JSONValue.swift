@@ -5,6 +5,10 @@ import Foundation
 /// Foundation's `JSONEncoder` on Linux emits keys in hash order, so the sandbox builds its responses
 /// from this type instead: the recorded Okta responses have a stable key order (`id, status, created,
 /// …`) and matching it keeps diffs between a real and a sandbox response readable.
+///
+/// IdFlowCore's `JSONValue` is a different type on purpose: the client's is for decoding and passing
+/// payloads through (keys sorted on output), this one for writing them in Okta's order, and the sandbox
+/// never shares the client's types (DESIGN.md).
 enum JSONValue: Sendable {
     case null
     case bool(Bool)
