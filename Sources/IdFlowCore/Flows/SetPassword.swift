@@ -20,6 +20,24 @@ public struct SetPassword: Sendable {
         self.init(token: token, password: password, linkOrg: org)
     }
 
+    /// The flow for the activation flags as the user gave them: a link, or the token from a file, argv or
+    /// `IDFLOW_ACTIVATION_TOKEN`, one way only.
+    public init(
+        activationURL: String?, activationTokenFile: String?, activationToken: String?, password: Secret, secrets: SecretReader
+    ) throws(IdFlowError) {
+        if let activationURL {
+            guard activationToken == nil, activationTokenFile == nil else {
+                throw .invalidInput("give the activation token or the activation URL, not both")
+            }
+            try self.init(activationURL: activationURL, password: password)
+            return
+        }
+        let source = try SecretSource.choose(
+            what: "activation token", stdin: false, file: activationTokenFile, argument: activationToken,
+            environmentVariable: "IDFLOW_ACTIVATION_TOKEN", environment: secrets.environment)
+        self.init(token: try ActivationToken(secrets.read("activation token", from: source).value), password: password)
+    }
+
     /// The configured org, else the link's; a link to another org than the configured one is refused,
     /// because the password would go to a server the user did not configure.
     func orgURL(_ configuration: Configuration) throws(IdFlowError) -> URL {

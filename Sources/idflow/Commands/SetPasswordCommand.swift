@@ -32,18 +32,10 @@ struct SetPasswordCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            let newPassword = try passwordOptions.read(context)
-            if let activationURL {
-                guard activationToken == nil, activationTokenFile == nil else {
-                    throw .invalidInput("give the activation token or the activation URL, not both")
-                }
-                return try await SetPassword(activationURL: activationURL, password: newPassword).run(context)
-            }
-            let tokenSource = try SecretSource.choose(
-                what: "activation token", stdin: false, file: activationTokenFile, argument: activationToken,
-                environmentVariable: "IDFLOW_ACTIVATION_TOKEN", environment: context.secrets.environment)
-            let token = try ActivationToken(context.secrets.read("activation token", from: tokenSource).value)
-            return try await SetPassword(token: token, password: newPassword).run(context)
+            let flow = try SetPassword(
+                activationURL: activationURL, activationTokenFile: activationTokenFile, activationToken: activationToken,
+                password: try passwordOptions.read(context), secrets: context.secrets)
+            return try await flow.run(context)
         }
     }
 }
