@@ -78,7 +78,9 @@ let package = Package(
         ),
         .testTarget(
             name: "IdFlowCLITests",
-            dependencies: ["idflow", "IdFlowCore", "IdFlowTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "idflow", "IdFlowCore", "IdFlowTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             exclude: ["Snapshots"]
         ),
         .testTarget(

@@ -8,7 +8,8 @@ public enum IdFlowBinary {
         if let override = ProcessInfo.processInfo.environment["IDFLOW_BIN"], !override.isEmpty {
             return URL(fileURLWithPath: override)
         }
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("idflow")
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("idflow")
         if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
         return Fixtures.packageRoot.appendingPathComponent(".build/debug/idflow")
     }
@@ -23,14 +24,17 @@ public enum IdFlowBinary {
 
         /// The error line of the contract: the last stderr line that parses as `{"error": …}`.
         public var error: JSONValue? {
-            stderr.split(separator: "\n").reversed().lazy.compactMap { try? JSONValue(data: Data($0.utf8)) }.first { $0["error"] != nil }?["error"]
+            stderr.split(separator: "\n").reversed().lazy.compactMap { try? JSONValue(data: Data($0.utf8)) }.first { $0["error"] != nil }?[
+                "error"]
         }
 
         public var description: String { "exit \(exitCode)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
     }
 
     /// Runs `idflow arguments…` with exactly `environment` (plus PATH), feeding `stdin`.
-    public static func run(_ arguments: [String], stdin: String = "", environment: [String: String], timeout: Duration = .seconds(120)) async throws -> Result {
+    public static func run(_ arguments: [String], stdin: String = "", environment: [String: String], timeout: Duration = .seconds(120))
+        async throws -> Result
+    {
         try await InteractiveSession.start(arguments, environment: environment).finish(stdin: stdin, timeout: timeout)
     }
 

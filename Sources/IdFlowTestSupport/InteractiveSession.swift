@@ -47,7 +47,7 @@ public final class InteractiveSession: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        session.readers.forEach { $0.start() }
+        for reader in session.readers { reader.start() }
         return session
     }
 
@@ -98,7 +98,8 @@ public enum SignInPage {
         let transport = URLSessionTransport()
         let (page, _) = try await transport.send(URLRequest(url: URL(string: authorizeURL.trimmingCharacters(in: .whitespaces))!))
         let html = String(decoding: page, as: UTF8.self)
-        guard let txn = capture(#"name="txn" value="([^"]*)""#, in: html), let action = capture(#"<form[^>]*action="([^"]*)""#, in: html) else {
+        guard let txn = capture(#"name="txn" value="([^"]*)""#, in: html), let action = capture(#"<form[^>]*action="([^"]*)""#, in: html)
+        else {
             throw SignInFailed(detail: "no sign-in form in: \(html.prefix(300))")
         }
         var post = URLRequest(url: URL(string: action.replacingOccurrences(of: "&amp;", with: "&"))!)

@@ -65,7 +65,9 @@ public final class LiveSandbox: @unchecked Sendable {
     }
 
     /// Runs the CLI against this sandbox; `environment` entries override (or, with "", remove) the defaults.
-    public func idflow(_ arguments: [String], stdin: String = "", environment overrides: [String: String] = [:]) async throws -> IdFlowBinary.Result {
+    public func idflow(_ arguments: [String], stdin: String = "", environment overrides: [String: String] = [:]) async throws
+        -> IdFlowBinary.Result
+    {
         var env = environment.merging(overrides) { $1 }
         env = env.filter { !$0.value.isEmpty }
         return try await IdFlowBinary.run(arguments, stdin: stdin, environment: env)
@@ -88,11 +90,17 @@ public final class LiveSandbox: @unchecked Sendable {
     /// Registers, activates and sets the password of a new user through the CLI; returns (userId, sessionToken).
     public func createActiveUser(email: String, password: String = "Str0ng-Passw0rd!") async throws -> (String, String) {
         let registered = try await idflow(["register", "--email", email, "--first-name", "Jo", "--last-name", "Doe"])
-        guard registered.exitCode == 0, let id = try registered.json()["id"]?.stringValue else { throw StepFailed(step: "register", result: registered) }
+        guard registered.exitCode == 0, let id = try registered.json()["id"]?.stringValue else {
+            throw StepFailed(step: "register", result: registered)
+        }
         let activated = try await idflow(["activate", "--user", id])
-        guard activated.exitCode == 0, let token = try activated.json()["activationToken"]?.stringValue else { throw StepFailed(step: "activate", result: activated) }
+        guard activated.exitCode == 0, let token = try activated.json()["activationToken"]?.stringValue else {
+            throw StepFailed(step: "activate", result: activated)
+        }
         let set = try await idflow(["set-password", "--password-stdin"], stdin: password, environment: ["IDFLOW_ACTIVATION_TOKEN": token])
-        guard set.exitCode == 0, let session = try set.json()["sessionToken"]?.stringValue else { throw StepFailed(step: "set-password", result: set) }
+        guard set.exitCode == 0, let session = try set.json()["sessionToken"]?.stringValue else {
+            throw StepFailed(step: "set-password", result: set)
+        }
         return (id, session)
     }
 

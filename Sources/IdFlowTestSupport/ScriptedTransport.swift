@@ -14,7 +14,8 @@ public final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         case failure(URLError)
 
         public static func json(_ status: Int, _ body: String, headers: [String: String] = [:]) -> Answer {
-            .response(status: status, headers: ["Content-Type": "application/json;charset=UTF-8"].merging(headers) { $1 }, body: Data(body.utf8))
+            .response(
+                status: status, headers: ["Content-Type": "application/json;charset=UTF-8"].merging(headers) { $1 }, body: Data(body.utf8))
         }
 
         public static func json(_ status: Int, data: Data, headers: [String: String] = [:]) -> Answer {

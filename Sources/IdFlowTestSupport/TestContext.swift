@@ -12,7 +12,8 @@ public enum TestContext {
             maxJitter: .zero, sleep: { duration in sleeps.withLock { $0.append(duration) } })
         let secrets = SecretReader(
             readStandardInput: { Data(stdin.utf8) }, environment: environment, warn: { line in messages.withLock { $0.append(line) } })
-        return IdFlowContext(configuration: configuration, http: http, secrets: secrets, message: { line in messages.withLock { $0.append(line) } })
+        return IdFlowContext(
+            configuration: configuration, http: http, secrets: secrets, message: { line in messages.withLock { $0.append(line) } })
     }
 
     /// A configuration pointing at `https://example.okta.com` with an API token and a throwaway state dir.

@@ -27,7 +27,7 @@ struct IdFlow: AsyncParsableCommand {
             OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID, OKTA_OAUTH2_REDIRECTURI, IDFLOW_SCOPE, IDFLOW_PROFILE, \
             IDFLOW_STATE_DIR, IDFLOW_VERBOSE, IDFLOW_TIMEOUT, IDFLOW_MAX_RETRIES), then the profile in \
             $XDG_CONFIG_HOME/idflow/config.yaml, then ~/.okta/okta.yaml. The configuration flags may also come \
-            before the subcommand: `idflow -v --profile staging register …`.
+            before the subcommand: `idflow -v --profile staging register --email jo@example.com`.
 
             Start offline with `idflow sandbox`, a local Okta-compatible server.
             """,

@@ -7,8 +7,12 @@ import Testing
 /// The configuration flags work before the subcommand too, as in git and kubectl.
 @Suite struct GlobalFlagsTests {
     @Test func flagsBeforeTheSubcommandMeanTheSameAsAfterIt() throws {
-        let before = try #require(try CLI.parse(["-v", "--profile", "staging", "--org-url=https://o.example.com", "register", "--email", "jo@example.com"]) as? RegisterCommand)
-        let after = try #require(try CLI.parse(["register", "--email", "jo@example.com", "-v", "--profile", "staging", "--org-url", "https://o.example.com"]) as? RegisterCommand)
+        let before = try #require(
+            try CLI.parse(["-v", "--profile", "staging", "--org-url=https://o.example.com", "register", "--email", "jo@example.com"])
+                as? RegisterCommand)
+        let after = try #require(
+            try CLI.parse(["register", "--email", "jo@example.com", "-v", "--profile", "staging", "--org-url", "https://o.example.com"])
+                as? RegisterCommand)
         #expect(before.global.verbose && after.global.verbose)
         #expect(before.global.profile == "staging" && after.global.profile == "staging")
         #expect(before.global.orgURL == "https://o.example.com" && after.global.orgURL == "https://o.example.com")
@@ -16,7 +20,8 @@ import Testing
     }
 
     @Test func flagsBeforeANestedSubcommandReachIt() throws {
-        let command = try #require(try CLI.parse(["--state-dir", "/tmp/s", "--compact", "token", "inspect", "--type", "id"]) as? TokenInspectCommand)
+        let command = try #require(
+            try CLI.parse(["--state-dir", "/tmp/s", "--compact", "token", "inspect", "--type", "id"]) as? TokenInspectCommand)
         #expect(command.global.stateDirectory == "/tmp/s")
         #expect(command.global.compact)
         #expect(command.type == .id)
@@ -43,7 +48,9 @@ import Testing
             let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
             guard let first = words.first, first.hasPrefix("-") else { continue }
             // "-v, --verbose" or "--org-url <url>"
-            let names = line.split(separator: " ").filter { $0.hasPrefix("-") }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
+            let names = line.split(separator: " ").filter { $0.hasPrefix("-") }.map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: ","))
+            }
             let takesValue = line.contains("<")
             for name in names where name != "-h" && name != "--help" { declared[name] = takesValue }
         }

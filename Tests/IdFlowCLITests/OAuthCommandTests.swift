@@ -3,17 +3,18 @@ import IdFlowCore
 import IdFlowTestSupport
 import Testing
 
+@testable import idflow
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-@testable import idflow
 
 /// login-pkce → refresh → token helpers → logout against a scripted authorization server, in one state
 /// directory, as a script would chain them.
 @Suite struct OAuthCommandTests {
     let configuration = [
-        "--org-url", OktaReplies.org, "--client-id", "0oaclient", "--redirect-uri", "com.example.app:/callback", "--scope", "profile offline_access",
+        "--org-url", OktaReplies.org, "--client-id", "0oaclient", "--redirect-uri", "com.example.app:/callback", "--scope",
+        "profile offline_access",
     ]
 
     /// An authorization server that redirects with the request's own state and issues numbered tokens.
@@ -32,7 +33,8 @@ import Testing
                 }
                 return .json(
                     200,
-                    "{\"token_type\":\"Bearer\",\"expires_in\":3600,\"access_token\":\"at\(n)\",\"scope\":\"profile offline_access\",\"refresh_token\":\"rt\(n)\"}")
+                    "{\"token_type\":\"Bearer\",\"expires_in\":3600,\"access_token\":\"at\(n)\",\"scope\":\"profile offline_access\",\"refresh_token\":\"rt\(n)\"}"
+                )
             case "POST /oauth2/default/v1/revoke", "POST /oauth2/default/v1/introspect":
                 return .json(200, request.route.hasSuffix("introspect") ? "{\"active\":true,\"token_type\":\"Bearer\"}" : "")
             case "GET /oauth2/default/v1/userinfo":
@@ -49,7 +51,8 @@ import Testing
         let environment = CLI.isolatedEnvironment()
         let server = Self.authorizationServer()
 
-        let login = await CLI.run(["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "20111session\n", environment: environment)
+        let login = await CLI.run(
+            ["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "20111session\n", environment: environment)
         #expect(login.exitCode == 0, "\(login.stderr)")
         #expect(login.json?["access_token"] == "at1")
         let authorize = try #require(server.requests.first { $0.route.hasSuffix("/authorize") })
@@ -86,7 +89,8 @@ import Testing
         let environment = CLI.isolatedEnvironment()
         let server = Self.authorizationServer()
         let login = await CLI.run(
-            ["login-pkce", "--session-token-stdin", "--no-store", "--compact"] + configuration, transport: server, stdin: "s", environment: environment)
+            ["login-pkce", "--session-token-stdin", "--no-store", "--compact"] + configuration, transport: server, stdin: "s",
+            environment: environment)
         #expect(login.exitCode == 0)
         #expect(login.stdout.hasSuffix("}\n") && login.stdout.split(separator: "\n").count == 1)
         let refresh = await CLI.run(["refresh"] + configuration, transport: server, environment: environment)
@@ -94,7 +98,8 @@ import Testing
     }
 
     @Test func loginWithoutAClientIDIsAUsageErrorWithAHint() async {
-        let result = await CLI.run(["login-pkce", "--session-token-stdin", "--org-url", OktaReplies.org], transport: Self.authorizationServer(), stdin: "s")
+        let result = await CLI.run(
+            ["login-pkce", "--session-token-stdin", "--org-url", OktaReplies.org], transport: Self.authorizationServer(), stdin: "s")
         #expect(result.exitCode == 64)
         #expect(result.error?["hint"]?.stringValue?.contains("--client-id") == true)
     }
@@ -103,7 +108,8 @@ import Testing
         let server = RoutedTransport { request in
             switch request.route {
             case "GET /oauth2/default/.well-known/openid-configuration": return OktaReplies.discovery
-            case "GET /oauth2/default/v1/authorize": return .init(status: 302, headers: ["Location": "com.example.app:/callback?code=c&state=forged"])
+            case "GET /oauth2/default/v1/authorize":
+                return .init(status: 302, headers: ["Location": "com.example.app:/callback?code=c&state=forged"])
             default: return nil
             }
         }
@@ -153,7 +159,8 @@ import Testing
 
     @Test func tokenIntrospectAndRevokeSendTheGivenTokenWithItsHint() async {
         let server = Self.authorizationServer()
-        let introspect = await CLI.run(["token", "introspect", "-", "--type", "refresh"] + configuration, transport: server, stdin: "rt-given")
+        let introspect = await CLI.run(
+            ["token", "introspect", "-", "--type", "refresh"] + configuration, transport: server, stdin: "rt-given")
         #expect(introspect.exitCode == 0, "\(introspect.stderr)")
         #expect(introspect.json?["active"] == true)
         #expect(server.requests.last?.formBody["token"] == "rt-given")
@@ -167,7 +174,8 @@ import Testing
     }
 
     @Test func userinfoWithARefusedTokenExits4() async {
-        let result = await CLI.run(["userinfo", "--access-token-stdin"] + configuration, transport: Self.authorizationServer(), stdin: "expired")
+        let result = await CLI.run(
+            ["userinfo", "--access-token-stdin"] + configuration, transport: Self.authorizationServer(), stdin: "expired")
         #expect(result.exitCode == 4)
         #expect(result.error?["hint"]?.stringValue?.contains("idflow refresh") == true)
     }

@@ -8,7 +8,10 @@ import Testing
 @Suite struct ParsingTests {
     static let valid: [(arguments: [String], command: any ParsableCommand.Type)] = [
         (["register", "--email", "jo@example.com"], RegisterCommand.self),
-        (["register", "--email", "jo@example.com", "--first-name", "Jo", "--last-name", "Doe", "--login", "jo@example.com"], RegisterCommand.self),
+        (
+            ["register", "--email", "jo@example.com", "--first-name", "Jo", "--last-name", "Doe", "--login", "jo@example.com"],
+            RegisterCommand.self
+        ),
         (["register", "--email", "jo@example.com", "--attr", "mobilePhone=+1-555-0100", "--attr", "title=ops"], RegisterCommand.self),
         (["activate", "--user", "00u1"], ActivateCommand.self),
         (["activate", "--user", "jo@example.com", "--send-email"], ActivateCommand.self),
@@ -19,7 +22,10 @@ import Testing
         (["login-pkce", "--session-token", "s"], LoginPKCECommand.self),
         (["login-pkce", "--session-token-stdin", "--no-store"], LoginPKCECommand.self),
         (["login-pkce", "--username", "jo@example.com", "--password-stdin"], LoginPKCECommand.self),
-        (["login-pkce", "--username", "jo@example.com", "--password-file", "p.txt", "--client-secret-file", "s.txt"], LoginPKCECommand.self),
+        (
+            ["login-pkce", "--username", "jo@example.com", "--password-file", "p.txt", "--client-secret-file", "s.txt"],
+            LoginPKCECommand.self
+        ),
         (["login-pkce", "--username", "jo@example.com"], LoginPKCECommand.self),  // password from IDFLOW_PASSWORD
         (["login-pkce", "--browser"], LoginPKCECommand.self),
         (["login-pkce", "--browser", "--port", "8765", "--browser-timeout", "60"], LoginPKCECommand.self),
@@ -46,7 +52,8 @@ import Testing
         // Every configuration flag, on a command that takes no others.
         (
             [
-                "logout", "--org-url", "https://o.example.com", "--api-token-file", "a.txt", "--issuer", "https://o.example.com/oauth2/default",
+                "logout", "--org-url", "https://o.example.com", "--api-token-file", "a.txt", "--issuer",
+                "https://o.example.com/oauth2/default",
                 "--client-id", "0oa1", "--redirect-uri", "com.example:/cb", "--scope", "openid", "--profile", "p", "--state-dir", "/tmp/s",
                 "-v", "--timeout", "5", "--max-retries", "0", "--pretty",
             ], LogoutCommand.self
@@ -66,7 +73,10 @@ import Testing
         (["login-pkce"], "choose exactly one of --session-token[-stdin], --username, --browser or --manual"),
         (["login-pkce", "--browser", "--manual"], "choose exactly one"),
         (["login-pkce", "--session-token", "s", "--username", "u"], "choose exactly one"),
-        (["login-pkce", "--session-token", "s", "--session-token-stdin"], "--session-token and --session-token-stdin cannot be used together"),
+        (
+            ["login-pkce", "--session-token", "s", "--session-token-stdin"],
+            "--session-token and --session-token-stdin cannot be used together"
+        ),
         (["login-pkce", "--browser", "--password-stdin"], "a password is only used with --username"),
         (["login-pkce", "--browser", "--browser-timeout", "0"], "--browser-timeout must be positive"),
         (["login-pkce", "--browser", "--port", "70000"], "--port"),

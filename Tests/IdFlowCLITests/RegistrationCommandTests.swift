@@ -1,13 +1,13 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 import IdFlowCore
 import IdFlowTestSupport
 import Testing
 
 @testable import idflow
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// register → activate → set-password as a script sees them: the JSON on stdout, the error line on stderr,
 /// the exit code, and what was sent.
@@ -34,7 +34,8 @@ import Testing
 
     @Test func aDuplicateLoginExits3WithTheServersCause() async {
         let transport = RoutedTransport { _ in
-            OktaReplies.error(400, code: "E0000001", summary: "Api validation failed: login", causes: ["login: An object with this field already exists"])
+            OktaReplies.error(
+                400, code: "E0000001", summary: "Api validation failed: login", causes: ["login: An object with this field already exists"])
         }
         let result = await CLI.run(["register", "--email", "jo@example.com"] + configuration, transport: transport, environment: apiToken)
         #expect(result.exitCode == 3)
@@ -58,7 +59,9 @@ import Testing
         let transport = RoutedTransport { request in
             switch request.route {
             case "POST /api/v1/users/00u1/lifecycle/activate":
-                return .json(200, "{\"activationUrl\":\"\(OktaReplies.org)/welcome/XE6wE17zmphl3KqAPFxO\",\"activationToken\":\"XE6wE17zmphl3KqAPFxO\"}")
+                return .json(
+                    200,
+                    "{\"activationUrl\":\"\(OktaReplies.org)/welcome/XE6wE17zmphl3KqAPFxO\",\"activationToken\":\"XE6wE17zmphl3KqAPFxO\"}")
             case "GET /api/v1/users/00u1": return OktaReplies.user(status: "PROVISIONED")
             default: return nil
             }
@@ -72,7 +75,9 @@ import Testing
     }
 
     @Test func activatingAnUnknownUserExits5() async {
-        let transport = RoutedTransport { _ in OktaReplies.error(404, code: "E0000007", summary: "Not found: Resource not found: nobody (User)") }
+        let transport = RoutedTransport { _ in
+            OktaReplies.error(404, code: "E0000007", summary: "Not found: Resource not found: nobody (User)")
+        }
         let result = await CLI.run(["activate", "--user", "nobody"] + configuration, transport: transport, environment: apiToken)
         #expect(result.exitCode == 5)
         #expect(result.error?["errorCode"] == "E0000007")

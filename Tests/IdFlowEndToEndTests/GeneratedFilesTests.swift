@@ -27,7 +27,9 @@ struct GeneratedFilesTests {
             for argument in command["arguments"]?.arrayValue ?? [] where argument["shouldDisplay"] != false {
                 for name in argument["names"]?.arrayValue ?? [] where name["kind"] == "long" {
                     // mdoc escapes the dash: `Fl -org-url` is how the flag appears.
-                    if let flag = name["name"]?.stringValue, !manual.contains("Fl -\(flag)") { missing.append("\(here.joined(separator: " ")) --\(flag)") }
+                    if let flag = name["name"]?.stringValue, !manual.contains("Fl -\(flag)") {
+                        missing.append("\(here.joined(separator: " ")) --\(flag)")
+                    }
                 }
             }
             for sub in command["subcommands"]?.arrayValue ?? [] { walk(sub, path: here) }

@@ -114,12 +114,13 @@ struct LoginPKCETests {
         let browser = FileManager.default.temporaryDirectory.appendingPathComponent("forge-\(UUID().uuidString).sh")
         // A "browser" that answers the listener with a code and a state of its own.
         try """
-            #!/bin/sh
-            port=$(printf '%s' "$1" | sed -n 's/.*redirect_uri=http%3A%2F%2F127.0.0.1%3A\\([0-9]*\\).*/\\1/p')
-            curl -s "http://127.0.0.1:$port/callback?code=stolen&state=forged" >/dev/null
-            """.write(to: browser, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        port=$(printf '%s' "$1" | sed -n 's/.*redirect_uri=http%3A%2F%2F127.0.0.1%3A\\([0-9]*\\).*/\\1/p')
+        curl -s "http://127.0.0.1:$port/callback?code=stolen&state=forged" >/dev/null
+        """.write(to: browser, atomically: true, encoding: .utf8)
         chmod(browser.path, 0o755)
-        let login = try await sandbox.idflow(["login-pkce", "--browser", "--browser-timeout", "30"], environment: ["BROWSER": browser.path])
+        let login = try await sandbox.idflow(
+            ["login-pkce", "--browser", "--browser-timeout", "30"], environment: ["BROWSER": browser.path])
         #expect(login.exitCode == 13, "\(login)")
         #expect(!FileManager.default.fileExists(atPath: tokensFile(sandbox)))
     }
@@ -181,7 +182,8 @@ struct LoginPKCETests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("conf-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let config = dir.appendingPathComponent("sandbox.json")
-        try #"{"confidentialClientId":"0oaconfidential00001","confidentialClientSecret":"s3cret-value"}"#.write(to: config, atomically: true, encoding: .utf8)
+        try #"{"confidentialClientId":"0oaconfidential00001","confidentialClientSecret":"s3cret-value"}"#.write(
+            to: config, atomically: true, encoding: .utf8)
         let secret = dir.appendingPathComponent("secret")
         try "s3cret-value\n".write(to: secret, atomically: true, encoding: .utf8)
         let wrong = dir.appendingPathComponent("wrong")
@@ -189,12 +191,14 @@ struct LoginPKCETests {
         let sandbox = try await LiveSandbox.start(["--config", config.path])
         let (userID, session) = try await sandbox.createActiveUser(email: "conf@example.com")
         let login = try await sandbox.idflow(
-            ["login-pkce", "--session-token-stdin", "--client-id", "0oaconfidential00001", "--client-secret-file", secret.path], stdin: session)
+            ["login-pkce", "--session-token-stdin", "--client-id", "0oaconfidential00001", "--client-secret-file", secret.path],
+            stdin: session)
         #expect(login.exitCode == 0, "\(login)")
         #expect(try login.json()["id_token_claims"]?["sub"] == .string(userID))
         let session2 = try await Self.newSessionToken(sandbox, "conf@example.com")
         let refused = try await sandbox.idflow(
-            ["login-pkce", "--session-token-stdin", "--client-id", "0oaconfidential00001", "--client-secret-file", wrong.path], stdin: session2)
+            ["login-pkce", "--session-token-stdin", "--client-id", "0oaconfidential00001", "--client-secret-file", wrong.path],
+            stdin: session2)
         #expect(refused.exitCode == 4, "\(refused)")
         #expect(refused.error?["errorCode"] == "invalid_client")
     }
@@ -205,7 +209,11 @@ struct LoginPKCETests {
     static func replaceNextTokenResponse(_ sandbox: LiveSandbox, with body: JSONValue) async throws {
         let text = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
         let (status, _) = try await sandbox.call(
-            "POST", "/sandbox/faults", json: ["pathPrefix": "/oauth2/default/v1/token", "status": 200, "body": .string(text), "contentType": "application/json", "count": 1])
+            "POST", "/sandbox/faults",
+            json: [
+                "pathPrefix": "/oauth2/default/v1/token", "status": 200, "body": .string(text), "contentType": "application/json",
+                "count": 1,
+            ])
         #expect(status == 201)
     }
 
@@ -223,15 +231,15 @@ struct LoginPKCETests {
     static func browserScript() throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString).sh")
         try """
-            #!/bin/sh
-            set -e
-            page=$(curl -s "$1")
-            txn=$(printf '%s' "$page" | sed -n 's/.*name="txn" value="\\([^"]*\\)".*/\\1/p')
-            action=$(printf '%s' "$page" | sed -n 's/.*<form[^>]*action="\\([^"]*\\)".*/\\1/p')
-            location=$(curl -s -o /dev/null -w '%{redirect_url}' --data-urlencode "username=$TEST_USERNAME" \\
-                --data-urlencode "password=$TEST_PASSWORD" --data-urlencode "txn=$txn" "$action")
-            curl -s "$location" >/dev/null
-            """.write(to: url, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        set -e
+        page=$(curl -s "$1")
+        txn=$(printf '%s' "$page" | sed -n 's/.*name="txn" value="\\([^"]*\\)".*/\\1/p')
+        action=$(printf '%s' "$page" | sed -n 's/.*<form[^>]*action="\\([^"]*\\)".*/\\1/p')
+        location=$(curl -s -o /dev/null -w '%{redirect_url}' --data-urlencode "username=$TEST_USERNAME" \\
+            --data-urlencode "password=$TEST_PASSWORD" --data-urlencode "txn=$txn" "$action")
+        curl -s "$location" >/dev/null
+        """.write(to: url, atomically: true, encoding: .utf8)
         chmod(url.path, 0o755)
         return url.path
     }

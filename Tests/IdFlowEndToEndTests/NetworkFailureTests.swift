@@ -11,7 +11,8 @@ struct NetworkFailureTests {
         let (status, _) = try await sandbox.call("POST", "/sandbox/rate-limits", json: ["family": "users", "limit": 1, "windowSeconds": 2])
         #expect(status == 200)
         #expect(try await sandbox.idflow(["register", "--email", "a@example.com"]).exitCode == 0)
-        let second = try await sandbox.idflow(["register", "--email", "b@example.com", "--verbose"], environment: ["IDFLOW_MAX_RETRIES": "3"])
+        let second = try await sandbox.idflow(
+            ["register", "--email", "b@example.com", "--verbose"], environment: ["IDFLOW_MAX_RETRIES": "3"])
         #expect(second.exitCode == 0, "\(second)")
         #expect(second.stderr.contains("< 429"), "the first attempt was rate-limited")
         #expect(second.stderr.contains("retrying in"))
@@ -20,10 +21,14 @@ struct NetworkFailureTests {
 
     @Test func a429ThatOutlastsTheRetriesExits7() async throws {
         let sandbox = try await LiveSandbox.start()
-        let body = #"{"errorCode":"E0000047","errorSummary":"API call exceeded rate limit due to too many requests.","errorLink":"E0000047","errorId":"oaefault","errorCauses":[]}"#
+        let body =
+            #"{"errorCode":"E0000047","errorSummary":"API call exceeded rate limit due to too many requests.","errorLink":"E0000047","errorId":"oaefault","errorCauses":[]}"#
         let (status, _) = try await sandbox.call(
             "POST", "/sandbox/faults",
-            json: ["pathPrefix": "/api/v1/users", "status": 429, "body": .string(body), "contentType": "application/json", "headers": ["Retry-After": "0"], "count": 5])
+            json: [
+                "pathPrefix": "/api/v1/users", "status": 429, "body": .string(body), "contentType": "application/json",
+                "headers": ["Retry-After": "0"], "count": 5,
+            ])
         #expect(status == 201)
         let result = try await sandbox.idflow(["register", "--email", "c@example.com"], environment: ["IDFLOW_MAX_RETRIES": "2"])
         #expect(result.exitCode == 7, "\(result)")
@@ -36,7 +41,10 @@ struct NetworkFailureTests {
         let sandbox = try await LiveSandbox.start()
         _ = try await sandbox.call(
             "POST", "/sandbox/faults",
-            json: ["pathPrefix": "/api/v1/users", "status": 502, "body": "<html><body><h1>502 Bad Gateway</h1></body></html>", "contentType": "text/html", "count": 1])
+            json: [
+                "pathPrefix": "/api/v1/users", "status": 502, "body": "<html><body><h1>502 Bad Gateway</h1></body></html>",
+                "contentType": "text/html", "count": 1,
+            ])
         let result = try await sandbox.idflow(["register", "--email", "d@example.com"])
         #expect(result.exitCode == 7, "\(result)")
         #expect(result.error?["httpStatus"] == 502)
@@ -46,7 +54,8 @@ struct NetworkFailureTests {
 
     @Test func aDroppedConnectionIsANetworkErrorExit6() async throws {
         let sandbox = try await LiveSandbox.start()
-        _ = try await sandbox.call("POST", "/sandbox/faults", json: ["pathPrefix": "/api/v1/users", "status": 200, "dropConnection": true, "count": 5])
+        _ = try await sandbox.call(
+            "POST", "/sandbox/faults", json: ["pathPrefix": "/api/v1/users", "status": 200, "dropConnection": true, "count": 5])
         let result = try await sandbox.idflow(["activate", "--user", "00uwhatever0000000000"], environment: ["IDFLOW_MAX_RETRIES": "1"])
         #expect([6, 7].contains(result.exitCode), "\(result)")
         #expect(result.error != nil)
@@ -56,14 +65,16 @@ struct NetworkFailureTests {
         let sandbox = try await LiveSandbox.start()
         let org = sandbox.orgURL
         sandbox.stop()
-        let result = try await sandbox.idflow(["register", "--email", "e@example.com"], environment: ["OKTA_CLIENT_ORGURL": org, "IDFLOW_MAX_RETRIES": "1"])
+        let result = try await sandbox.idflow(
+            ["register", "--email", "e@example.com"], environment: ["OKTA_CLIENT_ORGURL": org, "IDFLOW_MAX_RETRIES": "1"])
         #expect(result.exitCode == 6, "\(result)")
         #expect(result.error?["message"]?.stringValue?.contains("connection refused") == true)
     }
 
     @Test func aTimeoutExits6() async throws {
         let sandbox = try await LiveSandbox.start()
-        _ = try await sandbox.call("POST", "/sandbox/faults", json: ["pathPrefix": "/api/v1/users", "status": 200, "body": "{}", "delayMs": 3000, "count": 1])
+        _ = try await sandbox.call(
+            "POST", "/sandbox/faults", json: ["pathPrefix": "/api/v1/users", "status": 200, "body": "{}", "delayMs": 3000, "count": 1])
         let result = try await sandbox.idflow(["register", "--email", "f@example.com", "--timeout", "1"])
         #expect(result.exitCode == 6, "\(result)")
         #expect(result.error?["message"]?.stringValue?.contains("timed out") == true)

@@ -30,7 +30,10 @@ struct RefreshTests {
         #expect(output["expires_at"]?.stringValue != nil)
         #expect(output["id_token_claims"]?["sub"] == login["id_token_claims"]?["sub"])
         #expect(try stored(sandbox)["tokens"]?["refresh_token"] == .string(newRefresh))
-        let mode = (try FileManager.default.attributesOfItem(atPath: sandbox.stateDirectory.appendingPathComponent("profiles/default/tokens.json").path)[.posixPermissions] as? NSNumber)?.intValue
+        let mode =
+            (try FileManager.default.attributesOfItem(
+                atPath: sandbox.stateDirectory.appendingPathComponent("profiles/default/tokens.json").path)[.posixPermissions] as? NSNumber)?
+            .intValue
         #expect(mode == 0o600)
         // And again, from the rotated one.
         #expect(try await sandbox.idflow(["refresh"]).exitCode == 0)
@@ -111,7 +114,8 @@ struct RefreshTests {
         let (sandbox, _) = try await loggedIn()
         let config = sandbox.home.appendingPathComponent("config/idflow")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "profiles:\n  other:\n    scope: openid\n".write(to: config.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        try "profiles:\n  other:\n    scope: openid\n".write(
+            to: config.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         let other = try await sandbox.idflow(["refresh", "--profile", "other"])
         #expect(other.exitCode == 12, "\(other)")
         #expect(try await sandbox.idflow(["refresh"]).exitCode == 0)
@@ -168,6 +172,8 @@ struct DemoTests {
         #expect(steps.allSatisfy { $0["ok"] == true })
         #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("✔") }.count == 5)
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty, "the demo's state dir is removed")
-        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/state/idflow").path), "nothing in the user's state dir")
+        #expect(
+            !FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/state/idflow").path),
+            "nothing in the user's state dir")
     }
 }

@@ -8,7 +8,9 @@ import Testing
 struct RegistrationChainTests {
     @Test func theWholeChainTakesAUserFromStagedToActive() async throws {
         let sandbox = try await LiveSandbox.start()
-        let registered = try await sandbox.idflow(["register", "--email", "jo@example.com", "--first-name", "Jo", "--last-name", "Doe", "--attr", "mobilePhone=+1-555-0100"])
+        let registered = try await sandbox.idflow([
+            "register", "--email", "jo@example.com", "--first-name", "Jo", "--last-name", "Doe", "--attr", "mobilePhone=+1-555-0100",
+        ])
         #expect(registered.exitCode == 0, "\(registered)")
         let user = try registered.json()
         let id = try #require(user["id"]?.stringValue)
@@ -45,7 +47,9 @@ struct RegistrationChainTests {
         let activated = try await sandbox.idflow(["activate", "--user", "al@example.com"])
         let url = try #require(try activated.json()["activationUrl"]?.stringValue)
         // No org configured: the link names it.
-        let set = try await sandbox.idflow(["set-password", "--activation-url", url, "--password-stdin"], stdin: "Str0ng-Passw0rd!", environment: ["OKTA_CLIENT_ORGURL": ""])
+        let set = try await sandbox.idflow(
+            ["set-password", "--activation-url", url, "--password-stdin"], stdin: "Str0ng-Passw0rd!",
+            environment: ["OKTA_CLIENT_ORGURL": ""])
         #expect(set.exitCode == 0, "\(set)")
         #expect(try set.json()["login"] == "al@example.com")
     }
@@ -63,7 +67,9 @@ struct RegistrationChainTests {
         let mail = try #require(outbox?.arrayValue?.last)
         #expect(mail["to"] == "mail@example.com")
         let link = try #require(mail["activationUrl"]?.stringValue)
-        let set = try await sandbox.idflow(["set-password", "--activation-url", link, "--password-file", try passwordFile("Str0ng-Passw0rd!")])
+        let set = try await sandbox.idflow([
+            "set-password", "--activation-url", link, "--password-file", try passwordFile("Str0ng-Passw0rd!"),
+        ])
         #expect(set.exitCode == 0, "\(set)")
     }
 
@@ -90,7 +96,8 @@ struct RegistrationChainTests {
         let registered = try await sandbox.idflow(["register", "--email", "jodoe@example.com"])
         let id = try #require(try registered.json()["id"]?.stringValue)
         let token = try #require(try await sandbox.idflow(["activate", "--user", id]).json()["activationToken"]?.stringValue)
-        let set = try await sandbox.idflow(["set-password", "--password-stdin"], stdin: password, environment: ["IDFLOW_ACTIVATION_TOKEN": token])
+        let set = try await sandbox.idflow(
+            ["set-password", "--password-stdin"], stdin: password, environment: ["IDFLOW_ACTIVATION_TOKEN": token])
         #expect(set.exitCode == 3, "\(set)")
         let error = try #require(set.error)
         #expect(["E0000080", "E0000014"].contains(error["errorCode"]?.stringValue ?? ""))
@@ -118,7 +125,8 @@ struct RegistrationChainTests {
         let token = try #require(try await sandbox.idflow(["activate", "--user", id]).json()["activationToken"]?.stringValue)
         let (status, _) = try await sandbox.call("POST", "/sandbox/clock", json: ["advanceSeconds": .number(8 * 86400)])
         #expect(status == 200)
-        let set = try await sandbox.idflow(["set-password", "--password-stdin"], stdin: "Str0ng-Passw0rd!", environment: ["IDFLOW_ACTIVATION_TOKEN": token])
+        let set = try await sandbox.idflow(
+            ["set-password", "--password-stdin"], stdin: "Str0ng-Passw0rd!", environment: ["IDFLOW_ACTIVATION_TOKEN": token])
         #expect(set.exitCode == 4, "\(set)")
     }
 
@@ -161,7 +169,8 @@ struct RegistrationChainTests {
         #expect(activated.stderr.contains("/lifecycle/activate"), "the trace shows the request")
         #expect(!activated.stderr.contains(token), "the activation token leaked into the trace")
         #expect(!activated.stderr.contains(sandbox.apiToken), "the API token leaked into the trace")
-        let set = try await sandbox.idflow(["set-password", "--password-stdin", "-v"], stdin: "Sup3r-Secret-Pw!", environment: ["IDFLOW_ACTIVATION_TOKEN": token])
+        let set = try await sandbox.idflow(
+            ["set-password", "--password-stdin", "-v"], stdin: "Sup3r-Secret-Pw!", environment: ["IDFLOW_ACTIVATION_TOKEN": token])
         let session = try #require(try set.json()["sessionToken"]?.stringValue)
         #expect(set.stderr.contains("POST"))
         for secret in ["Sup3r-Secret-Pw!", token, session] {

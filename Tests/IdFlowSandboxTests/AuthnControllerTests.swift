@@ -70,7 +70,8 @@ struct AuthnControllerTests {
             ("Abcdefgh", ["Passwords must have at least one number."]),
             ("Xmarie-curie9", ["Passwords must not contain parts of your username."]),
             (
-                "", [
+                "",
+                [
                     "Passwords must have at least 8 characters.", "Passwords must have at least one lowercase letter.",
                     "Passwords must have at least one uppercase letter.", "Passwords must have at least one number.",
                 ]

@@ -96,7 +96,8 @@ struct DiscoveryControllerTests {
         let kids = LockedKids()
         for _ in 0..<2 {
             try await withSandbox { api in
-                let keys = try #require(try await api.send(.get, "/oauth2/default/v1/keys", auth: .none).object()["keys"] as? [[String: Any]])
+                let keys = try #require(
+                    try await api.send(.get, "/oauth2/default/v1/keys", auth: .none).object()["keys"] as? [[String: Any]])
                 await kids.add(keys.first?["kid"] as? String ?? "")
             }
         }

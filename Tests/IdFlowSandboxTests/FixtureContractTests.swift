@@ -10,11 +10,13 @@ import Testing
 @Suite("Sandbox responses match the recorded Okta fixtures", .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.missingMessage)))
 struct FixtureContractTests {
     /// The profile the OIE recordings were made with.
-    static var oieProfile: [String: Any] {[
-        "firstName": "John", "lastName": "Doe-Comprehensive", "mobilePhone": "+1-555-123-4567",
-        "displayName": "John Doe Comprehensive", "nickName": "JohnnyC",
-        "login": "John.Doe-Comprehensive@example.com", "email": "John.Doe-Comprehensive@example.com",
-    ]}
+    static var oieProfile: [String: Any] {
+        [
+            "firstName": "John", "lastName": "Doe-Comprehensive", "mobilePhone": "+1-555-123-4567",
+            "displayName": "John Doe Comprehensive", "nickName": "JohnnyC",
+            "login": "John.Doe-Comprehensive@example.com", "email": "John.Doe-Comprehensive@example.com",
+        ]
+    }
 
     static func expectSameKeys(
         _ reply: Reply, fixture name: String, sourceLocation: SourceLocation = #_sourceLocation

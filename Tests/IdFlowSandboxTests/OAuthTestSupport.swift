@@ -35,6 +35,7 @@ struct TestAccessClaims: JWTPayload {
     var uid: String?
     var scp: [String]?
     var sub: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var auth_time: Int?
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
@@ -44,6 +45,7 @@ struct TestIDClaims: JWTPayload {
     var sub: String?
     var name: String?
     var email: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var email_verified: Bool?
     var ver: Int?
     var iss: String?
@@ -54,8 +56,11 @@ struct TestIDClaims: JWTPayload {
     var amr: [String]?
     var idp: String?
     var nonce: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var preferred_username: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var auth_time: Int?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var at_hash: String?
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -3,7 +3,7 @@ import IdFlowSandbox
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("SandboxServer lifecycle and configuration")

@@ -9,7 +9,9 @@ import Testing
 
 @Suite("/v1/token")
 struct TokenControllerTests {
-    @Test("the code flow returns the recorded token response keys, not cacheable", .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.missingMessage)))
+    @Test(
+        "the code flow returns the recorded token response keys, not cacheable",
+        .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.missingMessage)))
     func tokenResponseShape() async throws {
         try await withSandbox { api in
             let (_, sessionToken) = try await api.registerActiveUser(email: "shape@example.com")
@@ -81,7 +83,7 @@ struct TokenControllerTests {
             #expect(id.email == "claims@example.com")
             #expect(id.email_verified == true)
             // at_hash per OIDC Core §3.1.3.6, computed here independently.
-            let digest = Array(Data(SHA256Digest(accessToken)).prefix(16))
+            let digest = Array(Data(sha256Digest(accessToken)).prefix(16))
             #expect(id.at_hash == base64URL(Data(digest)))
         }
     }
@@ -132,7 +134,9 @@ struct TokenControllerTests {
         return (try #require(try api.redirectTarget(reply).parameters["code"]), pkce)
     }
 
-    @Test("a wrong code_verifier is invalid_grant \"PKCE verification failed.\" (recorded body)", .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.missingMessage)))
+    @Test(
+        "a wrong code_verifier is invalid_grant \"PKCE verification failed.\" (recorded body)",
+        .enabled(if: Fixtures.available, Comment(rawValue: Fixtures.missingMessage)))
     func pkceMismatch() async throws {
         try await withSandbox { api in
             let (code, _) = try await Self.freshCode(api, email: "pkce@example.com")
@@ -189,7 +193,8 @@ struct TokenControllerTests {
             $0.confidentialClientId = "0oaconfidential00000"
             $0.confidentialClientSecret = "s3cret"
         }) { api in
-            let unknown = try await api.postForm("/oauth2/default/v1/token", [("grant_type", "authorization_code"), ("client_id", "0oanope")])
+            let unknown = try await api.postForm(
+                "/oauth2/default/v1/token", [("grant_type", "authorization_code"), ("client_id", "0oanope")])
             #expect(unknown.status == .unauthorized)
             #expect(try unknown.object()["error"] as? String == "invalid_client")
             let none = try await api.postForm("/oauth2/default/v1/token", [("grant_type", "authorization_code")])
@@ -309,7 +314,8 @@ struct TokenControllerTests {
     func refreshScopes() async throws {
         try await withSandbox { api in
             let original = try #require(
-                try await api.signInWithPKCE(email: "scope@example.com", scope: "openid profile offline_access")["refresh_token"] as? String)
+                try await api.signInWithPKCE(email: "scope@example.com", scope: "openid profile offline_access")["refresh_token"] as? String
+            )
             let narrower = try await api.refresh(original, scope: "openid offline_access")
             #expect(narrower.status == .ok)
             #expect(try narrower.object()["scope"] as? String == "openid offline_access")
@@ -355,6 +361,6 @@ struct TokenControllerTests {
 }
 
 /// SHA-256 of a string's UTF-8, via swift-crypto (independent of the sandbox's own helper).
-func SHA256Digest(_ text: String) -> Data {
+func sha256Digest(_ text: String) -> Data {
     Data(Crypto.SHA256.hash(data: Data(text.utf8)))
 }

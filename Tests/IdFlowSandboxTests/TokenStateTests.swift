@@ -183,7 +183,8 @@ struct TokenStateTests {
 
             let idToken = try #require(try await api.signInWithPKCE(email: "hint@example.com")["id_token"] as? String)
             let foreign = try await api.send(
-                .get, "/oauth2/default/v1/logout?id_token_hint=\(idToken)&post_logout_redirect_uri="
+                .get,
+                "/oauth2/default/v1/logout?id_token_hint=\(idToken)&post_logout_redirect_uri="
                     + formEscape("https://evil.example/"), auth: .none)
             #expect(foreign.status == .badRequest)
             // A default-AS ID token is not a hint for the org AS.

@@ -40,9 +40,11 @@ struct UsersControllerTests {
         }
     }
 
-    @Test("the credentials × activate matrix", arguments: [
-        (false, false, "STAGED"), (false, true, "PROVISIONED"), (true, false, "STAGED"), (true, true, "ACTIVE"),
-    ])
+    @Test(
+        "the credentials × activate matrix",
+        arguments: [
+            (false, false, "STAGED"), (false, true, "PROVISIONED"), (true, false, "STAGED"), (true, true, "ACTIVE"),
+        ])
     func statusMatrix(withPassword: Bool, activate: Bool, expected: String) async throws {
         try await withSandbox { api in
             let user = try await api.createUser(
@@ -205,7 +207,8 @@ struct UsersControllerTests {
             try await api.createUser(email: "carol@example.com")
 
             let byLogin = try await api.send(
-                .get, "/api/v1/users?search=" + formEscape("profile.login eq \"BOB@example.com\"")).array()
+                .get, "/api/v1/users?search=" + formEscape("profile.login eq \"BOB@example.com\"")
+            ).array()
             #expect(byLogin.compactMap { ($0["profile"] as? [String: Any])?["login"] as? String } == ["bob@example.com"])
 
             let staged = try await api.send(.get, "/api/v1/users?filter=" + formEscape("status eq \"STAGED\"")).array()

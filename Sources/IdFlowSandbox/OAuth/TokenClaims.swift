@@ -14,6 +14,7 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     var scp: [String]
     /// The user's login (not the id) on Okta access tokens.
     var sub: String
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var auth_time: Int
 
     /// Signature checks are jwt-kit's; expiry is judged by the sandbox clock, not here.
@@ -26,6 +27,7 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var sub: String
     var name: String?
     var email: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var email_verified: Bool?
     var ver: Int = 1
     var iss: String
@@ -37,9 +39,12 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var amr: [String] = ["pwd"]
     var idp: String
     var nonce: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var preferred_username: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var auth_time: Int
     /// Left half of SHA-256 of the access token, base64url; set when the access token is signed.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     var at_hash: String?
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}

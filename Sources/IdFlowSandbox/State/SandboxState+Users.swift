@@ -48,7 +48,8 @@ extension SandboxState {
         var user = UserRecord(
             id: RandomToken.oktaID(prefix: "00u"), status: .staged, created: now, activated: nil,
             // Identity Engine orgs stamp statusChanged at creation; Classic orgs leave it null (both recorded).
-            statusChanged: configuration.activationURLStyle == .identityEngine ? now : nil, lastLogin: nil, lastUpdated: now, passwordChanged: nil, password: nil,
+            statusChanged: configuration.activationURLStyle == .identityEngine ? now : nil, lastLogin: nil, lastUpdated: now,
+            passwordChanged: nil, password: nil,
             profile: profile, activationToken: nil)
         if let password { user.setPassword(password, at: now) }
         users[user.id] = user

@@ -16,6 +16,6 @@ final class SignalWatcher: @unchecked Sendable {
     }
 
     func cancel() {
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
     }
 }

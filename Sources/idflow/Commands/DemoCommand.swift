@@ -32,7 +32,9 @@ struct DemoCommand: AsyncParsableCommand {
             }
             let info = server.info
             failure = await Demo().run(
-                against: .init(orgURL: info.orgUrl, issuer: info.issuer, apiToken: info.apiToken, clientID: info.clientId, redirectURI: info.redirectUri),
+                against: .init(
+                    orgURL: info.orgUrl, issuer: info.issuer, apiToken: info.apiToken, clientID: info.clientId,
+                    redirectURI: info.redirectUri),
                 verbose: verbose, console: console)
             await server.stop()
         }

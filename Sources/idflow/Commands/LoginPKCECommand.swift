@@ -23,7 +23,10 @@ struct LoginPKCECommand: AsyncParsableCommand {
               $ idflow login-pkce --browser
             """)
 
-    @Option(name: .customLong("session-token"), help: ArgumentHelp("An Okta session token (single use, 5 minutes); visible in `ps`, prefer --session-token-stdin.", valueName: "token"))
+    @Option(
+        name: .customLong("session-token"),
+        help: ArgumentHelp(
+            "An Okta session token (single use, 5 minutes); visible in `ps`, prefer --session-token-stdin.", valueName: "token"))
     var sessionToken: String?
 
     @Flag(name: .customLong("session-token-stdin"), help: "Read the session token from standard input.")
@@ -37,10 +40,14 @@ struct LoginPKCECommand: AsyncParsableCommand {
     @Flag(help: "Sign in in a browser; the redirect comes back to a listener on 127.0.0.1.")
     var browser = false
 
-    @Option(help: ArgumentHelp("The loopback port for --browser; default: the configured loopback redirect URI's, else any free port.", valueName: "port"))
+    @Option(
+        help: ArgumentHelp(
+            "The loopback port for --browser; default: the configured loopback redirect URI's, else any free port.", valueName: "port"))
     var port: UInt16?
 
-    @Option(name: .customLong("browser-timeout"), help: ArgumentHelp("Seconds to wait for the browser redirect (exit 9 after).", valueName: "seconds"))
+    @Option(
+        name: .customLong("browser-timeout"),
+        help: ArgumentHelp("Seconds to wait for the browser redirect (exit 9 after).", valueName: "seconds"))
     var browserTimeout: Int = 300
 
     @Flag(help: "Print the authorization URL and read the redirect URL (or the code) back from stdin.")
@@ -58,7 +65,9 @@ struct LoginPKCECommand: AsyncParsableCommand {
         guard modes == 1 else {
             throw ValidationError("choose exactly one of --session-token[-stdin], --username, --browser or --manual")
         }
-        if sessionToken != nil && sessionTokenStdin { throw ValidationError("--session-token and --session-token-stdin cannot be used together") }
+        if sessionToken != nil && sessionTokenStdin {
+            throw ValidationError("--session-token and --session-token-stdin cannot be used together")
+        }
         if username == nil && passwordOptions.given {
             throw ValidationError("a password is only used with --username")
         }
@@ -71,7 +80,8 @@ struct LoginPKCECommand: AsyncParsableCommand {
             if let username {
                 method = .credentials(username: username, password: try passwordOptions.read(context))
             } else if browser {
-                method = .browser(port: port, timeout: .seconds(browserTimeout), opener: BrowserOpener(environment: context.secrets.environment))
+                method = .browser(
+                    port: port, timeout: .seconds(browserTimeout), opener: BrowserOpener(environment: context.secrets.environment))
             } else if manual {
                 method = .manual(readLine: context.console.readLine)
             } else {

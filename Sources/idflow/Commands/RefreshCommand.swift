@@ -14,7 +14,8 @@ struct RefreshCommand: AsyncParsableCommand {
               $ idflow refresh --refresh-token-stdin --no-store < rt.txt
             """)
 
-    @Flag(name: .customLong("refresh-token-stdin"), help: "Refresh a token read from standard input; the store is neither read nor written.")
+    @Flag(
+        name: .customLong("refresh-token-stdin"), help: "Refresh a token read from standard input; the store is neither read nor written.")
     var refreshTokenStdin = false
 
     @Flag(name: .customLong("no-store"), help: "Print without saving (a rotated token is then lost to the store).")
@@ -27,7 +28,9 @@ struct RefreshCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
             let given = refreshTokenStdin ? try context.secrets.read("refresh token", from: .standardInput) : nil
-            return try await RefreshTokens(store: !noStore && !refreshTokenStdin, givenRefreshToken: given, clientSecret: try clientSecret.secret(context)).run(context)
+            return try await RefreshTokens(
+                store: !noStore && !refreshTokenStdin, givenRefreshToken: given, clientSecret: try clientSecret.secret(context)
+            ).run(context)
         }
     }
 }

@@ -25,7 +25,9 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port; 0 picks a free one (printed in orgUrl).", valueName: "port"))
     var port = 0
 
-    @Option(name: .customLong("api-token"), help: ArgumentHelp("Use this management API token instead of a random one (it is printed anyway).", valueName: "token"))
+    @Option(
+        name: .customLong("api-token"),
+        help: ArgumentHelp("Use this management API token instead of a random one (it is printed anyway).", valueName: "token"))
     var apiToken: String?
 
     @Option(help: ArgumentHelp("A JSON configuration file (rate limits, clients, token lifetimes); see the README.", valueName: "file"))

@@ -17,13 +17,19 @@ struct SetPasswordCommand: AsyncParsableCommand {
             A password the policy rejects exits 3 with every failed rule in `causes`; a used or expired token exits 4.
             """)
 
-    @Option(name: .customLong("activation-token"), help: ArgumentHelp("The activation token from `idflow activate` (visible in `ps`; prefer the file or env).", valueName: "token"))
+    @Option(
+        name: .customLong("activation-token"),
+        help: ArgumentHelp("The activation token from `idflow activate` (visible in `ps`; prefer the file or env).", valueName: "token"))
     var activationToken: String?
 
     @Option(name: .customLong("activation-token-file"), help: ArgumentHelp("A file holding the activation token.", valueName: "path"))
     var activationTokenFile: String?
 
-    @Option(name: .customLong("activation-url"), help: ArgumentHelp("The activation link ({org}/welcome/{token} or {org}/tokens/{token}/verify); its org is used when none is configured.", valueName: "url"))
+    @Option(
+        name: .customLong("activation-url"),
+        help: ArgumentHelp(
+            "The activation link ({org}/welcome/{token} or {org}/tokens/{token}/verify); its org is used when none is configured.",
+            valueName: "url"))
     var activationURL: String?
 
     @OptionGroup var passwordOptions: PasswordOptions

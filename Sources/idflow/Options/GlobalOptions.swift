@@ -3,28 +3,41 @@ import IdFlowCore
 
 /// The configuration flags every subcommand accepts (CONTRACT.md, "Configuration").
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .customLong("org-url"), help: ArgumentHelp("The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).", valueName: "url"))
+    @Option(
+        name: .customLong("org-url"),
+        help: ArgumentHelp("The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).", valueName: "url"))
     var orgURL: String?
 
-    @Option(name: .customLong("api-token-file"), help: ArgumentHelp("A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).", valueName: "path"))
+    @Option(
+        name: .customLong("api-token-file"),
+        help: ArgumentHelp(
+            "A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).", valueName: "path"))
     var apiTokenFile: String?
 
     @Option(help: ArgumentHelp("The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).", valueName: "url"))
     var issuer: String?
 
-    @Option(name: .customLong("client-id"), help: ArgumentHelp("The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).", valueName: "id"))
+    @Option(
+        name: .customLong("client-id"),
+        help: ArgumentHelp("The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).", valueName: "id"))
     var clientID: String?
 
-    @Option(name: .customLong("redirect-uri"), help: ArgumentHelp("The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).", valueName: "uri"))
+    @Option(
+        name: .customLong("redirect-uri"),
+        help: ArgumentHelp("The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).", valueName: "uri"))
     var redirectURI: String?
 
     @Option(help: ArgumentHelp("OAuth scopes; default \"openid profile email offline_access\" (env IDFLOW_SCOPE).", valueName: "scopes"))
     var scope: String?
 
-    @Option(help: ArgumentHelp("A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).", valueName: "name"))
     var profile: String?
 
-    @Option(name: .customLong("state-dir"), help: ArgumentHelp("Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).", valueName: "dir"))
+    @Option(
+        name: .customLong("state-dir"),
+        help: ArgumentHelp("Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).", valueName: "dir"))
     var stateDirectory: String?
 
     @Flag(name: .shortAndLong, help: "Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).")
@@ -33,7 +46,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(name: .customLong("max-retries"), help: ArgumentHelp("Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).", valueName: "n"))
+    @Option(
+        name: .customLong("max-retries"),
+        help: ArgumentHelp("Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).", valueName: "n"))
     var maxRetries: Int?
 
     @Flag(help: "Pretty-print the JSON on stdout (the default on a terminal).")

@@ -9,7 +9,8 @@ struct PasswordOptions: ParsableArguments {
     @Option(name: .customLong("password-file"), help: ArgumentHelp("Read the password from a file.", valueName: "path"))
     var passwordFile: String?
 
-    @Option(help: ArgumentHelp("The password on the command line (visible in `ps`; warns). IDFLOW_PASSWORD works too.", valueName: "password"))
+    @Option(
+        help: ArgumentHelp("The password on the command line (visible in `ps`; warns). IDFLOW_PASSWORD works too.", valueName: "password"))
     var password: String?
 
     var given: Bool { passwordStdin || passwordFile != nil || password != nil }

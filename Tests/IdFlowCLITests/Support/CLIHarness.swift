@@ -44,7 +44,12 @@ enum CLI {
         let console = Console(
             standardOutput: { data in stdout.withLock { $0.append(data) } },
             standardError: { data in stderr.withLock { $0.append(data) } },
-            readStandardInput: { input.withLock { data in defer { data = Data() }; return data } },
+            readStandardInput: {
+                input.withLock { data in
+                    defer { data = Data() }
+                    return data
+                }
+            },
             readLine: {
                 input.withLock { data -> String? in
                     guard !data.isEmpty else { return nil }
@@ -76,7 +81,8 @@ enum CLI {
             }
         }
         return CLIResult(
-            exitCode: code, stdout: String(decoding: stdout.current, as: UTF8.self), stderr: String(decoding: stderr.current, as: UTF8.self))
+            exitCode: code, stdout: String(decoding: stdout.current, as: UTF8.self), stderr: String(decoding: stderr.current, as: UTF8.self)
+        )
     }
 
     /// Parses without running, for tests of the flag grammar alone.

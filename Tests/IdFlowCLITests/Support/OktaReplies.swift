@@ -1,9 +1,9 @@
 import Foundation
+import IdFlowTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import IdFlowTestSupport
 
 /// Small answers an Okta org would give, written for these tests (the recorded fixtures in ../shared are
 /// exercised by the core's parser tests; here only the command's handling of them matters).
@@ -35,7 +35,9 @@ enum OktaReplies {
     static func error(_ status: Int, code: String, summary: String, causes: [String] = []) -> RoutedTransport.Reply {
         let causeList = causes.map { "{\"errorSummary\":\"\($0)\"}" }.joined(separator: ",")
         return .json(
-            status, "{\"errorCode\":\"\(code)\",\"errorSummary\":\"\(summary)\",\"errorLink\":\"\(code)\",\"errorId\":\"oae1\",\"errorCauses\":[\(causeList)]}")
+            status,
+            "{\"errorCode\":\"\(code)\",\"errorSummary\":\"\(summary)\",\"errorLink\":\"\(code)\",\"errorId\":\"oae1\",\"errorCauses\":[\(causeList)]}"
+        )
     }
 
     /// An unsigned JWT with these claims, for commands that only decode.

@@ -18,6 +18,8 @@ enum Snapshot {
             }
             return
         }
-        #expect(actual == expected, "\(name) differs from the snapshot; rerun with RECORD_SNAPSHOTS=1 if the change is intended", sourceLocation: sourceLocation)
+        #expect(
+            actual == expected, "\(name) differs from the snapshot; rerun with RECORD_SNAPSHOTS=1 if the change is intended",
+            sourceLocation: sourceLocation)
     }
 }

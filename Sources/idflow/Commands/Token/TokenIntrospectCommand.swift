@@ -3,7 +3,7 @@ import IdFlowCore
 
 struct TokenIntrospectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "introspect",abstract: "Ask the authorization server whether a token is active (RFC 7662).")
+        commandName: "introspect", abstract: "Ask the authorization server whether a token is active (RFC 7662).")
 
     @Argument(help: ArgumentHelp("The token, `-` to read it from stdin, or nothing for the stored one.", valueName: "token"))
     var token: String?

@@ -3,7 +3,7 @@ import IdFlowCore
 
 struct TokenRevokeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "revoke",abstract: "Revoke a token (RFC 7009); revoking a refresh token ends its whole family on Okta.")
+        commandName: "revoke", abstract: "Revoke a token (RFC 7009); revoking a refresh token ends its whole family on Okta.")
 
     @Argument(help: ArgumentHelp("The token, `-` to read it from stdin, or nothing for the stored one.", valueName: "token"))
     var token: String?

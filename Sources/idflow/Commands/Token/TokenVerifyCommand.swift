@@ -12,7 +12,9 @@ struct TokenVerifyCommand: AsyncParsableCommand {
     @Option(help: "Which stored token to use when none is given: access, refresh or id.")
     var type: TokenKind = .access
 
-    @Option(help: ArgumentHelp("Require this audience (e.g. api://default for an Okta access token, the client id for an ID token).", valueName: "aud"))
+    @Option(
+        help: ArgumentHelp(
+            "Require this audience (e.g. api://default for an Okta access token, the client id for an ID token).", valueName: "aud"))
     var audience: String?
 
     @OptionGroup var global: GlobalOptions
