@@ -19,9 +19,10 @@ public final class FileLock: @unchecked Sendable {
     /// flock locks when the process dies), so a stale lock file never blocks anyone.
     public static func acquire(_ url: URL, timeout: Duration = .seconds(60)) async throws(IdFlowError) -> FileLock {
         try StateDirectory.ensure(url.deletingLastPathComponent())
-        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw .localState("cannot open the lock file \(url.path): \(String(cString: strerror(errno)))")
+        // No symbolic link is followed and the descriptor is checked, so a link planted at the lock file
+        // cannot make idflow create or lock a file of someone else's choosing.
+        guard let fd = try PrivateFileCheck.openFile(url, flags: O_RDWR | O_CREAT) else {
+            throw .localState("cannot open the lock file \(url.path)")
         }
         let deadline = ContinuousClock.now + timeout
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

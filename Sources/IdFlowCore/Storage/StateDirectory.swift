@@ -9,13 +9,20 @@ import Foundation
 /// The private folders idflow keeps tokens, keys and caches in: mode 0700, so other users of the
 /// machine cannot list or read them.
 public enum StateDirectory {
-    /// Creates `url` (and its parents) if needed and makes sure it is 0700 and owned by us.
+    /// Creates `url` and every missing parent with `mkdir(…, 0700)` (never wider first and narrowed after, so
+    /// there is no moment another user could open one), then makes sure `url` is a directory we own, 0700.
     @discardableResult
     public static func ensure(_ url: URL) throws(IdFlowError) -> URL {
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .localState("cannot create the state directory \(url.path): \(error.localizedDescription)", hint: "check --state-dir and its permissions")
+        var missing: [URL] = []
+        var level = url.standardizedFileURL
+        while level.path != "/", !exists(level) {
+            missing.append(level)
+            level = level.deletingLastPathComponent()
+        }
+        for directory in missing.reversed() where mkdir(directory.path, 0o700) != 0 && errno != EEXIST {
+            throw .localState(
+                "cannot create the state directory \(directory.path): \(String(cString: strerror(errno)))",
+                hint: "check --state-dir and its permissions")
         }
         var info = stat()
         guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -28,5 +35,10 @@ public enum StateDirectory {
             throw .localState("cannot restrict \(url.path) to mode 0700", hint: "run chmod 700 on it")
         }
         return url
+    }
+
+    private static func exists(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0
     }
 }
