@@ -43,13 +43,13 @@ public struct LoginPKCE: Sendable {
         switch method {
         case .sessionToken(let token):
             request = try authorizationRequest(server, context, redirectURI: try configuredRedirectURI(context))
-            code = try await redeem(sessionToken: token, request, server)
+            code = try await server.http.send(SessionTokenAuthorizeRequest(authorization: request, sessionToken: token))
         case .credentials(let username, let password):
             let authn = AuthnAPI(http: context.http, orgURL: try oktaOrg(context, server))
             let transaction = try await authn.authenticate(username: username, password: password)
             let sessionToken = try await sessionToken(from: transaction, authn: authn)
             request = try authorizationRequest(server, context, redirectURI: try configuredRedirectURI(context))
-            code = try await redeem(sessionToken: Secret(sessionToken), request, server)
+            code = try await server.http.send(SessionTokenAuthorizeRequest(authorization: request, sessionToken: Secret(sessionToken)))
         case .browser(let port, let timeout, let opener):
             (request, code) = try await browserLogin(server, context, port: port, timeout: timeout, opener: opener)
         case .manual(let readLine):
@@ -121,21 +121,6 @@ public struct LoginPKCE: Sendable {
         default:
             throw .protocolViolation("unexpected Authn status \(transaction.status) after primary authentication")
         }
-    }
-
-    /// GET /authorize with the session token and `prompt=none`, reading the 302 without following it
-    /// (the redirect URI may be a custom scheme no HTTP client can open).
-    private func redeem(sessionToken: Secret, _ request: AuthorizationRequest, _ server: AuthorizationServer) async throws(IdFlowError) -> String {
-        var headless = request
-        headless.extraParameters += [("sessionToken", sessionToken.value), ("prompt", "none"), ("response_mode", "query")]
-        let response = try await server.http.send(HTTPRequest(method: "GET", url: headless.url, headers: ["Accept": "text/html"], isIdempotent: false))
-        guard response.isRedirect, let location = response.header("Location") else {
-            if response.status >= 500 { throw response.failure() }
-            throw .rejected(
-                "the authorization endpoint answered HTTP \(response.status) instead of redirecting: \(response.snippet)",
-                hint: "check --client-id and that --redirect-uri is registered for the app exactly")
-        }
-        return try AuthorizationResponse.code(from: location, expectedState: request.state)
     }
 
     private func browserLogin(

@@ -31,20 +31,7 @@ public struct Discovery: Sendable {
         {
             return entry.configuration
         }
-        let url = issuer.appendingPathComponent(".well-known/openid-configuration")
-        let response = try await http.send(.get(url))
-        guard response.status != 404 else {
-            throw .notFound("no discovery document at \(url.absoluteString)", hint: "check --issuer (Okta: {org}/oauth2/default or the org URL)")
-        }
-        let configuration = try response.decode(OpenIDConfiguration.self)
-        guard configuration.issuer == issuer.absoluteString else {
-            throw .security(
-                "the discovery document names the issuer \(configuration.issuer), not \(issuer.absoluteString)",
-                hint: "use exactly the issuer the provider publishes as --issuer")
-        }
-        for endpoint in [configuration.authorizationEndpoint, configuration.tokenEndpoint, configuration.jwksURI] {
-            try TransportSecurity.check(endpoint)
-        }
+        let configuration = try await http.send(OpenIDConfigurationRequest(issuer: issuer))
         if let cacheFile {
             if let data = try? JSONEncoder().encode(CacheEntry(fetchedAt: now(), configuration: configuration)) {
                 // A cache that cannot be written only costs a request next time.
