@@ -22,7 +22,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandRunner.run(global) { context throws(IdFlowError) in
-                try TokenTools.inspect(try TokenArgument.resolve(token, kind: type, context), now: context.now())
+                try InspectToken(token: TokenInput(argument: token), kind: type).run(context)
             }
         }
     }
@@ -44,7 +44,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandRunner.run(global) { context throws(IdFlowError) in
-                try await TokenTools().verify(try TokenArgument.resolve(token, kind: type, context), audience: audience, context: context)
+                try await VerifyToken(token: TokenInput(argument: token), kind: type, audience: audience).run(context)
             }
         }
     }
@@ -63,9 +63,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandRunner.run(global) { context throws(IdFlowError) in
-                let value = try TokenArgument.resolve(token, kind: type, context)
-                let server = try await AuthorizationServer.discover(context, clientSecret: try clientSecret.secret(context))
-                return try await TokenTools().introspect(value, hint: type, context: context, server: server)
+                try await IntrospectToken(token: TokenInput(argument: token), kind: type, clientSecret: try clientSecret.secret(context)).run(context)
             }
         }
     }
@@ -82,14 +80,9 @@ struct TokenCommand: AsyncParsableCommand {
         @OptionGroup var clientSecret: ClientSecretOption
         @OptionGroup var global: GlobalOptions
 
-        struct Output: Encodable { var revoked: String }
-
         func run() async throws {
             try await CommandRunner.run(global) { context throws(IdFlowError) in
-                let value = try TokenArgument.resolve(token, kind: type, context)
-                let server = try await AuthorizationServer.discover(context, clientSecret: try clientSecret.secret(context))
-                try await TokenTools().revoke(value, hint: type, server: server)
-                return Output(revoked: type.rawValue)
+                try await RevokeToken(token: TokenInput(argument: token), kind: type, clientSecret: try clientSecret.secret(context)).run(context)
             }
         }
     }
@@ -106,9 +99,7 @@ struct UserinfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            let token = try TokenArgument.resolve(accessTokenStdin ? "-" : nil, kind: .access, context)
-            let server = try await AuthorizationServer.discover(context)
-            return try await TokenTools().userinfo(token, server: server)
+            try await FetchUserinfo(token: accessTokenStdin ? .standardInput : .stored).run(context)
         }
     }
 }

@@ -2,17 +2,6 @@ import ArgumentParser
 import Foundation
 import IdFlowCore
 
-/// Reads a token named on the command line: `-` for stdin, nothing for the profile's stored one.
-enum TokenArgument {
-    static func resolve(_ argument: String?, kind: TokenKind, _ context: IdFlowContext) throws(IdFlowError) -> String {
-        switch argument {
-        case nil: return try TokenTools.stored(kind, context).0
-        case "-": return try context.secrets.read("token", from: .standardInput).value.trimmingCharacters(in: .whitespacesAndNewlines)
-        case let token?: return try context.secrets.read("token", from: .argument(token)).value
-        }
-    }
-}
-
 /// `--client-secret-file` for confidential clients (client_secret_basic); public native apps have none.
 struct ClientSecretOption: ParsableArguments {
     @Option(name: .customLong("client-secret-file"), help: ArgumentHelp("A file holding the client secret of a confidential client (sent with HTTP Basic).", valueName: "path"))
