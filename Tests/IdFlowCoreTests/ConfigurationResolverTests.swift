@@ -9,13 +9,16 @@ struct ConfigurationResolverTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home.appendingPathComponent(".config/idflow"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: home.appendingPathComponent(".okta"), withIntermediateDirectories: true)
-        if let profileYAML { try profileYAML.write(to: home.appendingPathComponent(".config/idflow/config.yaml"), atomically: true, encoding: .utf8) }
+        if let profileYAML {
+            try profileYAML.write(to: home.appendingPathComponent(".config/idflow/config.yaml"), atomically: true, encoding: .utf8)
+        }
         if let oktaYAML { try oktaYAML.write(to: home.appendingPathComponent(".okta/okta.yaml"), atomically: true, encoding: .utf8) }
         return home
     }
 
     func resolver(_ environment: [String: String]) -> ConfigurationResolver {
-        ConfigurationResolver(environment: environment, secrets: SecretReader(readStandardInput: { Data() }, environment: environment, warn: { _ in }))
+        ConfigurationResolver(
+            environment: environment, secrets: SecretReader(readStandardInput: { Data() }, environment: environment, warn: { _ in }))
     }
 
     @Test func flagBeatsEnvironmentBeatsProfileBeatsOktaYAML() throws {
@@ -72,7 +75,8 @@ struct ConfigurationResolverTests {
         #expect(xdg.stateDirectory.path == "/tmp/xdg-state/idflow")
         let fallback = try resolver(["HOME": home.path]).resolve(ConfigurationFlags())
         #expect(fallback.stateDirectory.path == home.appendingPathComponent(".local/state/idflow").path)
-        let flag = try resolver(["HOME": home.path, "IDFLOW_STATE_DIR": "/tmp/env-state"]).resolve(ConfigurationFlags(stateDirectory: "/tmp/flag-state"))
+        let flag = try resolver(["HOME": home.path, "IDFLOW_STATE_DIR": "/tmp/env-state"]).resolve(
+            ConfigurationFlags(stateDirectory: "/tmp/flag-state"))
         #expect(flag.stateDirectory.path == "/tmp/flag-state")
     }
 
@@ -80,7 +84,8 @@ struct ConfigurationResolverTests {
         let home = try home()
         #expect(throws: IdFlowError.self) { try resolver(["HOME": home.path, "IDFLOW_TIMEOUT": "soon"]).resolve(ConfigurationFlags()) }
         #expect(throws: IdFlowError.self) { try resolver(["HOME": home.path]).resolve(ConfigurationFlags(maxRetries: -1)) }
-        let configuration = try resolver(["HOME": home.path, "IDFLOW_TIMEOUT": "2.5", "IDFLOW_MAX_RETRIES": "0", "IDFLOW_VERBOSE": "1"]).resolve(ConfigurationFlags())
+        let configuration = try resolver(["HOME": home.path, "IDFLOW_TIMEOUT": "2.5", "IDFLOW_MAX_RETRIES": "0", "IDFLOW_VERBOSE": "1"])
+            .resolve(ConfigurationFlags())
         #expect(configuration.timeout == .milliseconds(2500))
         #expect(configuration.maxRetries == 0)
         #expect(configuration.verbose)
@@ -99,13 +104,16 @@ struct ConfigurationResolverTests {
     }
 
     @Test func anOrgURLThatIsNotAURLIsRejected() throws {
-        #expect(throws: IdFlowError.self) { try resolver(["HOME": try home().path]).resolve(ConfigurationFlags(orgURL: "dev-123.okta.com")) }
+        #expect(throws: IdFlowError.self) {
+            try resolver(["HOME": try home().path]).resolve(ConfigurationFlags(orgURL: "dev-123.okta.com"))
+        }
     }
 
     @Test func apiTokenFileIsRead() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
         try "00filetoken\n".write(to: file, atomically: true, encoding: .utf8)
-        let configuration = try resolver(["HOME": try home().path, "OKTA_CLIENT_TOKEN": "env"]).resolve(ConfigurationFlags(apiTokenFile: file.path))
+        let configuration = try resolver(["HOME": try home().path, "OKTA_CLIENT_TOKEN": "env"]).resolve(
+            ConfigurationFlags(apiTokenFile: file.path))
         #expect(configuration.apiToken == Secret("00filetoken"))
     }
 }

@@ -9,16 +9,21 @@ import Testing
 
 struct HTTPClientTests {
     let url = URL(string: "https://example.okta.com/api/v1/users/00u1")!
-    let rateLimitBody = #"{"errorCode":"E0000047","errorSummary":"API call exceeded rate limit due to too many requests.","errorLink":"E0000047","errorId":"oae1","errorCauses":[]}"#
+    let rateLimitBody =
+        #"{"errorCode":"E0000047","errorSummary":"API call exceeded rate limit due to too many requests.","errorLink":"E0000047","errorId":"oae1","errorCauses":[]}"#
 
     func client(_ transport: ScriptedTransport, retries: Int = 3, sleeps: Locked<[Duration]> = Locked([])) -> HTTPClient {
-        HTTPClient(transport: transport, retryPolicy: RetryPolicy(maxRetries: retries), maxJitter: .zero, sleep: { d in sleeps.withLock { $0.append(d) } })
+        HTTPClient(
+            transport: transport, retryPolicy: RetryPolicy(maxRetries: retries), maxJitter: .zero,
+            sleep: { d in sleeps.withLock { $0.append(d) } })
     }
 
     @Test func waitsUntilTheServersRateLimitResetThenSucceeds() async throws {
         // The server's clock (Date) says 10:00:00; reset is 3 s later. The local clock is irrelevant.
         let transport = ScriptedTransport([
-            .json(429, rateLimitBody, headers: ["Date": "Sat, 21 Nov 2026 10:00:00 GMT", "X-Rate-Limit-Reset": "1795255203", "X-Rate-Limit-Remaining": "0"]),
+            .json(
+                429, rateLimitBody,
+                headers: ["Date": "Sat, 21 Nov 2026 10:00:00 GMT", "X-Rate-Limit-Reset": "1795255203", "X-Rate-Limit-Remaining": "0"]),
             .json(200, #"{"ok":true}"#),
         ])
         let sleeps = Locked<[Duration]>([])
@@ -37,7 +42,9 @@ struct HTTPClientTests {
 
     @Test func exhaustingTheRetryBudgetOn429IsRateLimitedExit7() async throws {
         let transport = ScriptedTransport(Array(repeating: .json(429, rateLimitBody, headers: ["Retry-After": "0"]), count: 3))
-        await #expect(throws: IdFlowError.rateLimited(attempts: 3, body: try JSONDecoder().decode(OktaErrorBody.self, from: Data(rateLimitBody.utf8)))) {
+        await #expect(
+            throws: IdFlowError.rateLimited(attempts: 3, body: try JSONDecoder().decode(OktaErrorBody.self, from: Data(rateLimitBody.utf8)))
+        ) {
             try await client(transport, retries: 2).send(.get(url))
         }
         #expect(transport.requests.count == 3)
@@ -92,7 +99,9 @@ struct HTTPClientTests {
         #expect(transport.requests.isEmpty)
     }
 
-    @Test(arguments: ["http://127.0.0.1:8080/x", "http://localhost:1/x", "http://[::1]:9/x", "http://127.8.9.10/x", "https://example.com/x"])
+    @Test(arguments: [
+        "http://127.0.0.1:8080/x", "http://localhost:1/x", "http://[::1]:9/x", "http://127.8.9.10/x", "https://example.com/x",
+    ])
     func loopbackAndHTTPSAreAllowed(url: String) throws {
         try TransportSecurity.check(URL(string: url)!)
     }
@@ -103,7 +112,10 @@ struct HTTPClientTests {
     }
 
     @Test func aNonJSON502BecomesAReadableServerError() async throws {
-        let transport = ScriptedTransport([.response(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html><body><h1>502 Bad Gateway</h1></body></html>".utf8))])
+        let transport = ScriptedTransport([
+            .response(
+                status: 502, headers: ["Content-Type": "text/html"], body: Data("<html><body><h1>502 Bad Gateway</h1></body></html>".utf8))
+        ])
         let response = try await client(transport).send(.get(url))
         let error = response.failure()
         #expect(error.exitStatus == .server)

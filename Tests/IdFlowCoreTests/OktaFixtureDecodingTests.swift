@@ -67,8 +67,10 @@ struct OktaFixtureDecodingTests {
     }
 
     @Test func pushChallengeResultsAreRead() throws {
-        let waiting = try JSONDecoder().decode(AuthnTransaction.self, from: Fixtures.data("okta-core/authn-mfa-challenge-push-waiting.json"))
-        let rejected = try JSONDecoder().decode(AuthnTransaction.self, from: Fixtures.data("okta-core/authn-mfa-challenge-push-rejected.json"))
+        let waiting = try JSONDecoder().decode(
+            AuthnTransaction.self, from: Fixtures.data("okta-core/authn-mfa-challenge-push-waiting.json"))
+        let rejected = try JSONDecoder().decode(
+            AuthnTransaction.self, from: Fixtures.data("okta-core/authn-mfa-challenge-push-rejected.json"))
         #expect(waiting.factorResult == "WAITING")
         #expect(waiting.links?.next?.name == "poll")
         #expect(rejected.factorResult == "REJECTED")
@@ -112,7 +114,8 @@ struct OktaFixtureDecodingTests {
 
     @Test func oauthErrorBodyMapsToAuthenticationFailure() throws {
         let response = HTTPResponse(
-            status: 400, headers: ["content-type": "application/json"], body: try Fixtures.data("okta-core/oauth-error-invalid-grant-pkce.json"),
+            status: 400, headers: ["content-type": "application/json"],
+            body: try Fixtures.data("okta-core/oauth-error-invalid-grant-pkce.json"),
             url: URL(string: "https://test.okta.com/oauth2/default/v1/token")!)
         let error = response.failure()
         #expect(error == .oauth(status: 400, body: OAuthErrorBody(error: "invalid_grant", errorDescription: "PKCE verification failed.")))

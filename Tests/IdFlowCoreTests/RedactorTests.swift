@@ -4,7 +4,9 @@ import Testing
 
 struct RedactorTests {
     @Test func masksSecretMembersAtAnyDepth() throws {
-        let body = Data(#"{"stateToken":"00abc","newPassword":"Secret1!","_embedded":{"user":{"id":"00u1"}},"credentials":{"password":{"value":"x"}},"items":[{"sessionToken":"20zz"}]}"#.utf8)
+        let body = Data(
+            #"{"stateToken":"00abc","newPassword":"Secret1!","_embedded":{"user":{"id":"00u1"}},"credentials":{"password":{"value":"x"}},"items":[{"sessionToken":"20zz"}]}"#
+                .utf8)
         let text = Redactor.body(body, contentType: "application/json")
         for secret in ["00abc", "Secret1!", "\"x\"", "20zz"] {
             #expect(!text.contains(secret), "\(secret) leaked in \(text)")
@@ -24,7 +26,9 @@ struct RedactorTests {
     }
 
     @Test func masksFormFields() {
-        let form = Redactor.body(Data("grant_type=authorization_code&code=abc&code_verifier=verifier&client_id=c1".utf8), contentType: "application/x-www-form-urlencoded")
+        let form = Redactor.body(
+            Data("grant_type=authorization_code&code=abc&code_verifier=verifier&client_id=c1".utf8),
+            contentType: "application/x-www-form-urlencoded")
         #expect(!form.contains("abc&"))
         #expect(!form.contains("verifier&"))
         #expect(form.contains("client_id=c1"))
@@ -40,7 +44,9 @@ struct RedactorTests {
     }
 
     @Test func tokensInResponsesAreMasked() {
-        let body = Data(#"{"access_token":"eyA","refresh_token":"rt","id_token":"eyI","token_type":"Bearer","activationUrl":"https://o/welcome/tok","activationToken":"tok"}"#.utf8)
+        let body = Data(
+            #"{"access_token":"eyA","refresh_token":"rt","id_token":"eyI","token_type":"Bearer","activationUrl":"https://o/welcome/tok","activationToken":"tok"}"#
+                .utf8)
         let text = Redactor.body(body, contentType: "application/json")
         for secret in ["eyA", "\"rt\"", "eyI", "tok\""] {
             #expect(!text.contains(secret), "\(secret) leaked in \(text)")

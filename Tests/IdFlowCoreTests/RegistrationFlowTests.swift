@@ -4,14 +4,20 @@ import IdFlowTestSupport
 import Testing
 
 struct RegistrationFlowTests {
-    let passwordReset = #"{"stateToken":"00state","expiresAt":"2030-01-01T00:00:00.000Z","status":"PASSWORD_RESET","recoveryType":"ACCOUNT_ACTIVATION","_embedded":{"user":{"id":"00u1","profile":{"login":"jo@example.com"}}},"_links":{"next":{"name":"resetPassword","href":"https://example.okta.com/api/v1/authn/credentials/reset_password","hints":{"allow":["POST"]}}}}"#
-    let success = #"{"expiresAt":"2030-01-01T00:05:00.000Z","status":"SUCCESS","sessionToken":"20session","_embedded":{"user":{"id":"00u1","profile":{"login":"jo@example.com"}}}}"#
+    let passwordReset =
+        #"{"stateToken":"00state","expiresAt":"2030-01-01T00:00:00.000Z","status":"PASSWORD_RESET","recoveryType":"ACCOUNT_ACTIVATION","_embedded":{"user":{"id":"00u1","profile":{"login":"jo@example.com"}}},"_links":{"next":{"name":"resetPassword","href":"https://example.okta.com/api/v1/authn/credentials/reset_password","hints":{"allow":["POST"]}}}}"#
+    let success =
+        #"{"expiresAt":"2030-01-01T00:05:00.000Z","status":"SUCCESS","sessionToken":"20session","_embedded":{"user":{"id":"00u1","profile":{"login":"jo@example.com"}}}}"#
 
     @Test func setPasswordRedeemsTheTokenThenPostsThePasswordToTheNextLink() async throws {
         let transport = ScriptedTransport([.json(200, passwordReset), .json(200, success)])
         let context = TestContext.make(transport: transport)
         let result = try await SetPassword(token: ActivationToken("tok123"), password: Secret("Str0ng-Passw0rd!")).run(context)
-        #expect(result == .init(status: "SUCCESS", sessionToken: "20session", expiresAt: "2030-01-01T00:05:00.000Z", userId: "00u1", login: "jo@example.com"))
+        #expect(
+            result
+                == .init(
+                    status: "SUCCESS", sessionToken: "20session", expiresAt: "2030-01-01T00:05:00.000Z", userId: "00u1",
+                    login: "jo@example.com"))
         #expect(transport.requests[0].url?.path == "/api/v1/authn")
         #expect(transport.requests[0].jsonBody == ["token": "tok123"])
         #expect(transport.requests[1].url?.path == "/api/v1/authn/credentials/reset_password")
@@ -22,7 +28,8 @@ struct RegistrationFlowTests {
     @Test func recoveryStatusIsAcceptedToo() async throws {
         let recovery = passwordReset.replacingOccurrences(of: "\"PASSWORD_RESET\"", with: "\"RECOVERY\"")
         let transport = ScriptedTransport([.json(200, recovery), .json(200, success)])
-        let result = try await SetPassword(token: ActivationToken("tok"), password: Secret("Str0ng-Passw0rd!")).run(TestContext.make(transport: transport))
+        let result = try await SetPassword(token: ActivationToken("tok"), password: Secret("Str0ng-Passw0rd!")).run(
+            TestContext.make(transport: transport))
         #expect(result.sessionToken == "20session")
     }
 
@@ -30,7 +37,8 @@ struct RegistrationFlowTests {
         let evil = passwordReset.replacingOccurrences(of: "https://example.okta.com/api", with: "https://evil.example.net/api")
         let transport = ScriptedTransport([.json(200, evil)])
         do {
-            _ = try await SetPassword(token: ActivationToken("tok"), password: Secret("Str0ng-Passw0rd!")).run(TestContext.make(transport: transport))
+            _ = try await SetPassword(token: ActivationToken("tok"), password: Secret("Str0ng-Passw0rd!")).run(
+                TestContext.make(transport: transport))
             Issue.record("expected a refusal")
         } catch {
             #expect(error.exitStatus == .security)
@@ -39,7 +47,8 @@ struct RegistrationFlowTests {
     }
 
     @Test func policyFailureKeepsEveryCauseAndExits3() async throws {
-        let body = #"{"errorCode":"E0000080","errorSummary":"The password does not meet the complexity requirements of the current password policy.","errorLink":"E0000080","errorId":"oae1","errorCauses":[{"errorSummary":"Password requirements: at least 8 characters."},{"errorSummary":"Password requirements: at least one number."}]}"#
+        let body =
+            #"{"errorCode":"E0000080","errorSummary":"The password does not meet the complexity requirements of the current password policy.","errorLink":"E0000080","errorId":"oae1","errorCauses":[{"errorSummary":"Password requirements: at least 8 characters."},{"errorSummary":"Password requirements: at least one number."}]}"#
         let transport = ScriptedTransport([.json(200, passwordReset), .json(403, body)])
         do {
             _ = try await SetPassword(token: ActivationToken("tok"), password: Secret("short")).run(TestContext.make(transport: transport))
@@ -51,10 +60,12 @@ struct RegistrationFlowTests {
     }
 
     @Test func aUsedTokenExits4WithAHint() async throws {
-        let body = #"{"errorCode":"E0000004","errorSummary":"Authentication failed","errorLink":"E0000004","errorId":"oae1","errorCauses":[]}"#
+        let body =
+            #"{"errorCode":"E0000004","errorSummary":"Authentication failed","errorLink":"E0000004","errorId":"oae1","errorCauses":[]}"#
         let transport = ScriptedTransport([.json(401, body)])
         do {
-            _ = try await SetPassword(token: ActivationToken("tok"), password: Secret("Str0ng-Passw0rd!")).run(TestContext.make(transport: transport))
+            _ = try await SetPassword(token: ActivationToken("tok"), password: Secret("Str0ng-Passw0rd!")).run(
+                TestContext.make(transport: transport))
             Issue.record("expected a failure")
         } catch {
             #expect(error.exitStatus == .authentication)
@@ -63,7 +74,10 @@ struct RegistrationFlowTests {
     }
 
     @Test func anActivationLinkSuppliesTheOrgWhenNoneIsConfigured() async throws {
-        let transport = ScriptedTransport([.json(200, passwordReset.replacingOccurrences(of: "https://example.okta.com", with: "http://127.0.0.1:9999")), .json(200, success)])
+        let transport = ScriptedTransport([
+            .json(200, passwordReset.replacingOccurrences(of: "https://example.okta.com", with: "http://127.0.0.1:9999")),
+            .json(200, success),
+        ])
         var configuration = TestContext.configuration()
         configuration.orgURL = nil
         let flow = try SetPassword(activationURL: "http://127.0.0.1:9999/tokens/abcDEF_-1/verify", password: Secret("Str0ng-Passw0rd!"))
@@ -85,13 +99,19 @@ struct RegistrationFlowTests {
     @Test func registerSendsActivateFalseAndDefaultsLoginToEmail() async throws {
         let user = #"{"id":"00u1","status":"STAGED","profile":{"login":"jo@example.com","email":"jo@example.com"}}"#
         let transport = ScriptedTransport([.json(200, user)])
-        let flow = RegisterUser(email: "jo@example.com", firstName: "Jo", attributes: try RegisterUser.parseAttributes(["mobilePhone=+1 555", "title=a=b"]))
+        let flow = RegisterUser(
+            email: "jo@example.com", firstName: "Jo", attributes: try RegisterUser.parseAttributes(["mobilePhone=+1 555", "title=a=b"]))
         let document = try await flow.run(TestContext.make(transport: transport))
         #expect(document["status"] == "STAGED")
         let sent = try #require(transport.requests.first)
         #expect(sent.url?.query == "activate=false")
         #expect(sent.value(forHTTPHeaderField: "Authorization") == "SSWS test-api-token")
-        #expect(sent.jsonBody == ["profile": ["email": "jo@example.com", "login": "jo@example.com", "firstName": "Jo", "mobilePhone": "+1 555", "title": "a=b"]])
+        #expect(
+            sent.jsonBody == [
+                "profile": [
+                    "email": "jo@example.com", "login": "jo@example.com", "firstName": "Jo", "mobilePhone": "+1 555", "title": "a=b",
+                ]
+            ])
     }
 
     @Test(arguments: [["novalue"], ["=x"], ["a=1", "a=2"], ["email=x@y"]])
@@ -103,17 +123,23 @@ struct RegistrationFlowTests {
         let staged = #"{"id":"00u9","status":"STAGED","profile":{"login":"jo@example.com"}}"#
         let provisioned = #"{"id":"00u9","status":"PROVISIONED","profile":{"login":"jo@example.com"}}"#
         let transport = ScriptedTransport([
-            .json(200, staged), .json(200, #"{"activationUrl":"https://example.okta.com/tokens/T1/verify","activationToken":"T1"}"#), .json(200, provisioned),
+            .json(200, staged), .json(200, #"{"activationUrl":"https://example.okta.com/tokens/T1/verify","activationToken":"T1"}"#),
+            .json(200, provisioned),
         ])
         let result = try await ActivateUser(user: "jo@example.com").run(TestContext.make(transport: transport))
-        #expect(result == .init(userId: "00u9", status: "PROVISIONED", activationToken: "T1", activationUrl: "https://example.okta.com/tokens/T1/verify"))
+        #expect(
+            result
+                == .init(
+                    userId: "00u9", status: "PROVISIONED", activationToken: "T1", activationUrl: "https://example.okta.com/tokens/T1/verify"
+                ))
         #expect(transport.requests[0].url?.path == "/api/v1/users/jo@example.com")
         #expect(transport.requests[1].url?.path == "/api/v1/users/00u9/lifecycle/activate")
         #expect(transport.requests[1].url?.query == "sendEmail=false")
     }
 
     @Test func anUnknownUserExits5() async throws {
-        let body = #"{"errorCode":"E0000007","errorSummary":"Not found: Resource not found: nobody@example.com (User)","errorLink":"E0000007","errorId":"oae1","errorCauses":[]}"#
+        let body =
+            #"{"errorCode":"E0000007","errorSummary":"Not found: Resource not found: nobody@example.com (User)","errorLink":"E0000007","errorId":"oae1","errorCauses":[]}"#
         let transport = ScriptedTransport([.json(404, body)])
         do {
             _ = try await ActivateUser(user: "nobody@example.com").run(TestContext.make(transport: transport))

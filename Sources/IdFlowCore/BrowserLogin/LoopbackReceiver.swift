@@ -29,7 +29,8 @@ public final class LoopbackReceiver: @unchecked Sendable {
         guard bound == 0, listen(fd, 8) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            throw .localState("cannot listen on 127.0.0.1:\(port) for the redirect: \(reason)", hint: "choose another --port, or 0 for any free port")
+            throw .localState(
+                "cannot listen on 127.0.0.1:\(port) for the redirect: \(reason)", hint: "choose another --port, or 0 for any free port")
         }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -59,7 +60,9 @@ public final class LoopbackReceiver: @unchecked Sendable {
 
     /// Waits for the browser to request `path`; `decide` turns the full callback URL into the page shown.
     /// Returns the callback URL (`http://127.0.0.1:PORT/path?…`).
-    public func waitForCallback(path: String, timeout: Duration, decide: @Sendable @escaping (String) -> Reply) async throws(IdFlowError) -> String {
+    public func waitForCallback(path: String, timeout: Duration, decide: @Sendable @escaping (String) -> Reply) async throws(IdFlowError)
+        -> String
+    {
         let fd = socketFD
         let port = self.port
         let result: Result<String, IdFlowError> = await withCheckedContinuation { continuation in
@@ -70,12 +73,17 @@ public final class LoopbackReceiver: @unchecked Sendable {
         return try result.get()
     }
 
-    private static func serve(fd: Int32, port: UInt16, path: String, timeout: Duration, decide: (String) -> Reply) -> Result<String, IdFlowError> {
+    private static func serve(fd: Int32, port: UInt16, path: String, timeout: Duration, decide: (String) -> Reply) -> Result<
+        String, IdFlowError
+    > {
         let deadline = ContinuousClock.now + timeout
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
-                return .failure(.timedOut("no browser redirect arrived on 127.0.0.1:\(port) within \(timeout.components.seconds) s", hint: "finish the sign-in in the browser sooner, or raise --browser-timeout"))
+                return .failure(
+                    .timedOut(
+                        "no browser redirect arrived on 127.0.0.1:\(port) within \(timeout.components.seconds) s",
+                        hint: "finish the sign-in in the browser sooner, or raise --browser-timeout"))
             }
             var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let millis = Int32(min(remaining.inSeconds * 1000, 1000))
@@ -116,14 +124,16 @@ public final class LoopbackReceiver: @unchecked Sendable {
 
     private static func respond(_ client: Int32, _ reply: Reply) {
         let escape = { (text: String) in
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+                of: ">", with: "&gt;")
         }
         let body = """
             <!doctype html><html><head><meta charset="utf-8"><title>idflow: \(escape(reply.title))</title></head>
             <body><h1>\(escape(reply.title))</h1><p>\(escape(reply.message))</p></body></html>
             """
         let reason = reply.status == 200 ? "OK" : reply.status == 404 ? "Not Found" : "Bad Request"
-        let response = "HTTP/1.1 \(reply.status) \(reason)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\nCache-Control: no-store\r\nReferrer-Policy: no-referrer\r\n\r\n\(body)"
+        let response =
+            "HTTP/1.1 \(reply.status) \(reason)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\nCache-Control: no-store\r\nReferrer-Policy: no-referrer\r\n\r\n\(body)"
         _ = response.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 }

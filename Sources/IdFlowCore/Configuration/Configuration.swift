@@ -63,7 +63,8 @@ public struct Configuration: Sendable {
             return issuer
         }
         guard orgURL != nil else {
-            throw .configuration("no issuer configured", hint: "pass --issuer URL (or --org-url, whose default issuer is {org}/oauth2/default)")
+            throw .configuration(
+                "no issuer configured", hint: "pass --issuer URL (or --org-url, whose default issuer is {org}/oauth2/default)")
         }
         return try requireOrgURL().appendingPathComponent("oauth2/default")
     }

@@ -31,7 +31,8 @@ public struct ConfigurationResolver: Sendable {
 
     /// `$XDG_CONFIG_HOME/idflow/config.yaml`.
     public var profileFileURL: URL {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
             ?? home.appendingPathComponent(".config", isDirectory: true)
         return base.appendingPathComponent("idflow/config.yaml")
     }
@@ -40,7 +41,8 @@ public struct ConfigurationResolver: Sendable {
 
     /// `$XDG_STATE_HOME/idflow`, else `~/.local/state/idflow`.
     var defaultStateDirectory: URL {
-        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+        let base =
+            environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
             ?? home.appendingPathComponent(".local/state", isDirectory: true)
         return base.appendingPathComponent("idflow", isDirectory: true)
     }
@@ -95,7 +97,9 @@ public struct ConfigurationResolver: Sendable {
         return configuration
     }
 
-    private func resolveAPIToken(_ flags: ConfigurationFlags, entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?) throws(IdFlowError) -> Secret? {
+    private func resolveAPIToken(_ flags: ConfigurationFlags, entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?) throws(IdFlowError)
+        -> Secret?
+    {
         if let file = flags.apiTokenFile { return try secrets.read("API token", from: .file(file)) }
         if let token = flags.apiToken { return try secrets.read("API token", from: .argument(token)) }
         if let token = env(Variable.apiToken) { return Secret(token) }

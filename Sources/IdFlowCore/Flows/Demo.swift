@@ -29,38 +29,54 @@ public struct Demo: Sendable {
         var firstLogin: TokenOutput?
 
         let steps: [(String, () async throws(IdFlowError) -> (JSONValue, String))] = [
-            ("register", { () throws(IdFlowError) in
-                let user = try await RegisterUser(email: email, firstName: "Demo", lastName: "User").run(context)
-                userID = user["id"]?.stringValue ?? ""
-                try Self.expect(user["status"] == "STAGED", "the new user is \(user["status"]?.stringValue ?? "?"), not STAGED")
-                return (user, "registered \(email) as \(userID) (STAGED)")
-            }),
-            ("activate", { () throws(IdFlowError) in
-                let result = try await ActivateUser(user: userID).run(context)
-                try Self.expect(result.status == "PROVISIONED", "the user is \(result.status) after activation, not PROVISIONED")
-                activationToken = try ActivationToken(result.activationToken ?? "")
-                return (try Self.json(result), "activated \(userID) (PROVISIONED), activation token issued")
-            }),
-            ("set-password", { () throws(IdFlowError) in
-                guard let token = activationToken else { throw .internalFailure("no activation token") }
-                let result = try await SetPassword(token: token, password: password).run(context)
-                sessionToken = Secret(result.sessionToken)
-                return (try Self.json(result), "password set, user ACTIVE, single-use session token issued")
-            }),
-            ("login-pkce", { () throws(IdFlowError) in
-                guard let token = sessionToken else { throw .internalFailure("no session token") }
-                let output = try await LoginPKCE(method: .sessionToken(token)).run(context)
-                try Self.expect(output.response.refreshToken != nil, "no refresh token was issued")
-                try Self.expect(output.idTokenClaims?["sub"] == .string(userID), "the ID token is not for \(userID)")
-                firstLogin = output
-                return (try Self.json(output), "authorization code + PKCE exchanged; ID token validated for \(userID)")
-            }),
-            ("refresh", { () throws(IdFlowError) in
-                let output = try await RefreshTokens().run(context)
-                try Self.expect(output.response.accessToken != firstLogin?.response.accessToken, "refresh returned the same access token")
-                let rotated = output.response.refreshToken != firstLogin?.response.refreshToken
-                return (try Self.json(output), "access token refreshed; refresh token \(rotated ? "rotated and saved" : "kept")")
-            }),
+            (
+                "register",
+                { () throws(IdFlowError) in
+                    let user = try await RegisterUser(email: email, firstName: "Demo", lastName: "User").run(context)
+                    userID = user["id"]?.stringValue ?? ""
+                    try Self.expect(user["status"] == "STAGED", "the new user is \(user["status"]?.stringValue ?? "?"), not STAGED")
+                    return (user, "registered \(email) as \(userID) (STAGED)")
+                }
+            ),
+            (
+                "activate",
+                { () throws(IdFlowError) in
+                    let result = try await ActivateUser(user: userID).run(context)
+                    try Self.expect(result.status == "PROVISIONED", "the user is \(result.status) after activation, not PROVISIONED")
+                    activationToken = try ActivationToken(result.activationToken ?? "")
+                    return (try Self.json(result), "activated \(userID) (PROVISIONED), activation token issued")
+                }
+            ),
+            (
+                "set-password",
+                { () throws(IdFlowError) in
+                    guard let token = activationToken else { throw .internalFailure("no activation token") }
+                    let result = try await SetPassword(token: token, password: password).run(context)
+                    sessionToken = Secret(result.sessionToken)
+                    return (try Self.json(result), "password set, user ACTIVE, single-use session token issued")
+                }
+            ),
+            (
+                "login-pkce",
+                { () throws(IdFlowError) in
+                    guard let token = sessionToken else { throw .internalFailure("no session token") }
+                    let output = try await LoginPKCE(method: .sessionToken(token)).run(context)
+                    try Self.expect(output.response.refreshToken != nil, "no refresh token was issued")
+                    try Self.expect(output.idTokenClaims?["sub"] == .string(userID), "the ID token is not for \(userID)")
+                    firstLogin = output
+                    return (try Self.json(output), "authorization code + PKCE exchanged; ID token validated for \(userID)")
+                }
+            ),
+            (
+                "refresh",
+                { () throws(IdFlowError) in
+                    let output = try await RefreshTokens().run(context)
+                    try Self.expect(
+                        output.response.accessToken != firstLogin?.response.accessToken, "refresh returned the same access token")
+                    let rotated = output.response.refreshToken != firstLogin?.response.refreshToken
+                    return (try Self.json(output), "access token refreshed; refresh token \(rotated ? "rotated and saved" : "kept")")
+                }
+            ),
         ]
 
         for (name, body) in steps {

@@ -43,13 +43,13 @@ public struct LoginPKCE: Sendable {
         switch method {
         case .sessionToken(let token):
             request = try authorizationRequest(server, context, redirectURI: try configuredRedirectURI(context))
-            code = try await redeem(sessionToken: token, request, server)
+            code = try await server.http.send(SessionTokenAuthorizeRequest(authorization: request, sessionToken: token))
         case .credentials(let username, let password):
             let authn = AuthnAPI(http: context.http, orgURL: try oktaOrg(context, server))
             let transaction = try await authn.authenticate(username: username, password: password)
             let sessionToken = try await sessionToken(from: transaction, authn: authn)
             request = try authorizationRequest(server, context, redirectURI: try configuredRedirectURI(context))
-            code = try await redeem(sessionToken: Secret(sessionToken), request, server)
+            code = try await server.http.send(SessionTokenAuthorizeRequest(authorization: request, sessionToken: Secret(sessionToken)))
         case .browser(let port, let timeout, let opener):
             (request, code) = try await browserLogin(server, context, port: port, timeout: timeout, opener: opener)
         case .manual(let readLine):
@@ -63,7 +63,8 @@ public struct LoginPKCE: Sendable {
             code = line.contains("=") ? try AuthorizationResponse.code(from: line, expectedState: request.state) : line
         }
 
-        let response = try await server.tokenEndpoint.exchange(code: code, redirectURI: request.redirectURI, verifier: request.pkce.verifier)
+        let response = try await server.tokenEndpoint.exchange(
+            code: code, redirectURI: request.redirectURI, verifier: request.pkce.verifier)
         // Nothing is printed or stored before the ID token checks out.
         let claims = try await server.validateIDToken(in: response, nonce: request.nonce)
         let storeAt = TokenStore(directory: context.configuration.profileDirectory)
@@ -71,18 +72,24 @@ public struct LoginPKCE: Sendable {
         if store {
             try await storeAt.withLock { () throws(IdFlowError) in try storeAt.save(record) }
         }
-        context.message("logged in\(claims?["sub"]?.stringValue.map { " as \($0)" } ?? "")\(store ? "; tokens saved for profile \(context.configuration.profile)" : "")")
+        context.message(
+            "logged in\(claims?["sub"]?.stringValue.map { " as \($0)" } ?? "")\(store ? "; tokens saved for profile \(context.configuration.profile)" : "")"
+        )
         return output
     }
 
     private func configuredRedirectURI(_ context: IdFlowContext) throws(IdFlowError) -> String {
         guard let uri = context.configuration.redirectURI, !uri.isEmpty else {
-            throw .configuration("no redirect URI configured", hint: "pass --redirect-uri (the one registered for the app) or export OKTA_OAUTH2_REDIRECTURI")
+            throw .configuration(
+                "no redirect URI configured", hint: "pass --redirect-uri (the one registered for the app) or export OKTA_OAUTH2_REDIRECTURI"
+            )
         }
         return uri
     }
 
-    private func authorizationRequest(_ server: AuthorizationServer, _ context: IdFlowContext, redirectURI: String) throws(IdFlowError) -> AuthorizationRequest {
+    private func authorizationRequest(_ server: AuthorizationServer, _ context: IdFlowContext, redirectURI: String) throws(IdFlowError)
+        -> AuthorizationRequest
+    {
         AuthorizationRequest(
             endpoint: server.metadata.authorizationEndpoint, clientID: server.client.clientID, redirectURI: redirectURI,
             scope: context.configuration.scope)
@@ -113,7 +120,8 @@ public struct LoginPKCE: Sendable {
             }
             return try await mfa.sessionToken(for: transaction, authn: authn)
         case "MFA_ENROLL", "MFA_ENROLL_ACTIVATE":
-            throw .authentication("the user must enroll a factor before signing in (\(transaction.status))", hint: "enroll in a browser first (--browser)")
+            throw .authentication(
+                "the user must enroll a factor before signing in (\(transaction.status))", hint: "enroll in a browser first (--browser)")
         case "PASSWORD_EXPIRED", "PASSWORD_WARN":
             throw .authentication("the password has expired (\(transaction.status))", hint: "change it, then log in again")
         case "LOCKED_OUT":
@@ -121,21 +129,6 @@ public struct LoginPKCE: Sendable {
         default:
             throw .protocolViolation("unexpected Authn status \(transaction.status) after primary authentication")
         }
-    }
-
-    /// GET /authorize with the session token and `prompt=none`, reading the 302 without following it
-    /// (the redirect URI may be a custom scheme no HTTP client can open).
-    private func redeem(sessionToken: Secret, _ request: AuthorizationRequest, _ server: AuthorizationServer) async throws(IdFlowError) -> String {
-        var headless = request
-        headless.extraParameters += [("sessionToken", sessionToken.value), ("prompt", "none"), ("response_mode", "query")]
-        let response = try await server.http.send(HTTPRequest(method: "GET", url: headless.url, headers: ["Accept": "text/html"], isIdempotent: false))
-        guard response.isRedirect, let location = response.header("Location") else {
-            if response.status >= 500 { throw response.failure() }
-            throw .rejected(
-                "the authorization endpoint answered HTTP \(response.status) instead of redirecting: \(response.snippet)",
-                hint: "check --client-id and that --redirect-uri is registered for the app exactly")
-        }
-        return try AuthorizationResponse.code(from: location, expectedState: request.state)
     }
 
     private func browserLogin(

@@ -20,14 +20,13 @@ public struct Logout: Sendable {
         return try await tokenStore.withLock { () throws(IdFlowError) -> Result in
             let stored = try tokenStore.loadRequired(profile: context.configuration.profile, hint: "there is nothing to log out of")
             let server = try await AuthorizationServer.discover(context, for: stored, clientSecret: clientSecret)
-            let tools = TokenTools(clientSecret: clientSecret)
             var revoked: [String] = []
-            if let refresh = stored.tokens.refreshToken {
-                try await tools.revoke(refresh, hint: .refresh, server: server)
-                revoked.append(TokenKind.refresh.rawValue)
+            // The refresh token first: on Okta it ends the whole family, access tokens included.
+            for kind in [TokenKind.refresh, .access] {
+                guard let token = stored.token(kind) else { continue }
+                try await server.revoke(token, kind: kind)
+                revoked.append(kind.rawValue)
             }
-            try await tools.revoke(stored.tokens.accessToken, hint: .access, server: server)
-            revoked.append(TokenKind.access.rawValue)
             try tokenStore.clear()
             context.message("logged out of profile \(context.configuration.profile)")
             return Result(profile: context.configuration.profile, revoked: revoked, cleared: true)

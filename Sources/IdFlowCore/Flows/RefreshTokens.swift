@@ -44,9 +44,12 @@ public struct RefreshTokens: Sendable {
             if store {
                 try tokenStore.save(record)
             } else if response.refreshToken != nil, response.refreshToken != refreshToken {
-                context.message("warning: --no-store: the rotated refresh token was not saved; the stored one stops working after the grace period")
+                context.message(
+                    "warning: --no-store: the rotated refresh token was not saved; the stored one stops working after the grace period")
             }
-            context.message("refreshed the tokens of profile \(context.configuration.profile); access token valid until \(output.expiresAt.map(ISO8601.string) ?? "unknown")")
+            context.message(
+                "refreshed the tokens of profile \(context.configuration.profile); access token valid until \(output.expiresAt.map(ISO8601.string) ?? "unknown")"
+            )
             return output
         }
     }

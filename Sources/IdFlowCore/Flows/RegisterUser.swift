@@ -7,7 +7,8 @@ public struct RegisterUser: Sendable {
     /// Extra profile attributes from `--attr key=value`.
     public var attributes: [String: String]
 
-    public init(email: String, firstName: String? = nil, lastName: String? = nil, login: String? = nil, attributes: [String: String] = [:]) {
+    public init(email: String, firstName: String? = nil, lastName: String? = nil, login: String? = nil, attributes: [String: String] = [:])
+    {
         self.email = email
         self.firstName = firstName
         self.lastName = lastName
@@ -25,7 +26,9 @@ public struct RegisterUser: Sendable {
             let key = String(pair[..<equals])
             guard attributes[key] == nil else { throw .invalidInput("--attr \(key) is given twice") }
             guard !["email", "login", "firstName", "lastName"].contains(key) else {
-                throw .invalidInput("--attr \(key) repeats a dedicated option", hint: "use --\(key == "firstName" ? "first-name" : key == "lastName" ? "last-name" : key) instead")
+                throw .invalidInput(
+                    "--attr \(key) repeats a dedicated option",
+                    hint: "use --\(key == "firstName" ? "first-name" : key == "lastName" ? "last-name" : key) instead")
             }
             attributes[key] = String(pair[pair.index(after: equals)...])
         }

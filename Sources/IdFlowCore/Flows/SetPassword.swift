@@ -83,8 +83,10 @@ public struct SetPassword: Sendable {
             throw Self.unexpected(done, step: "setting the password")
         }
         let user = done.user ?? transaction.user
-        context.message("password set for \(user?.profile?.login ?? "the user"); session token valid until \(done.expiresAt ?? "soon") (single use)")
-        return Result(status: done.status, sessionToken: sessionToken, expiresAt: done.expiresAt, userId: user?.id, login: user?.profile?.login)
+        context.message(
+            "password set for \(user?.profile?.login ?? "the user"); session token valid until \(done.expiresAt ?? "soon") (single use)")
+        return Result(
+            status: done.status, sessionToken: sessionToken, expiresAt: done.expiresAt, userId: user?.id, login: user?.profile?.login)
     }
 
     private static func unexpected(_ transaction: AuthnTransaction, step: String) -> IdFlowError {
@@ -94,7 +96,9 @@ public struct SetPassword: Sendable {
                 "the user already has a password: \(step) signed them in instead of asking for one",
                 hint: "use `idflow login-pkce --username …` to sign in")
         case "MFA_ENROLL", "MFA_REQUIRED", "MFA_ENROLL_ACTIVATE":
-            return .rejected("the org requires multifactor enrolment (\(transaction.status)) while \(step)", hint: "enroll a factor with `idflow enroll` once signed in, or relax the policy")
+            return .rejected(
+                "the org requires multifactor enrolment (\(transaction.status)) while \(step)",
+                hint: "enroll a factor with `idflow enroll` once signed in, or relax the policy")
         case "LOCKED_OUT":
             return .rejected("the user is locked out", hint: "unlock the user in the admin console")
         default:

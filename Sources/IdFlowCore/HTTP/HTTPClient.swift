@@ -53,7 +53,8 @@ public struct HTTPClient: Sendable {
                     continue
                 }
                 if response.status == 429 {
-                    throw IdFlowError.rateLimited(attempts: attempt, body: try? JSONDecoder().decode(OktaErrorBody.self, from: response.body))
+                    throw IdFlowError.rateLimited(
+                        attempts: attempt, body: try? JSONDecoder().decode(OktaErrorBody.self, from: response.body))
                 }
                 return response
             } catch let error as IdFlowError {

@@ -24,7 +24,9 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// A request whose body is the JSON encoding of `body`.
-    public static func json(_ method: String, _ url: URL, body: some Encodable, headers: [String: String] = [:], isIdempotent: Bool? = nil) throws -> HTTPRequest {
+    public static func json(_ method: String, _ url: URL, body: some Encodable, headers: [String: String] = [:], isIdempotent: Bool? = nil)
+        throws -> HTTPRequest
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return HTTPRequest(
@@ -34,7 +36,9 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// A POST with an `application/x-www-form-urlencoded` body, as the OAuth endpoints take.
-    public static func form(_ url: URL, fields: [(String, String)], headers: [String: String] = [:], isIdempotent: Bool = false) -> HTTPRequest {
+    public static func form(_ url: URL, fields: [(String, String)], headers: [String: String] = [:], isIdempotent: Bool = false)
+        -> HTTPRequest
+    {
         HTTPRequest(
             method: "POST", url: url,
             headers: ["Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded"].merging(headers) { $1 },

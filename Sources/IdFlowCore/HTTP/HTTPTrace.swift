@@ -13,7 +13,9 @@ public struct HTTPTrace: Sendable {
     }
 
     func request(_ request: URLRequest, attempt: Int) {
-        var lines = ["> \(request.httpMethod ?? "GET") \(Redactor.url(request.url?.absoluteString ?? ""))\(attempt > 1 ? " (attempt \(attempt))" : "")"]
+        var lines = [
+            "> \(request.httpMethod ?? "GET") \(Redactor.url(request.url?.absoluteString ?? ""))\(attempt > 1 ? " (attempt \(attempt))" : "")"
+        ]
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
             lines.append("> \(name): \(Redactor.header(name: name, value: value))")
         }

@@ -7,7 +7,9 @@ extension HTTPResponse {
         do {
             return try JSONDecoder().decode(T.self, from: body)
         } catch {
-            throw .protocolViolation("the server's answer from \(Redactor.url(url.absoluteString)) is not the expected \(T.self): \(Self.describe(decodingError: error))")
+            throw .protocolViolation(
+                "the server's answer from \(Redactor.url(url.absoluteString)) is not the expected \(T.self): \(Self.describe(decodingError: error))"
+            )
         }
     }
 

@@ -16,7 +16,8 @@ public enum OutputStyle: String, Sendable, CaseIterable {
 public enum JSONOutput {
     public static func encode(_ value: some Encodable, style: OutputStyle) throws(IdFlowError) -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = style == .pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            style == .pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         do {
             var data = try encoder.encode(value)
             data.append(0x0A)

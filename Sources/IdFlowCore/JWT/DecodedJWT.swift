@@ -62,7 +62,8 @@ public struct DecodedJWT: Sendable {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    private static let hint = "pass a compact JWT: three base64url parts separated by dots, such as the access_token or id_token of a token response"
+    private static let hint =
+        "pass a compact JWT: three base64url parts separated by dots, such as the access_token or id_token of a token response"
 
     private static func decodeObject(_ part: Substring, name: String) throws(IdFlowError) -> JSONValue {
         let position = name == "header" ? "part 1" : "part 2"

@@ -39,14 +39,9 @@ public struct JWKSCache: SigningKeySource {
         if !refresh, let cached = cachedKeySet() {
             return cached
         }
-        let response = try await http.send(.get(jwksURI))
-        guard response.isSuccess else {
-            throw response.failure(hint: "the issuer's jwks_uri \(Redactor.url(jwksURI.absoluteString)) did not return its signing keys")
-        }
-        let source = Redactor.url(jwksURI.absoluteString)
-        _ = try JSONWebKeySet(data: response.body, source: source)
-        store(response.body)
-        return response.body
+        let keySet = try await http.send(JWKSRequest(jwksURI: jwksURI))
+        store(keySet)
+        return keySet
     }
 
     /// What is cached on disk; `fetchedAt` is seconds since 1970 (like a JWT NumericDate), kept with its

@@ -22,7 +22,9 @@ public struct JWTValidator: Sendable {
         do {
             decoded = try DecodedJWT(token)
         } catch {
-            throw .security("the token is not a well-formed JWT: \(error.message)", hint: "the issuer or something in between sent a damaged token; log in again")
+            throw .security(
+                "the token is not a well-formed JWT: \(error.message)",
+                hint: "the issuer or something in between sent a damaged token; log in again")
         }
         let algorithm = try Self.checkHeader(decoded, policy: policy)
         let key = try await selectKey(keyID: decoded.keyID, algorithm: algorithm)
@@ -44,7 +46,8 @@ public struct JWTValidator: Sendable {
     /// Decides the algorithm before any key is looked at, so a token cannot choose how it is checked.
     static func checkHeader(_ token: DecodedJWT, policy: TokenValidationPolicy) throws(IdFlowError) -> SignatureAlgorithm {
         guard let alg = token.algorithm else {
-            throw .security("the token header has no alg", hint: "a JWT must name its signature algorithm; the issuer sent a malformed token")
+            throw .security(
+                "the token header has no alg", hint: "a JWT must name its signature algorithm; the issuer sent a malformed token")
         }
         if alg.lowercased() == "none" {
             throw .security("alg none is never accepted", hint: "an unsigned token proves nothing; it did not come from the issuer as sent")
@@ -52,17 +55,23 @@ public struct JWTValidator: Sendable {
         if alg.uppercased().hasPrefix("HS") {
             throw .security(
                 "alg \(alg) is not allowed",
-                hint: "HMAC tokens are signed with a shared secret a native app cannot hold; the issuer must sign with its published RSA or EC keys (Okta uses RS256)")
+                hint:
+                    "HMAC tokens are signed with a shared secret a native app cannot hold; the issuer must sign with its published RSA or EC keys (Okta uses RS256)"
+            )
         }
         guard policy.allowedAlgorithms.contains(alg) else {
             throw .security("alg \(alg) is not allowed", hint: "allowed: \(policy.allowedAlgorithms.sorted().joined(separator: ", "))")
         }
         guard let algorithm = SignatureAlgorithm(rawValue: alg) else {
-            throw .security("alg \(alg) is not supported", hint: "idflow verifies \(SignatureAlgorithm.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw .security(
+                "alg \(alg) is not supported",
+                hint: "idflow verifies \(SignatureAlgorithm.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let critical = token.header["crit"] {
             let names = critical.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? "?"
-            throw .security("the token header marks extensions [\(names)] as critical, which idflow does not understand", hint: "RFC 7515 §4.1.11 requires rejecting such a token")
+            throw .security(
+                "the token header marks extensions [\(names)] as critical, which idflow does not understand",
+                hint: "RFC 7515 §4.1.11 requires rejecting such a token")
         }
         return algorithm
     }
@@ -86,14 +95,16 @@ public struct JWTValidator: Sendable {
             case .found(let key):
                 return key
             case .unusable(let reason):
-                throw .security(reason, hint: "the issuer's keys do not fit the token's alg \(algorithm.rawValue); the token cannot be trusted")
+                throw .security(
+                    reason, hint: "the issuer's keys do not fit the token's alg \(algorithm.rawValue); the token cannot be trusted")
             case .missing where !refetched:
                 refetched = true
             case .missing:
                 if let keyID {
                     throw .security(
                         "no key with kid \(keyID) in the issuer's JWKS (after refetch)",
-                        hint: "the token was not signed by this issuer, or it comes from another authorization server; check the issuer URL")
+                        hint: "the token was not signed by this issuer, or it comes from another authorization server; check the issuer URL"
+                    )
                 }
                 throw .security(
                     "the token has no kid and the issuer's JWKS has no key for alg \(algorithm.rawValue) (after refetch)",
@@ -111,7 +122,10 @@ public struct JWTValidator: Sendable {
             switch usable.count {
             case 1: return .found(usable[0])
             case 0: return .unusable(first.problem(verifying: algorithm) ?? "the key kid \(keyID) cannot verify alg \(algorithm.rawValue)")
-            default: return .unusable("kid \(keyID) names \(usable.count) keys for alg \(algorithm.rawValue) in the issuer's JWKS; cannot tell which signed the token")
+            default:
+                return .unusable(
+                    "kid \(keyID) names \(usable.count) keys for alg \(algorithm.rawValue) in the issuer's JWKS; cannot tell which signed the token"
+                )
             }
         }
         // Without a kid the key must be unambiguous: trying every key would let any published key vouch for the token.
@@ -119,7 +133,10 @@ public struct JWTValidator: Sendable {
         switch usable.count {
         case 0: return .missing
         case 1: return .found(usable[0])
-        default: return .unusable("the token has no kid and the issuer's JWKS has \(usable.count) keys for alg \(algorithm.rawValue); cannot tell which signed it")
+        default:
+            return .unusable(
+                "the token has no kid and the issuer's JWKS has \(usable.count) keys for alg \(algorithm.rawValue); cannot tell which signed it"
+            )
         }
     }
 
@@ -129,7 +146,9 @@ public struct JWTValidator: Sendable {
         let identifier = JWKIdentifier(string: key.keyID ?? "idflow-single-key")
         let verifier: any JWTAlgorithm
         do {
-            guard let jwk = key.jwk(for: algorithm, identifier: identifier) else { throw JWTError.invalidJWK(reason: "unsupported algorithm") }
+            guard let jwk = key.jwk(for: algorithm, identifier: identifier) else {
+                throw JWTError.invalidJWK(reason: "unsupported algorithm")
+            }
             // A collection holding this one key: jwt-kit turns n/e or x/y into a public key pinned to `algorithm`.
             let collection = JWTKeyCollection()
             try await collection.add(jwk: jwk)
@@ -169,7 +188,9 @@ public struct JWTValidator: Sendable {
             throw .security("iss is missing, expected \(policy.issuer)", hint: "the token does not say who issued it")
         }
         guard issuer == policy.issuer else {
-            throw .security("iss is \(issuer), expected \(policy.issuer)", hint: "check the issuer (org URL and authorization server) idflow is configured with")
+            throw .security(
+                "iss is \(issuer), expected \(policy.issuer)",
+                hint: "check the issuer (org URL and authorization server) idflow is configured with")
         }
 
         if let audience = policy.audience {
@@ -185,10 +206,14 @@ public struct JWTValidator: Sendable {
                 throw .security("aud is neither a string nor an array of strings", hint: "the issuer sent a malformed token")
             }
             guard audiences.contains(audience) else {
-                throw .security("aud [\(audiences.joined(separator: ", "))] does not contain \(audience)", hint: "the token was issued to another client; check --client-id")
+                throw .security(
+                    "aud [\(audiences.joined(separator: ", "))] does not contain \(audience)",
+                    hint: "the token was issued to another client; check --client-id")
             }
             if let presenter = claims["azp"], presenter.stringValue != audience {
-                throw .security("azp is \(presenter.stringValue ?? "not a string"), expected \(audience)", hint: "the token was issued to another client; check --client-id")
+                throw .security(
+                    "azp is \(presenter.stringValue ?? "not a string"), expected \(audience)",
+                    hint: "the token was issued to another client; check --client-id")
             }
         }
 
@@ -199,7 +224,8 @@ public struct JWTValidator: Sendable {
             throw .security("exp is missing", hint: "an ID token must carry its expiry; the issuer sent a malformed token")
         }
         if now > expiry + skew {
-            throw .security("token expired at \(timestamp(expiry)) \(window)", hint: "log in again; if the token is fresh, check this machine's clock")
+            throw .security(
+                "token expired at \(timestamp(expiry)) \(window)", hint: "log in again; if the token is fresh, check this machine's clock")
         }
         if let notBefore = try numericDate(claims, "nbf"), notBefore > now + skew {
             throw .security("token is not valid before \(timestamp(notBefore)) \(window)", hint: "check this machine's clock")
@@ -213,10 +239,14 @@ public struct JWTValidator: Sendable {
 
         if let expected = policy.nonce {
             guard let nonce = claims["nonce"]?.stringValue else {
-                throw .security("nonce is missing, expected the one sent with the authorization request", hint: "the ID token does not belong to this login; start it again")
+                throw .security(
+                    "nonce is missing, expected the one sent with the authorization request",
+                    hint: "the ID token does not belong to this login; start it again")
             }
             guard nonce == expected else {
-                throw .security("nonce does not match the one sent with the authorization request", hint: "the ID token does not belong to this login (a replayed or injected token); start it again")
+                throw .security(
+                    "nonce does not match the one sent with the authorization request",
+                    hint: "the ID token does not belong to this login (a replayed or injected token); start it again")
             }
         }
 

@@ -3,9 +3,15 @@ import Foundation
 
 /// The JWS algorithms idflow can verify, each tied to the key type and curve it needs and the hash it uses.
 enum SignatureAlgorithm: String, Sendable, CaseIterable {
-    case rs256 = "RS256", rs384 = "RS384", rs512 = "RS512"
-    case ps256 = "PS256", ps384 = "PS384", ps512 = "PS512"
-    case es256 = "ES256", es384 = "ES384", es512 = "ES512"
+    case rs256 = "RS256"
+    case rs384 = "RS384"
+    case rs512 = "RS512"
+    case ps256 = "PS256"
+    case ps384 = "PS384"
+    case ps512 = "PS512"
+    case es256 = "ES256"
+    case es384 = "ES384"
+    case es512 = "ES512"
 
     /// The JWK `kty` a key must have to verify this algorithm.
     var keyType: String {

@@ -32,10 +32,11 @@ public struct AuthorizationRequest: Sendable {
 
     public var url: URL {
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
-        let parameters: [(String, String)] = [
-            ("client_id", clientID), ("response_type", "code"), ("scope", scope), ("redirect_uri", redirectURI),
-            ("state", state), ("nonce", nonce), ("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method),
-        ] + extraParameters
+        let parameters: [(String, String)] =
+            [
+                ("client_id", clientID), ("response_type", "code"), ("scope", scope), ("redirect_uri", redirectURI),
+                ("state", state), ("nonce", nonce), ("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method),
+            ] + extraParameters
         let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
         components.percentEncodedQuery = existing + FormEncoding.encode(parameters)
         return components.url!
@@ -58,7 +59,8 @@ public enum AuthorizationResponse {
                 hint: "the answer belongs to another login attempt (or a forged link); start again")
         }
         if let error = parameters["error"] {
-            throw .oauth(status: nil, body: OAuthErrorBody(error: error, errorDescription: parameters["error_description"]), hint: hint(for: error))
+            throw .oauth(
+                status: nil, body: OAuthErrorBody(error: error, errorDescription: parameters["error_description"]), hint: hint(for: error))
         }
         guard let code = parameters["code"], !code.isEmpty else {
             throw .protocolViolation("the redirect carries neither a code nor an error")

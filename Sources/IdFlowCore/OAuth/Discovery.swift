@@ -25,26 +25,14 @@ public struct Discovery: Sendable {
     /// and whose endpoints must be https (or loopback http).
     public func configuration(for issuer: URL) async throws(IdFlowError) -> OpenIDConfiguration {
         let cacheFile = cacheDirectory?.appendingPathComponent("discovery-\(Self.digest(issuer.absoluteString)).json")
-        if let cacheFile, let cached = try? SecureFile.read(cacheFile), let entry = try? JSONDecoder().decode(CacheEntry.self, from: cached),
+        if let cacheFile, let cached = try? SecureFile.read(cacheFile),
+            let entry = try? JSONDecoder().decode(CacheEntry.self, from: cached),
             entry.configuration.issuer == issuer.absoluteString,
             now().timeIntervalSince(entry.fetchedAt) < ttl.inSeconds, entry.fetchedAt <= now()
         {
             return entry.configuration
         }
-        let url = issuer.appendingPathComponent(".well-known/openid-configuration")
-        let response = try await http.send(.get(url))
-        guard response.status != 404 else {
-            throw .notFound("no discovery document at \(url.absoluteString)", hint: "check --issuer (Okta: {org}/oauth2/default or the org URL)")
-        }
-        let configuration = try response.decode(OpenIDConfiguration.self)
-        guard configuration.issuer == issuer.absoluteString else {
-            throw .security(
-                "the discovery document names the issuer \(configuration.issuer), not \(issuer.absoluteString)",
-                hint: "use exactly the issuer the provider publishes as --issuer")
-        }
-        for endpoint in [configuration.authorizationEndpoint, configuration.tokenEndpoint, configuration.jwksURI] {
-            try TransportSecurity.check(endpoint)
-        }
+        let configuration = try await http.send(OpenIDConfigurationRequest(issuer: issuer))
         if let cacheFile {
             if let data = try? JSONEncoder().encode(CacheEntry(fetchedAt: now(), configuration: configuration)) {
                 // A cache that cannot be written only costs a request next time.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The token endpoint (RFC 6749 §3.2): code exchange and refresh, with OAuth errors mapped to exit codes.
+/// The token endpoint (RFC 6749 §3.2) of one server for one client: a facade that builds each grant's
+/// request value and sends it, so callers hold the endpoint and credentials once.
 public struct TokenEndpoint: Sendable {
     public var http: HTTPClient
     public var url: URL
@@ -14,32 +15,12 @@ public struct TokenEndpoint: Sendable {
 
     /// Exchanges an authorization code, proving possession of the PKCE verifier.
     public func exchange(code: String, redirectURI: String, verifier: String) async throws(IdFlowError) -> TokenResponse {
-        try await request(
-            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)],
-            hint: "the code was refused; start the login again (codes are single-use and live 5 minutes)")
+        try await http.send(
+            AuthorizationCodeTokenRequest(tokenEndpoint: url, client: client, code: code, redirectURI: redirectURI, verifier: verifier))
     }
 
     /// Uses a refresh token; `scope` (optional) must be within the originally granted scopes.
     public func refresh(_ refreshToken: String, scope: String?) async throws(IdFlowError) -> TokenResponse {
-        var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
-        if let scope { fields.append(("scope", scope)) }
-        return try await request(fields, hint: "the refresh token is invalid, expired or revoked; log in again with `idflow login-pkce`")
-    }
-
-    private func request(_ fields: [(String, String)], hint: String) async throws(IdFlowError) -> TokenResponse {
-        let (form, headers) = client.apply(to: fields)
-        let response = try await http.send(.form(url, fields: form, headers: headers))
-        guard response.isSuccess else {
-            let failure = response.failure()
-            if case .oauth(let status, let body, nil) = failure, ["invalid_grant", "invalid_client"].contains(body.error) {
-                throw .oauth(status: status, body: body, hint: body.error == "invalid_client" ? "check --client-id (and --client-secret-file for a confidential client)" : hint)
-            }
-            throw failure
-        }
-        let tokens = try response.decode(TokenResponse.self)
-        guard tokens.tokenType.lowercased() == "bearer" else {
-            throw .protocolViolation("the token endpoint issued a \(tokens.tokenType) token; idflow handles Bearer tokens only")
-        }
-        return tokens
+        try await http.send(RefreshTokenRequest(tokenEndpoint: url, client: client, refreshToken: refreshToken, scope: scope))
     }
 }

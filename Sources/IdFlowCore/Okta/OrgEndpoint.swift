@@ -8,8 +8,10 @@ struct OrgEndpoint: Sendable {
 
     func url(_ segments: [String], query: [(String, String)] = []) -> URL {
         var components = URLComponents(url: orgURL, resolvingAgainstBaseURL: false)!
-        let base = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
-        components.percentEncodedPath = base + "/" + segments.map { $0.addingPercentEncoding(withAllowedCharacters: Self.segmentAllowed) ?? $0 }.joined(separator: "/")
+        let base =
+            components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        components.percentEncodedPath =
+            base + "/" + segments.map { $0.addingPercentEncoding(withAllowedCharacters: Self.segmentAllowed) ?? $0 }.joined(separator: "/")
         if !query.isEmpty {
             components.percentEncodedQuery = FormEncoding.encode(query)
         }

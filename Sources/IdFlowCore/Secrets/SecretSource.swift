@@ -15,7 +15,9 @@ public struct SecretReader: Sendable {
     public var environment: [String: String]
     public var warn: @Sendable (String) -> Void
 
-    public init(readStandardInput: @escaping @Sendable () -> Data, environment: [String: String], warn: @escaping @Sendable (String) -> Void) {
+    public init(
+        readStandardInput: @escaping @Sendable () -> Data, environment: [String: String], warn: @escaping @Sendable (String) -> Void
+    ) {
         self.readStandardInput = readStandardInput
         self.environment = environment
         self.warn = warn

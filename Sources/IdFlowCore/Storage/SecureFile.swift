@@ -17,7 +17,8 @@ public enum SecureFile {
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw .localState(
-                "cannot create \(temporary.path): \(String(cString: strerror(errno)))", hint: "check the state directory's permissions and free space")
+                "cannot create \(temporary.path): \(String(cString: strerror(errno)))",
+                hint: "check the state directory's permissions and free space")
         }
         var failure = writeAll(data, to: fd)
         if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }

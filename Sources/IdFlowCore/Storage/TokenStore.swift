@@ -40,7 +40,8 @@ public struct TokenStore: Sendable {
         do {
             return try decoder.decode(StoredTokens.self, from: data)
         } catch {
-            throw .localState("the token store \(file.path) cannot be read: \(error)", hint: "move it aside and log in again with `idflow login-pkce`")
+            throw .localState(
+                "the token store \(file.path) cannot be read: \(error)", hint: "move it aside and log in again with `idflow login-pkce`")
         }
     }
 
@@ -70,7 +71,9 @@ public struct TokenStore: Sendable {
     }
 
     /// Runs `body` holding the profile's exclusive lock; a waiter sees what the holder wrote.
-    public func withLock<Result>(timeout: Duration = .seconds(120), _ body: () async throws(IdFlowError) -> Result) async throws(IdFlowError) -> Result {
+    public func withLock<Result>(timeout: Duration = .seconds(120), _ body: () async throws(IdFlowError) -> Result)
+        async throws(IdFlowError) -> Result
+    {
         let lock = try await FileLock.acquire(lockFile, timeout: timeout)
         defer { lock.release() }
         return try await body()

@@ -12,9 +12,7 @@ struct UserinfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            let token = try TokenArgument.resolve(accessTokenStdin ? "-" : nil, kind: .access, context)
-            let server = try await AuthorizationServer.discover(context)
-            return try await TokenTools().userinfo(token, server: server)
+            try await FetchUserinfo(token: accessTokenStdin ? .standardInput : .stored).run(context)
         }
     }
 }

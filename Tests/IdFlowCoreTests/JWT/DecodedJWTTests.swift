@@ -90,9 +90,15 @@ struct DecodedJWTTests {
 
     @Test func nonJSONOrNonObjectPartsAreInvalidInput() {
         let header = TestKeys.base64URL(Data(#"{"alg":"RS256"}"#.utf8))
-        #expect(Self.invalidInputMessage("\(header).\(TestKeys.base64URL(Data("hello".utf8))).sig") == "the token's payload (part 2) is not JSON")
-        #expect(Self.invalidInputMessage("\(header).\(TestKeys.base64URL(Data("[1,2]".utf8))).sig") == "the token's payload (part 2) is JSON but not an object")
-        #expect(Self.invalidInputMessage("\(TestKeys.base64URL(Data("\"RS256\"".utf8))).\(header).sig") == "the token's header (part 1) is JSON but not an object")
+        #expect(
+            Self.invalidInputMessage("\(header).\(TestKeys.base64URL(Data("hello".utf8))).sig")
+                == "the token's payload (part 2) is not JSON")
+        #expect(
+            Self.invalidInputMessage("\(header).\(TestKeys.base64URL(Data("[1,2]".utf8))).sig")
+                == "the token's payload (part 2) is JSON but not an object")
+        #expect(
+            Self.invalidInputMessage("\(TestKeys.base64URL(Data("\"RS256\"".utf8))).\(header).sig")
+                == "the token's header (part 1) is JSON but not an object")
     }
 
     @Test func messagesNeverQuoteTheToken() {

@@ -51,7 +51,11 @@ struct JWKSCacheTests {
         let cache = setup.cache(transport)
         #expect(try Self.keyIDs(await cache.keySet(refresh: false)) == ["k1"])
         setup.advance(3599)
-        #expect(try Self.keyIDs(await JWKSCache(http: TestKeys.client(transport), jwksURI: Self.jwksURI, cacheDirectory: setup.directory, now: { setup.clock.current }).keySet(refresh: false)) == ["k1"])
+        #expect(
+            try Self.keyIDs(
+                await JWKSCache(
+                    http: TestKeys.client(transport), jwksURI: Self.jwksURI, cacheDirectory: setup.directory, now: { setup.clock.current }
+                ).keySet(refresh: false)) == ["k1"])
         #expect(transport.requests.count == 1)
 
         let digest = SHA256.hash(data: Data(Self.jwksURI.absoluteString.utf8)).map { String(format: "%02x", $0) }.joined()
@@ -91,7 +95,9 @@ struct JWKSCacheTests {
         #expect(transport.requests.count == 2)
     }
 
-    @Test(arguments: ["not json at all", #"{"fetchedAt":1800000000,"uri":"https://example.okta.com/oauth2/default/v1/keys","jwks":{"nokeys":[]}}"#, ""])
+    @Test(arguments: [
+        "not json at all", #"{"fetchedAt":1800000000,"uri":"https://example.okta.com/oauth2/default/v1/keys","jwks":{"nokeys":[]}}"#, "",
+    ])
     func aCorruptCacheFileIsIgnoredAndReplaced(content: String) async throws {
         let setup = Setup()
         defer { setup.removeAll() }
@@ -160,7 +166,8 @@ struct JWKSCacheTests {
     @Test func anErrorStatusBecomesTheServersError() async throws {
         let setup = Setup()
         defer { setup.removeAll() }
-        let body = #"{"errorCode":"E0000007","errorSummary":"Not found: Resource not found: nope (AuthorizationServer)","errorLink":"E0000007","errorId":"oae1","errorCauses":[]}"#
+        let body =
+            #"{"errorCode":"E0000007","errorSummary":"Not found: Resource not found: nope (AuthorizationServer)","errorLink":"E0000007","errorId":"oae1","errorCauses":[]}"#
         let transport = ScriptedTransport([.json(404, body)])
         await #expect {
             _ = try await setup.cache(transport).keySet(refresh: false)
@@ -176,7 +183,8 @@ struct JWKSCacheTests {
         let rotated = try TestKeys.jwks(TestKeys.jwk(TestKeys.rsa, kid: "k1"), TestKeys.jwk(TestKeys.otherRSA, kid: "k2"))
         let transport = ScriptedTransport([.json(200, first), .json(200, rotated)])
         let validator = JWTValidator(keys: setup.cache(transport))
-        let policy = TokenValidationPolicy(issuer: JWTValidatorTests.issuer, audience: JWTValidatorTests.clientID, now: JWTValidatorTests.now)
+        let policy = TokenValidationPolicy(
+            issuer: JWTValidatorTests.issuer, audience: JWTValidatorTests.clientID, now: JWTValidatorTests.now)
         let claims = JWTValidatorTests.claims()
         _ = try await validator.validate(try await TestKeys.sign(claims, with: TestKeys.rsa, kid: "k1"), policy: policy)
         _ = try await validator.validate(try await TestKeys.sign(claims, with: TestKeys.rsa, kid: "k1"), policy: policy)

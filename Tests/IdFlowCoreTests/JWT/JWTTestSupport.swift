@@ -62,7 +62,9 @@ enum TestKeys {
     }
 
     /// `claims` signed by jwt-kit with `key` as `alg` (RS* or PS*), `kid` in the header when given.
-    static func sign(_ claims: JSONValue, with key: JWTKit.Insecure.RSA.PrivateKey, kid: String?, alg: String = "RS256") async throws -> String {
+    static func sign(_ claims: JSONValue, with key: JWTKit.Insecure.RSA.PrivateKey, kid: String?, alg: String = "RS256") async throws
+        -> String
+    {
         let collection = JWTKeyCollection()
         let digest: DigestAlgorithm = alg.hasSuffix("384") ? .sha384 : alg.hasSuffix("512") ? .sha512 : .sha256
         if alg.hasPrefix("PS") {

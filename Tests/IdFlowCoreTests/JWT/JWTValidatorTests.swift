@@ -37,7 +37,8 @@ struct JWTValidatorTests {
         audience: String? = clientID, nonce: String? = nonce, accessToken: String? = accessToken,
         allowedAlgorithms: Set<String> = TokenValidationPolicy.defaultAllowedAlgorithms
     ) -> TokenValidationPolicy {
-        TokenValidationPolicy(issuer: issuer, audience: audience, nonce: nonce, accessToken: accessToken, allowedAlgorithms: allowedAlgorithms, now: now)
+        TokenValidationPolicy(
+            issuer: issuer, audience: audience, nonce: nonce, accessToken: accessToken, allowedAlgorithms: allowedAlgorithms, now: now)
     }
 
     /// A validator whose keys come from `jwks` answers served by a scripted `jwks_uri`, uncached, so every fetch is visible.
@@ -103,7 +104,8 @@ struct JWTValidatorTests {
         let jwks = try TestKeys.jwks(TestKeys.jwk(TestKeys.rsa, kid: "ps", alg: "PS256"), TestKeys.jwk(TestKeys.ec, kid: "ec"))
         let (validator, _) = Self.validator(serving: [jwks, jwks])
         let claims = Self.claims(["at_hash": nil])
-        _ = try await validator.validate(try await TestKeys.sign(claims, with: TestKeys.rsa, kid: "ps", alg: "PS256"), policy: Self.policy())
+        _ = try await validator.validate(
+            try await TestKeys.sign(claims, with: TestKeys.rsa, kid: "ps", alg: "PS256"), policy: Self.policy())
         _ = try await validator.validate(try await TestKeys.sign(claims, with: TestKeys.ec, kid: "ec"), policy: Self.policy())
     }
 
@@ -122,7 +124,8 @@ struct JWTValidatorTests {
 
     @Test func atHashIsTheOIDCLeftHalfHashOfTheAlgorithm() {
         // OpenID Connect Core 1.0, Appendix A.3.
-        #expect(JWTValidator.leftHalfHash(of: "jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y", algorithm: "RS256") == "77QmUPtjPfzWtF2AnpK9RQ")
+        #expect(
+            JWTValidator.leftHalfHash(of: "jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y", algorithm: "RS256") == "77QmUPtjPfzWtF2AnpK9RQ")
         let sha384 = Data(SHA384.hash(data: Data("token".utf8)))
         #expect(JWTValidator.leftHalfHash(of: "token", algorithm: "PS384") == TestKeys.base64URL(sha384.prefix(24)))
         let sha512 = Data(SHA512.hash(data: Data("token".utf8)))
@@ -153,7 +156,9 @@ struct JWTValidatorTests {
         let (validator, transport) = Self.validator(serving: [try Self.standardJWKS()])
         #expect(await Self.rejection(token, by: validator) == "alg HS256 is not allowed")
         // Even a caller who lists HS256 cannot open the door.
-        #expect(await Self.rejection(token, by: validator, policy: Self.policy(allowedAlgorithms: ["HS256", "RS256"])) == "alg HS256 is not allowed")
+        #expect(
+            await Self.rejection(token, by: validator, policy: Self.policy(allowedAlgorithms: ["HS256", "RS256"]))
+                == "alg HS256 is not allowed")
         #expect(transport.requests.isEmpty)
     }
 
@@ -255,8 +260,11 @@ struct JWTValidatorTests {
 
     @Test func aTokenExpiredBeyondTheClockSkewIsRejected() async throws {
         let (validator, _) = Self.validator(serving: [try Self.standardJWKS()])
-        let token = try await TestKeys.sign(Self.claims(["exp": .number(Self.now.timeIntervalSince1970 - 121)]), with: TestKeys.rsa, kid: "k1")
-        #expect(await Self.rejection(token, by: validator) == "token expired at 2027-01-15T07:57:59Z (now 2027-01-15T08:00:00Z, 120 s skew allowed)")
+        let token = try await TestKeys.sign(
+            Self.claims(["exp": .number(Self.now.timeIntervalSince1970 - 121)]), with: TestKeys.rsa, kid: "k1")
+        #expect(
+            await Self.rejection(token, by: validator)
+                == "token expired at 2027-01-15T07:57:59Z (now 2027-01-15T08:00:00Z, 120 s skew allowed)")
     }
 
     @Test func aTokenWithoutExpiryIsRejected() async throws {
@@ -268,14 +276,20 @@ struct JWTValidatorTests {
     @Test func anIssuedAtInTheFutureIsRejected() async throws {
         let (validator, _) = Self.validator(serving: [try Self.standardJWKS()])
         let t = Self.now.timeIntervalSince1970
-        let token = try await TestKeys.sign(Self.claims(["iat": .number(t + 121), "exp": .number(t + 3721)]), with: TestKeys.rsa, kid: "k1")
-        #expect(await Self.rejection(token, by: validator) == "iat is in the future: 2027-01-15T08:02:01Z (now 2027-01-15T08:00:00Z, 120 s skew allowed)")
+        let token = try await TestKeys.sign(
+            Self.claims(["iat": .number(t + 121), "exp": .number(t + 3721)]), with: TestKeys.rsa, kid: "k1")
+        #expect(
+            await Self.rejection(token, by: validator)
+                == "iat is in the future: 2027-01-15T08:02:01Z (now 2027-01-15T08:00:00Z, 120 s skew allowed)")
     }
 
     @Test func aNotBeforeInTheFutureIsRejected() async throws {
         let (validator, _) = Self.validator(serving: [try Self.standardJWKS()])
-        let token = try await TestKeys.sign(Self.claims(["nbf": .number(Self.now.timeIntervalSince1970 + 600)]), with: TestKeys.rsa, kid: "k1")
-        #expect(await Self.rejection(token, by: validator) == "token is not valid before 2027-01-15T08:10:00Z (now 2027-01-15T08:00:00Z, 120 s skew allowed)")
+        let token = try await TestKeys.sign(
+            Self.claims(["nbf": .number(Self.now.timeIntervalSince1970 + 600)]), with: TestKeys.rsa, kid: "k1")
+        #expect(
+            await Self.rejection(token, by: validator)
+                == "token is not valid before 2027-01-15T08:10:00Z (now 2027-01-15T08:00:00Z, 120 s skew allowed)")
     }
 
     @Test func anAtHashOfAnotherAccessTokenIsRejected() async throws {
@@ -294,7 +308,8 @@ struct JWTValidatorTests {
         let response = try JSONValue(data: Fixtures.data("okta-core/oauth-token-response-default-as.json"))
         let keys = StaticKeySet(jwks: try Fixtures.data("okta-core/oauth-keys-jwks.json"))
         let validator = JWTValidator(keys: keys)
-        let policy = TokenValidationPolicy(issuer: "https://example.com/oauth2/default", audience: "0oa3en4fIMQ3ddc204w5", now: Date(timeIntervalSince1970: 1_642_532_600))
+        let policy = TokenValidationPolicy(
+            issuer: "https://example.com/oauth2/default", audience: "0oa3en4fIMQ3ddc204w5", now: Date(timeIntervalSince1970: 1_642_532_600))
         for name in ["id_token", "access_token"] {
             let token = try #require(response[name]?.stringValue)
             #expect(await Self.rejection(token, by: validator, policy: policy) == "alg HS256 is not allowed")
@@ -310,7 +325,9 @@ struct JWTValidatorTests {
         // A token naming the recorded key gets as far as the RSA signature check: the key (2048 bits, with the
         // leading zero byte in `n`) was imported; only the made-up signature fails.
         let kid = "k6HN2DKok-kExjJGBLqgzByMCnN1RvzEOA-1ukTjexA"
-        let token = try TestKeys.craft(header: ["alg": "RS256", "kid": .string(kid)], claims: Self.claims()) { _ in Data(repeating: 7, count: 256) }
+        let token = try TestKeys.craft(header: ["alg": "RS256", "kid": .string(kid)], claims: Self.claims()) { _ in
+            Data(repeating: 7, count: 256)
+        }
         let message = await Self.rejection(token, by: JWTValidator(keys: StaticKeySet(jwks: jwks)))
         #expect(message == "signature does not verify with the issuer's key kid \(kid) (alg RS256)")
         // jwt-kit itself accepts the whole set too.

@@ -27,7 +27,8 @@ struct PKCEAndAuthorizationTests {
 
     @Test func authorizeURLCarriesEveryParameter() throws {
         let request = AuthorizationRequest(
-            endpoint: URL(string: "https://o.okta.com/oauth2/default/v1/authorize")!, clientID: "0oa1", redirectURI: "com.example.app:/callback",
+            endpoint: URL(string: "https://o.okta.com/oauth2/default/v1/authorize")!, clientID: "0oa1",
+            redirectURI: "com.example.app:/callback",
             scope: "openid profile offline_access", extraParameters: [("prompt", "none")])
         let components = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false))
         let query = Dictionary(uniqueKeysWithValues: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") })
@@ -64,10 +65,15 @@ struct PKCEAndAuthorizationTests {
     @Test func anErrorRedirectBecomesAnOAuthErrorWithAHint() {
         do {
             _ = try AuthorizationResponse.code(
-                from: "com.example.app:/callback?error=login_required&error_description=The+client+specified+not+to+prompt&state=s", expectedState: "s")
+                from: "com.example.app:/callback?error=login_required&error_description=The+client+specified+not+to+prompt&state=s",
+                expectedState: "s")
             Issue.record("expected an error")
         } catch {
-            #expect(error == .oauth(status: nil, body: OAuthErrorBody(error: "login_required", errorDescription: "The client specified not to prompt"), hint: error.hint))
+            #expect(
+                error
+                    == .oauth(
+                        status: nil, body: OAuthErrorBody(error: "login_required", errorDescription: "The client specified not to prompt"),
+                        hint: error.hint))
             #expect(error.exitStatus == .authentication)
             #expect(error.hint?.contains("single-use") == true)
         }
@@ -85,10 +91,14 @@ struct PKCEAndAuthorizationTests {
 
 @Suite(.enabled(if: Fixtures.available, Comment(rawValue: Fixtures.missingMessage)))
 struct OAuthFixtureDecodingTests {
-    @Test(arguments: ["oidc-openid-configuration-default-as.json", "oidc-openid-configuration-org-as.json", "oauth-authorization-server-metadata-custom-as.json"])
+    @Test(arguments: [
+        "oidc-openid-configuration-default-as.json", "oidc-openid-configuration-org-as.json",
+        "oauth-authorization-server-metadata-custom-as.json",
+    ])
     func discoveryDocumentsDecode(file: String) throws {
         // The OpenAPI example keeps Okta's `{yourOktaDomain}` placeholder, which is not a valid host.
-        let text = String(decoding: try Fixtures.data("okta-core/\(file)"), as: UTF8.self).replacingOccurrences(of: "{yourOktaDomain}", with: "dev-1.okta.com")
+        let text = String(decoding: try Fixtures.data("okta-core/\(file)"), as: UTF8.self).replacingOccurrences(
+            of: "{yourOktaDomain}", with: "dev-1.okta.com")
         let metadata = try JSONDecoder().decode(OpenIDConfiguration.self, from: Data(text.utf8))
         #expect(metadata.tokenEndpoint.path.hasSuffix("/v1/token"))
         #expect(metadata.authorizationEndpoint.path.hasSuffix("/v1/authorize"))
@@ -113,7 +123,8 @@ struct OAuthFixtureDecodingTests {
 }
 
 struct DiscoveryTests {
-    let document = #"{"issuer":"https://o.okta.com/oauth2/default","authorization_endpoint":"https://o.okta.com/oauth2/default/v1/authorize","token_endpoint":"https://o.okta.com/oauth2/default/v1/token","jwks_uri":"https://o.okta.com/oauth2/default/v1/keys","code_challenge_methods_supported":["S256"]}"#
+    let document =
+        #"{"issuer":"https://o.okta.com/oauth2/default","authorization_endpoint":"https://o.okta.com/oauth2/default/v1/authorize","token_endpoint":"https://o.okta.com/oauth2/default/v1/token","jwks_uri":"https://o.okta.com/oauth2/default/v1/keys","code_challenge_methods_supported":["S256"]}"#
 
     @Test func isCachedInTheStateDirectory() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-disc-\(UUID().uuidString)")
@@ -132,7 +143,8 @@ struct DiscoveryTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-disc-\(UUID().uuidString)")
         let transport = ScriptedTransport([.json(200, document), .json(200, document)])
         let clock = Locked(Date())
-        let discovery = Discovery(http: TestContext.make(transport: transport).http, cacheDirectory: directory, ttl: .seconds(60), now: { clock.current })
+        let discovery = Discovery(
+            http: TestContext.make(transport: transport).http, cacheDirectory: directory, ttl: .seconds(60), now: { clock.current })
         let issuer = URL(string: "https://o.okta.com/oauth2/default")!
         _ = try await discovery.configuration(for: issuer)
         clock.withLock { $0 = $0.addingTimeInterval(61) }
@@ -152,8 +164,11 @@ struct DiscoveryTests {
     }
 
     @Test func plainHTTPEndpointsOnAnotherHostAreRefused() async throws {
-        let insecure = document.replacingOccurrences(of: "https://o.okta.com/oauth2/default/v1/token", with: "http://o.okta.com/oauth2/default/v1/token")
+        let insecure = document.replacingOccurrences(
+            of: "https://o.okta.com/oauth2/default/v1/token", with: "http://o.okta.com/oauth2/default/v1/token")
         let discovery = Discovery(http: TestContext.make(transport: ScriptedTransport([.json(200, insecure)])).http, cacheDirectory: nil)
-        await #expect(throws: IdFlowError.self) { try await discovery.configuration(for: URL(string: "https://o.okta.com/oauth2/default")!) }
+        await #expect(throws: IdFlowError.self) {
+            try await discovery.configuration(for: URL(string: "https://o.okta.com/oauth2/default")!)
+        }
     }
 }

@@ -11,7 +11,8 @@ struct StateDirectoryAttackTests {
     func record() -> StoredTokens {
         StoredTokens(
             issuer: "https://o/oauth2/default", clientId: "0oa1",
-            tokens: TokenResponse(tokenType: "Bearer", accessToken: "at", expiresIn: 3600, scope: "openid", refreshToken: "rt", idToken: nil),
+            tokens: TokenResponse(
+                tokenType: "Bearer", accessToken: "at", expiresIn: 3600, scope: "openid", refreshToken: "rt", idToken: nil),
             expiresAt: nil, idTokenClaims: nil, savedAt: Date(timeIntervalSince1970: 1_800_000_000))
     }
 

@@ -11,7 +11,8 @@ struct TokenStoreTests {
     func record(_ refresh: String) -> StoredTokens {
         StoredTokens(
             issuer: "https://o/oauth2/default", clientId: "0oa1",
-            tokens: TokenResponse(tokenType: "Bearer", accessToken: "at-\(refresh)", expiresIn: 3600, scope: "openid", refreshToken: refresh, idToken: nil),
+            tokens: TokenResponse(
+                tokenType: "Bearer", accessToken: "at-\(refresh)", expiresIn: 3600, scope: "openid", refreshToken: refresh, idToken: nil),
             expiresAt: Date(timeIntervalSince1970: 1_800_000_000), idTokenClaims: nil, savedAt: Date(timeIntervalSince1970: 1_799_996_400))
     }
 

@@ -17,7 +17,7 @@ struct TokenInspectCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try TokenTools.inspect(try TokenArgument.resolve(token, kind: type, context), now: context.now())
+            try InspectToken(token: TokenInput(argument: token), kind: type).run(context)
         }
     }
 }

@@ -16,9 +16,8 @@ struct TokenIntrospectCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            let value = try TokenArgument.resolve(token, kind: type, context)
-            let server = try await AuthorizationServer.discover(context, clientSecret: try clientSecret.secret(context))
-            return try await TokenTools().introspect(value, hint: type, context: context, server: server)
+            try await IntrospectToken(token: TokenInput(argument: token), kind: type, clientSecret: try clientSecret.secret(context)).run(
+                context)
         }
     }
 }

@@ -14,14 +14,10 @@ struct TokenRevokeCommand: AsyncParsableCommand {
     @OptionGroup var clientSecret: ClientSecretOption
     @OptionGroup var global: GlobalOptions
 
-    struct Output: Encodable { var revoked: String }
-
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            let value = try TokenArgument.resolve(token, kind: type, context)
-            let server = try await AuthorizationServer.discover(context, clientSecret: try clientSecret.secret(context))
-            try await TokenTools().revoke(value, hint: type, server: server)
-            return Output(revoked: type.rawValue)
+            try await RevokeToken(token: TokenInput(argument: token), kind: type, clientSecret: try clientSecret.secret(context)).run(
+                context)
         }
     }
 }

@@ -21,7 +21,7 @@ struct TokenVerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try await TokenTools().verify(try TokenArgument.resolve(token, kind: type, context), audience: audience, context: context)
+            try await VerifyToken(token: TokenInput(argument: token), kind: type, audience: audience).run(context)
         }
     }
 }

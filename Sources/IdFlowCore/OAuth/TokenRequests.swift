@@ -1,0 +1,80 @@
+import Foundation
+
+/// Exchanges an authorization code at the token endpoint (RFC 6749 §4.1.3), proving possession of the PKCE verifier.
+public struct AuthorizationCodeTokenRequest: APIRequest {
+    public var tokenEndpoint: URL
+    public var client: ClientCredentials
+    public var code: String
+    public var redirectURI: String
+    public var verifier: String
+
+    public init(tokenEndpoint: URL, client: ClientCredentials, code: String, redirectURI: String, verifier: String) {
+        self.tokenEndpoint = tokenEndpoint
+        self.client = client
+        self.code = code
+        self.redirectURI = redirectURI
+        self.verifier = verifier
+    }
+
+    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        TokenGrant.request(
+            tokenEndpoint, client: client,
+            fields: [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)])
+    }
+
+    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
+        try TokenGrant.decode(response, hint: "the code was refused; start the login again (codes are single-use and live 5 minutes)")
+    }
+}
+
+/// Uses a refresh token (RFC 6749 §6); `scope` (optional) must be within the originally granted scopes.
+public struct RefreshTokenRequest: APIRequest {
+    public var tokenEndpoint: URL
+    public var client: ClientCredentials
+    public var refreshToken: String
+    public var scope: String?
+
+    public init(tokenEndpoint: URL, client: ClientCredentials, refreshToken: String, scope: String?) {
+        self.tokenEndpoint = tokenEndpoint
+        self.client = client
+        self.refreshToken = refreshToken
+        self.scope = scope
+    }
+
+    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+        if let scope { fields.append(("scope", scope)) }
+        return TokenGrant.request(tokenEndpoint, client: client, fields: fields)
+    }
+
+    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
+        try TokenGrant.decode(response, hint: "the refresh token is invalid, expired or revoked; log in again with `idflow login-pkce`")
+    }
+}
+
+/// What the grants share: the client's credentials on a form POST, OAuth errors with hints, Bearer only.
+enum TokenGrant {
+    /// Never retried once sent: codes are single-use and a refresh may rotate the token, so a second try
+    /// could spend what the first already spent.
+    static func request(_ url: URL, client: ClientCredentials, fields: [(String, String)]) -> HTTPRequest {
+        let (form, headers) = client.apply(to: fields)
+        return .form(url, fields: form, headers: headers)
+    }
+
+    static func decode(_ response: HTTPResponse, hint: String) throws(IdFlowError) -> TokenResponse {
+        guard response.isSuccess else {
+            let failure = response.failure()
+            if case .oauth(let status, let body, nil) = failure, ["invalid_grant", "invalid_client"].contains(body.error) {
+                throw .oauth(
+                    status: status, body: body,
+                    hint: body.error == "invalid_client" ? "check --client-id (and --client-secret-file for a confidential client)" : hint)
+            }
+            throw failure
+        }
+        let tokens = try response.decode(TokenResponse.self)
+        guard tokens.tokenType.lowercased() == "bearer" else {
+            throw .protocolViolation("the token endpoint issued a \(tokens.tokenType) token; idflow handles Bearer tokens only")
+        }
+        return tokens
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Redeems an activation (or recovery) token: a user without a password gets PASSWORD_RESET.
+public struct RedeemTokenRequest: APIRequest {
+    public var orgURL: URL
+    public var token: ActivationToken
+
+    public init(orgURL: URL, token: ActivationToken) {
+        self.orgURL = orgURL
+        self.token = token
+    }
+
+    private struct Body: Encodable { var token: String }
+
+    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        try AuthnRequests.post(OrgEndpoint(orgURL: orgURL).url(["api", "v1", "authn"]), Body(token: token.secret.value))
+    }
+
+    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
+        try AuthnRequests.decode(
+            response, hint: "the activation token is invalid, used or expired; get a new one with `idflow activate` (or reactivate)")
+    }
+}
+
+/// Primary authentication with a username and password.
+public struct PrimaryAuthenticationRequest: APIRequest {
+    public var orgURL: URL
+    public var username: String
+    public var password: Secret
+
+    public init(orgURL: URL, username: String, password: Secret) {
+        self.orgURL = orgURL
+        self.username = username
+        self.password = password
+    }
+
+    private struct Body: Encodable {
+        var username: String
+        var password: String
+    }
+
+    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        try AuthnRequests.post(OrgEndpoint(orgURL: orgURL).url(["api", "v1", "authn"]), Body(username: username, password: password.value))
+    }
+
+    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
+        try AuthnRequests.decode(response, hint: "check the username and password")
+    }
+}
+
+/// Sets the password of a PASSWORD_RESET transaction, at the `next` link the server gave.
+public struct ResetPasswordRequest: APIRequest {
+    public var orgURL: URL
+    public var transaction: AuthnTransaction
+    public var newPassword: Secret
+
+    public init(orgURL: URL, transaction: AuthnTransaction, newPassword: Secret) {
+        self.orgURL = orgURL
+        self.transaction = transaction
+        self.newPassword = newPassword
+    }
+
+    private struct Body: Encodable {
+        var stateToken: String
+        var newPassword: String
+    }
+
+    /// Refuses a `next` link off the org: the link comes from a response, and the password must only ever
+    /// go to the org the user configured.
+    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        guard let stateToken = transaction.stateToken else {
+            throw .protocolViolation("the \(transaction.status) transaction carries no stateToken")
+        }
+        let org = OrgEndpoint(orgURL: orgURL)
+        var url = org.url(["api", "v1", "authn", "credentials", "reset_password"])
+        if let href = transaction.links?.next?.href, let next = URL(string: href) {
+            guard org.contains(next) else {
+                throw .security(
+                    "the server's next link \(Redactor.url(href)) is not on the org \(org.orgURL.absoluteString); refusing to send the password there"
+                )
+            }
+            url = next
+        }
+        return try AuthnRequests.post(url, Body(stateToken: stateToken, newPassword: newPassword.value))
+    }
+
+    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
+        try AuthnRequests.decode(response, hint: "start again with a new activation token if the transaction expired")
+    }
+}
+
+/// What the Authn requests share: a JSON POST without an API token, and the hints on a 401.
+enum AuthnRequests {
+    static func post(_ url: URL, _ body: some Encodable) throws(IdFlowError) -> HTTPRequest {
+        do {
+            return try .json("POST", url, body: body)
+        } catch {
+            throw .internalFailure("cannot encode an Authn request: \(error)")
+        }
+    }
+
+    static func decode(_ response: HTTPResponse, hint: String) throws(IdFlowError) -> AuthnTransaction {
+        guard response.isSuccess else {
+            throw withHint(response.failure(), hint: hint)
+        }
+        return try response.decode(AuthnTransaction.self)
+    }
+
+    /// Adds a hint to authentication failures (401), where the server's summary alone says little.
+    private static func withHint(_ error: IdFlowError, hint: String) -> IdFlowError {
+        if case .okta(let status, let body, nil) = error, status == 401 {
+            return .okta(
+                status: status, body: body,
+                hint: body.errorCode == "E0000011" ? "the transaction expired or was cancelled; start again" : hint)
+        }
+        return error
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Creates a user with the given profile and no credentials; `activate=false` leaves it STAGED.
+public struct CreateUserRequest: APIRequest {
+    public var orgURL: URL
+    public var apiToken: Secret
+    public var profile: [String: JSONValue]
+    public var activate: Bool
+
+    public init(orgURL: URL, apiToken: Secret, profile: [String: JSONValue], activate: Bool) {
+        self.orgURL = orgURL
+        self.apiToken = apiToken
+        self.profile = profile
+        self.activate = activate
+    }
+
+    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        let body: JSONValue = ["profile": .object(profile)]
+        let url = OrgEndpoint(orgURL: orgURL).url(["api", "v1", "users"], query: [("activate", activate ? "true" : "false")])
+        do {
+            return try .json("POST", url, body: body, headers: UsersRequests.authorization(apiToken))
+        } catch {
+            throw .internalFailure("cannot encode the user profile: \(error)")
+        }
+    }
+
+    /// The user as idflow reads it, and the whole object as the server sent it (for output).
+    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> (OktaUser, JSONValue) {
+        (try response.decode(OktaUser.self), try response.json())
+    }
+}
+
+/// Reads a user by id or login.
+public struct GetUserRequest: APIRequest {
+    public var orgURL: URL
+    public var apiToken: Secret
+    /// A user id (`00u…`) or a login; escaped as one path segment, so it can never change the path.
+    public var user: String
+
+    public init(orgURL: URL, apiToken: Secret, user: String) {
+        self.orgURL = orgURL
+        self.apiToken = apiToken
+        self.user = user
+    }
+
+    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        .get(OrgEndpoint(orgURL: orgURL).url(["api", "v1", "users", user]), headers: UsersRequests.authorization(apiToken))
+    }
+
+    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> (OktaUser, JSONValue) {
+        guard response.status != 404 else { throw UsersRequests.unknownUser(user, response: response) }
+        return (try response.decode(OktaUser.self), try response.json())
+    }
+}
+
+/// Activates a STAGED user; with `sendEmail` the server mails the link and returns `{}`.
+public struct ActivateUserRequest: APIRequest {
+    public var orgURL: URL
+    public var apiToken: Secret
+    public var userID: String
+    public var sendEmail: Bool
+
+    public init(orgURL: URL, apiToken: Secret, userID: String, sendEmail: Bool) {
+        self.orgURL = orgURL
+        self.apiToken = apiToken
+        self.userID = userID
+        self.sendEmail = sendEmail
+    }
+
+    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        let url = OrgEndpoint(orgURL: orgURL).url(
+            ["api", "v1", "users", userID, "lifecycle", "activate"], query: [("sendEmail", sendEmail ? "true" : "false")])
+        // A second activation answers an error or a new token, so a POST lost in transit is not retried.
+        return HTTPRequest(
+            method: "POST", url: url, headers: UsersRequests.authorization(apiToken).merging(["Accept": "application/json"]) { $1 })
+    }
+
+    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> UserActivationToken {
+        guard response.status != 404 else { throw UsersRequests.unknownUser(userID, response: response) }
+        return try response.decode(UserActivationToken.self)
+    }
+}
+
+/// What the Users API requests share: the management API token and the answer to an unknown user.
+enum UsersRequests {
+    static func authorization(_ apiToken: Secret) -> [String: String] { ["Authorization": "SSWS \(apiToken.value)"] }
+
+    static func unknownUser(_ reference: String, response: HTTPResponse) -> IdFlowError {
+        let hint = "check the id or login; `idflow register` creates users"
+        if case .okta(let status, let body, _) = response.failure() {
+            return .okta(status: status, body: body, hint: hint)
+        }
+        return .notFound("no user \(reference)", hint: hint)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import IdFlowCore
+import IdFlowTestSupport
+import Testing
+
+struct UsersRequestsTests {
+    let token = Secret("t0ken")
+
+    @Test func createUserPostsTheProfileAsJSONAndIsNotRetried() throws {
+        let request = try CreateUserRequest(
+            orgURL: Built.org, apiToken: token, profile: ["email": "jo@example.com", "login": "jo@example.com"], activate: false
+        )
+        .httpRequest()
+        #expect(request.method == "POST")
+        #expect(request.url.absoluteString == "https://example.okta.com/api/v1/users?activate=false")
+        #expect(request.headers == ["Authorization": "SSWS t0ken", "Accept": "application/json", "Content-Type": "application/json"])
+        #expect(try Built.json(request) == ["profile": ["email": "jo@example.com", "login": "jo@example.com"]])
+        #expect(!request.isIdempotent)
+    }
+
+    @Test func createUserDecodesTheUserAndKeepsTheWholeDocument() throws {
+        let body = String(decoding: try Fixtures.data("okta-core/user-staged-create-activate-false-classic.json"), as: UTF8.self)
+        let (user, document) = try CreateUserRequest(orgURL: Built.org, apiToken: token, profile: [:], activate: false).decode(
+            Built.response(200, body))
+        #expect(user.status == "STAGED")
+        #expect(document["id"] == .string(user.id))
+    }
+
+    @Test func getUserEscapesTheLoginAsOneSegmentAndMayBeRetried() throws {
+        let request = try GetUserRequest(orgURL: Built.org, apiToken: token, user: "jo/x?y@example.com").httpRequest()
+        #expect(request.method == "GET")
+        #expect(request.url.absoluteString == "https://example.okta.com/api/v1/users/jo%2Fx%3Fy@example.com")
+        #expect(request.headers == ["Authorization": "SSWS t0ken", "Accept": "application/json"])
+        #expect(request.body == nil)
+        #expect(request.isIdempotent)
+    }
+
+    @Test func anUnknownUserKeepsOktasBodyWithAHint() throws {
+        let body = String(decoding: try Fixtures.data("okta-core/error-E0000007-user-not-found.json"), as: UTF8.self)
+        let error = Built.error { () throws(IdFlowError) in
+            try GetUserRequest(orgURL: Built.org, apiToken: token, user: "nobody").decode(Built.response(404, body))
+        }
+        guard case .okta(404, let okta, let hint) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(okta.errorCode == "E0000007")
+        #expect(hint == "check the id or login; `idflow register` creates users")
+    }
+
+    @Test func anUnknownUserWithoutABodyIsNotFound() {
+        let error = Built.error { () throws(IdFlowError) in
+            try ActivateUserRequest(orgURL: Built.org, apiToken: token, userID: "00u1", sendEmail: false).decode(
+                Built.response(404, "", headers: [:]))
+        }
+        #expect(error == .notFound("no user 00u1", hint: "check the id or login; `idflow register` creates users"))
+    }
+
+    @Test func activatePostsNoBodyAndIsNotRetried() throws {
+        let request = try ActivateUserRequest(orgURL: Built.org, apiToken: token, userID: "00u1", sendEmail: true).httpRequest()
+        #expect(request.method == "POST")
+        #expect(request.url.absoluteString == "https://example.okta.com/api/v1/users/00u1/lifecycle/activate?sendEmail=true")
+        #expect(request.headers == ["Authorization": "SSWS t0ken", "Accept": "application/json"])
+        #expect(request.body == nil)
+        #expect(!request.isIdempotent)
+    }
+}
+
+struct AuthnRequestsTests {
+    @Test func redeemPostsTheTokenWithoutAnAPIToken() throws {
+        let request = try RedeemTokenRequest(orgURL: Built.org, token: ActivationToken("tok123")).httpRequest()
+        #expect(request.method == "POST")
+        #expect(request.url.absoluteString == "https://example.okta.com/api/v1/authn")
+        #expect(request.headers == ["Accept": "application/json", "Content-Type": "application/json"])
+        #expect(try Built.json(request) == ["token": "tok123"])
+        #expect(!request.isIdempotent)
+    }
+
+    @Test func primaryAuthenticationPostsUsernameAndPassword() throws {
+        let request = try PrimaryAuthenticationRequest(orgURL: Built.org, username: "jo@example.com", password: Secret("pw")).httpRequest()
+        #expect(request.method == "POST")
+        #expect(request.url.absoluteString == "https://example.okta.com/api/v1/authn")
+        #expect(try Built.json(request) == ["username": "jo@example.com", "password": "pw"])
+        #expect(!request.isIdempotent)
+    }
+
+    @Test func aFailedAuthenticationGetsItsHint() {
+        let body =
+            #"{"errorCode":"E0000004","errorSummary":"Authentication failed","errorLink":"E0000004","errorId":"oae1","errorCauses":[]}"#
+        let error = Built.error { () throws(IdFlowError) in
+            try PrimaryAuthenticationRequest(orgURL: Built.org, username: "jo", password: Secret("pw")).decode(Built.response(401, body))
+        }
+        guard case .okta(401, _, let hint) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(hint == "check the username and password")
+    }
+
+    @Test func anExpiredTransactionSaysToStartAgain() {
+        let body =
+            #"{"errorCode":"E0000011","errorSummary":"Invalid token provided","errorLink":"E0000011","errorId":"oae1","errorCauses":[]}"#
+        let error = Built.error { () throws(IdFlowError) in
+            try RedeemTokenRequest(orgURL: Built.org, token: try ActivationToken("t")).decode(Built.response(401, body))
+        }
+        guard case .okta(401, _, let hint) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(hint == "the transaction expired or was cancelled; start again")
+    }
+
+    @Test func resetPasswordPostsToTheNextLinkOnTheOrg() throws {
+        let transaction = try JSONDecoder().decode(
+            AuthnTransaction.self, from: Fixtures.data("okta-core/authn-password-reset-account-activation.json"))
+        let org = URL(string: "https://yourOktaDomain")!
+        let request = try ResetPasswordRequest(orgURL: org, transaction: transaction, newPassword: Secret("N3w-pass")).httpRequest()
+        #expect(request.method == "POST")
+        #expect(request.url.absoluteString == "https://yourOktaDomain/api/v1/authn/credentials/reset_password")
+        #expect(try Built.json(request) == ["stateToken": .string(transaction.stateToken ?? ""), "newPassword": "N3w-pass"])
+        #expect(!request.isIdempotent)
+    }
+
+    @Test func resetPasswordRefusesANextLinkOffTheOrg() throws {
+        let transaction = try JSONDecoder().decode(
+            AuthnTransaction.self, from: Fixtures.data("okta-core/authn-password-reset-account-activation.json"))
+        let error = Built.error { () throws(IdFlowError) in
+            try ResetPasswordRequest(orgURL: Built.org, transaction: transaction, newPassword: Secret("N3w-pass")).httpRequest()
+        }
+        #expect(error?.exitStatus == .security)
+    }
+
+    @Test func resetPasswordNeedsAStateToken() throws {
+        let transaction = try JSONDecoder().decode(AuthnTransaction.self, from: Data(#"{"status":"SUCCESS"}"#.utf8))
+        let error = Built.error { () throws(IdFlowError) in
+            try ResetPasswordRequest(orgURL: Built.org, transaction: transaction, newPassword: Secret("x")).httpRequest()
+        }
+        #expect(error == .protocolViolation("the SUCCESS transaction carries no stateToken"))
+    }
+}
