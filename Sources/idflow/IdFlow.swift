@@ -40,6 +40,7 @@ struct IdFlow: AsyncParsableCommand {
 
     /// The entry point: the configuration flags may stand before the subcommand (`idflow -v register …`).
     static func main() async {
+        ProcessHardening.disableCoreDumps()
         await main(GlobalArguments.hoist(Array(CommandLine.arguments.dropFirst()), root: IdFlow.self))
     }
 }

@@ -59,4 +59,37 @@ struct RedactorTests {
         #expect("\(secret)" == "<redacted>")
         #expect(String(reflecting: secret).contains("hunter2") == false)
     }
+
+    @Test func masksTheIdentityEngineAndDeviceSecrets() {
+        let body = Data(
+            #"{"stateHandle":"02handle","recoveryToken":"VBQ0gwBXT","pin":"4711","client_assertion":"eyJass","credentials":{"passcode":"pc"}}"#
+                .utf8)
+        let text = Redactor.body(body, contentType: "application/ion+json; okta-version=1.0.0")
+        for secret in ["02handle", "VBQ0gwBXT", "4711", "eyJass", "\"pc\""] {
+            #expect(!text.contains(secret), "\(secret) leaked in \(text)")
+        }
+        let form = Redactor.body(Data("client_assertion=eyJa&interaction_code=ic1&client_id=c".utf8), contentType: "application/x-www-form-urlencoded")
+        #expect(!form.contains("eyJa") && !form.contains("ic1"))
+        #expect(form.contains("client_id=c"))
+    }
+
+    @Test func aBodyThatIsNeitherJSONNorAFormIsShownOnlyAsItsSize() {
+        let page = Data("<html><body>token=abc123 echoed by a proxy</body></html>".utf8)
+        let text = Redactor.body(page, contentType: "text/html")
+        #expect(!text.contains("abc123"))
+        #expect(text == "<\(page.count) bytes of text/html>")
+        #expect(Redactor.body(Data([0xFF, 0x00]), contentType: nil) == "<2 bytes>")
+    }
+}
+
+struct ProcessHardeningTests {
+    @Test func theChildEnvironmentKeepsWhatABrowserNeedsAndDropsSecrets() {
+        let environment = [
+            "PATH": "/usr/bin", "DISPLAY": ":0", "HOME": "/home/jo", "LANG": "C.UTF-8", "OKTA_CLIENT_TOKEN": "t", "OKTA_CLIENT_ORGURL": "u",
+            "IDFLOW_PASSWORD": "p", "IDFLOW_PIN": "1", "IDFLOW_STATE_DIR": "/s", "GITHUB_TOKEN": "g", "AWS_SECRET_ACCESS_KEY": "a",
+            "DB_PASSWORD": "d", "SSH_AUTH_SOCK": "/tmp/agent", "SIGNING_KEY": "k",
+        ]
+        let child = ProcessHardening.childEnvironment(from: environment)
+        #expect(Set(child.keys) == ["PATH", "DISPLAY", "HOME", "LANG", "SSH_AUTH_SOCK"])
+    }
 }

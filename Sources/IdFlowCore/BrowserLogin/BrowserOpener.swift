@@ -26,6 +26,8 @@ public struct BrowserOpener: Sendable {
                 process.arguments = ["xdg-open", url.absoluteString]
             #endif
         }
+        // The browser gets the caller's environment without a single secret of idflow's (see ProcessHardening).
+        process.environment = ProcessHardening.childEnvironment(from: environment)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.standardError
         do {

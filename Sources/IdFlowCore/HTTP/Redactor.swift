@@ -9,7 +9,7 @@ public enum Redactor {
         "password", "newpassword", "oldpassword", "passcode", "answer", "sessiontoken", "statetoken", "activationtoken",
         "token", "access_token", "refresh_token", "id_token", "id_token_hint", "code", "code_verifier", "client_secret",
         "device_secret", "interaction_code", "interaction_handle", "apitoken", "clientsecret", "activationurl",
-        "resetpasswordurl", "assertion", "temppassword",
+        "resetpasswordurl", "assertion", "temppassword", "client_assertion", "recoverytoken", "statehandle", "pin",
     ]
 
     /// Headers whose values are credentials; the auth scheme word is kept so the trace still shows which one was used.
@@ -64,8 +64,8 @@ public enum Redactor {
         }.joined(separator: "&")
     }
 
-    /// Masks a body according to its content type: JSON members, form fields; other text is shown as it is
-    /// (HTML error pages carry no secrets of the client's), cut at `limit` bytes.
+    /// Masks a body according to its content type: JSON members, form fields. A body that is neither is shown
+    /// only as its size: nothing says which of its bytes are secret (a proxy's page may echo the request).
     public static func body(_ data: Data, contentType: String?, limit: Int = 4096) -> String {
         if data.isEmpty { return "" }
         let type = contentType?.lowercased() ?? ""
@@ -76,11 +76,10 @@ public enum Redactor {
                 return truncate(text, limit)
             }
         }
-        guard let text = String(data: data, encoding: .utf8) else { return "<\(data.count) bytes of binary data>" }
-        if type.contains("x-www-form-urlencoded") {
+        if type.contains("x-www-form-urlencoded"), let text = String(data: data, encoding: .utf8) {
             return truncate(form(text), limit)
         }
-        return truncate(text, limit)
+        return "<\(data.count) bytes\(type.isEmpty ? "" : " of \(type)")>"
     }
 
     public static func form(_ text: String) -> String {

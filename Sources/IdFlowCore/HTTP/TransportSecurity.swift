@@ -3,10 +3,12 @@ import Foundation
 /// Decides which URLs idflow may send credentials to: https anywhere, plain http only on loopback,
 /// where the traffic never leaves the machine.
 public enum TransportSecurity {
-    /// Whether `host` is 127.0.0.0/8, ::1 or localhost.
+    /// Whether `host` is a literal loopback address (127.0.0.0/8, ::1) or exactly `localhost`. Names under
+    /// `.localhost` are treated as remote: a resolver is free to send them anywhere, and only a literal
+    /// address or the one name every system pins to loopback keeps plain http on the machine.
     public static func isLoopback(host: String) -> Bool {
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        if bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
+        if bare == "localhost" || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }) else { return false }
         return octets[0] == "127"
