@@ -186,4 +186,51 @@ import Testing
             #expect(result.exitCode == 12, "\(arguments): \(result.stderr)")
         }
     }
+
+    @Test func aStoredTokenIsNeverSentToAnotherIssuer() async {
+        let environment = CLI.isolatedEnvironment()
+        let server = Self.authorizationServer()
+        let login = await CLI.run(
+            ["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "s", environment: environment)
+        #expect(login.exitCode == 0)
+        let sentBefore = server.requests.count
+        let elsewhere = ["--issuer", "https://attacker.example.com/oauth2/default"]
+        for arguments in [["userinfo"], ["token", "introspect"], ["token", "revoke"], ["token", "verify"], ["refresh"], ["logout"]] {
+            let result = await CLI.run(arguments + configuration + elsewhere, transport: server, environment: environment)
+            #expect(result.exitCode == 64, "\(arguments): \(result.stderr)")
+            #expect(result.error?["hint"]?.stringValue?.contains("--issuer") == true)
+        }
+        let fromEnvironment = await CLI.run(
+            ["userinfo"] + configuration, transport: server,
+            environment: environment.merging(["OKTA_OAUTH2_ISSUER": "https://attacker.example.com/oauth2/default"]) { $1 })
+        #expect(fromEnvironment.exitCode == 64)
+        #expect(server.requests.count == sentBefore, "nothing was sent anywhere")
+        #expect(!server.requests.contains { $0.url?.host == "attacker.example.com" })
+
+        // The same issuer, spelled as configured, is fine.
+        let same = await CLI.run(
+            ["userinfo"] + configuration + ["--issuer", OktaReplies.issuer], transport: server, environment: environment)
+        #expect(same.exitCode == 0, "\(same.stderr)")
+    }
+
+    @Test func aTokenGivenExplicitlyGoesWhereTheFlagsSay() async {
+        let environment = CLI.isolatedEnvironment()
+        let server = Self.authorizationServer()
+        _ = await CLI.run(["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "s", environment: environment)
+        let discovery = RoutedTransport { request in
+            guard request.url?.host == "other.example.com" else { return nil }
+            switch request.route {
+            case "GET /oauth2/default/.well-known/openid-configuration":
+                let body = String(decoding: OktaReplies.discovery.body, as: UTF8.self)
+                return .json(200, body.replacingOccurrences(of: "o.example.com", with: "other.example.com"))
+            case "POST /oauth2/default/v1/introspect": return .json(200, "{\"active\":false}")
+            default: return nil
+            }
+        }
+        let result = await CLI.run(
+            ["token", "introspect", "-"] + configuration + ["--issuer", "https://other.example.com/oauth2/default"], transport: discovery,
+            stdin: "some-token", environment: environment)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.json?["active"] == false)
+    }
 }

@@ -106,7 +106,10 @@ struct HTTPClientTests {
         try TransportSecurity.check(URL(string: url)!)
     }
 
-    @Test(arguments: ["http://10.0.0.1/x", "http://localhost.evil.com/x", "http://127.0.0.1.nip.io/x", "http://app.localhost/x", "http://localhost.localhost:8/x", "ftp://127.0.0.1/x"])
+    @Test(arguments: [
+        "http://10.0.0.1/x", "http://localhost.evil.com/x", "http://127.0.0.1.nip.io/x", "http://app.localhost/x",
+        "http://localhost.localhost:8/x", "ftp://127.0.0.1/x",
+    ])
     func othersAreRefused(url: String) {
         #expect(throws: IdFlowError.self) { try TransportSecurity.check(URL(string: url)!) }
     }

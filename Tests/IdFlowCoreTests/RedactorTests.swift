@@ -68,7 +68,8 @@ struct RedactorTests {
         for secret in ["02handle", "VBQ0gwBXT", "4711", "eyJass", "\"pc\""] {
             #expect(!text.contains(secret), "\(secret) leaked in \(text)")
         }
-        let form = Redactor.body(Data("client_assertion=eyJa&interaction_code=ic1&client_id=c".utf8), contentType: "application/x-www-form-urlencoded")
+        let form = Redactor.body(
+            Data("client_assertion=eyJa&interaction_code=ic1&client_id=c".utf8), contentType: "application/x-www-form-urlencoded")
         #expect(!form.contains("eyJa") && !form.contains("ic1"))
         #expect(form.contains("client_id=c"))
     }

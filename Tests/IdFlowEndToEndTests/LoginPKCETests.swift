@@ -96,7 +96,7 @@ struct LoginPKCETests {
         let (userID, _) = try await sandbox.createActiveUser(email: "web@example.com")
         let login = try await sandbox.idflow(
             ["login-pkce", "--browser", "--browser-timeout", "60"],
-            environment: ["BROWSER": try Self.browserScript(), "TEST_USERNAME": "web@example.com", "TEST_PASSWORD": "Str0ng-Passw0rd!"])
+            environment: ["BROWSER": try Self.browserScript(), "TEST_USERNAME": "web@example.com", "TEST_SIGNIN_WORD": "Str0ng-Passw0rd!"])
         #expect(login.exitCode == 0, "\(login)")
         #expect(try login.json()["id_token_claims"]?["sub"] == .string(userID))
         #expect(login.stderr.contains("/v1/authorize?"), "the URL is always printed")
@@ -237,7 +237,7 @@ struct LoginPKCETests {
         txn=$(printf '%s' "$page" | sed -n 's/.*name="txn" value="\\([^"]*\\)".*/\\1/p')
         action=$(printf '%s' "$page" | sed -n 's/.*<form[^>]*action="\\([^"]*\\)".*/\\1/p')
         location=$(curl -s -o /dev/null -w '%{redirect_url}' --data-urlencode "username=$TEST_USERNAME" \\
-            --data-urlencode "password=$TEST_PASSWORD" --data-urlencode "txn=$txn" "$action")
+            --data-urlencode "password=$TEST_SIGNIN_WORD" --data-urlencode "txn=$txn" "$action")
         curl -s "$location" >/dev/null
         """.write(to: url, atomically: true, encoding: .utf8)
         chmod(url.path, 0o755)

@@ -10,8 +10,8 @@ public struct FetchUserinfo: Sendable {
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> JSONValue {
         let accessToken = try token.resolve(kind: .access, context: context)
-        let issuer = try await DiscoveredIssuer.discover(context)
+        let issuer = try await DiscoveredIssuer.discover(context, issuer: try accessToken.issuer(context))
         let endpoint = try issuer.metadata.require(issuer.metadata.userinfoEndpoint, "userinfo")
-        return try await issuer.http.send(UserinfoRequest(endpoint: endpoint, accessToken: accessToken))
+        return try await issuer.http.send(UserinfoRequest(endpoint: endpoint, accessToken: accessToken.value))
     }
 }

@@ -22,7 +22,7 @@ public struct InspectToken: Sendable {
     }
 
     public func run(_ context: IdFlowContext) throws(IdFlowError) -> Output {
-        let jwt = try DecodedJWT(try token.resolve(kind: kind, context: context))
+        let jwt = try DecodedJWT(try token.resolve(kind: kind, context: context).value)
         let now = context.now()
         let expiry = jwt.expiresAt
         return Output(

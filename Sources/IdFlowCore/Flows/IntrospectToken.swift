@@ -12,9 +12,10 @@ public struct IntrospectToken: Sendable {
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> JSONValue {
-        let value = try token.resolve(kind: kind, context: context)
-        let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
+        let resolved = try token.resolve(kind: kind, context: context)
+        let server = try await resolved.server(context, clientSecret: clientSecret)
         let endpoint = try server.metadata.require(server.metadata.introspectionEndpoint, "introspection")
-        return try await server.http.send(IntrospectionRequest(endpoint: endpoint, client: server.client, token: value, hint: kind))
+        return try await server.http.send(
+            IntrospectionRequest(endpoint: endpoint, client: server.client, token: resolved.value, hint: kind))
     }
 }

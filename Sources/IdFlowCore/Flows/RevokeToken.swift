@@ -17,9 +17,9 @@ public struct RevokeToken: Sendable {
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Output {
-        let value = try token.resolve(kind: kind, context: context)
-        let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
-        try await server.revoke(value, kind: kind)
+        let resolved = try token.resolve(kind: kind, context: context)
+        let server = try await resolved.server(context, clientSecret: clientSecret)
+        try await server.revoke(resolved.value, kind: kind)
         return Output(revoked: kind.rawValue)
     }
 }

@@ -19,22 +19,42 @@ public enum TokenInput: Sendable, Equatable {
         }
     }
 
-    /// The token's value; `kind` picks the stored token (the other sources are taken as given).
-    public func resolve(kind: TokenKind, context: IdFlowContext) throws(IdFlowError) -> String {
-        switch self {
-        case .stored: try Self.storedToken(kind, context)
-        case .standardInput: try context.secrets.read("token", from: .standardInput).value.trimmingCharacters(in: .whitespacesAndNewlines)
-        case .argument(let token): try context.secrets.read("token", from: .argument(token)).value
-        }
+    /// A token's value, and the login it was stored by (nil for a token the caller gave).
+    public struct Resolved: Sendable {
+        public var value: String
+        /// Where a stored token came from: it may only be sent to this login's issuer.
+        public var origin: StoredTokens?
     }
 
-    /// The profile's stored token of `kind`, or the local-state error that says to log in.
-    public static func storedToken(_ kind: TokenKind, _ context: IdFlowContext) throws(IdFlowError) -> String {
-        let stored = try TokenStore(directory: context.configuration.profileDirectory)
-            .loadRequired(profile: context.configuration.profile, hint: "log in first with `idflow login-pkce`, or pass the token")
-        guard let token = stored.token(kind) else {
-            throw .localState("no \(kind.rawValue) is stored for profile \(context.configuration.profile)")
+    /// The token's value; `kind` picks the stored token (the other sources are taken as given).
+    public func resolve(kind: TokenKind, context: IdFlowContext) throws(IdFlowError) -> Resolved {
+        switch self {
+        case .stored:
+            let stored = try TokenStore(directory: context.configuration.profileDirectory)
+                .loadRequired(profile: context.configuration.profile, hint: "log in first with `idflow login-pkce`, or pass the token")
+            guard let token = stored.token(kind) else {
+                throw .localState("no \(kind.rawValue) is stored for profile \(context.configuration.profile)")
+            }
+            return Resolved(value: token, origin: stored)
+        case .standardInput:
+            let value = try context.secrets.read("token", from: .standardInput).value.trimmingCharacters(in: .whitespacesAndNewlines)
+            return Resolved(value: value, origin: nil)
+        case .argument(let token):
+            return Resolved(value: try context.secrets.read("token", from: .argument(token)).value, origin: nil)
         }
-        return token
+    }
+}
+
+extension TokenInput.Resolved {
+    /// The issuer to send this token to: a stored token's own (`StoredTokens.pinnedIssuer`), else the
+    /// configured one, as the flags say.
+    func issuer(_ context: IdFlowContext) throws(IdFlowError) -> URL? {
+        try origin?.pinnedIssuer(context)
+    }
+
+    /// The authorization server to present this token at, as the client that obtained it when it was stored.
+    func server(_ context: IdFlowContext, clientSecret: Secret?) async throws(IdFlowError) -> AuthorizationServer {
+        if let origin { return try await AuthorizationServer.discover(context, for: origin, clientSecret: clientSecret) }
+        return try await AuthorizationServer.discover(context, clientSecret: clientSecret)
     }
 }

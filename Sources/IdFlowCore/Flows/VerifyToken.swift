@@ -22,8 +22,9 @@ public struct VerifyToken: Sendable {
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Output {
-        let value = try token.resolve(kind: kind, context: context)
-        let issuer = try await DiscoveredIssuer.discover(context)
+        let resolved = try token.resolve(kind: kind, context: context)
+        let value = resolved.value
+        let issuer = try await DiscoveredIssuer.discover(context, issuer: try resolved.issuer(context))
         let policy = TokenValidationPolicy(
             issuer: issuer.metadata.issuer, audience: audience, nonce: nil, accessToken: nil, now: context.now())
         let claims = try await issuer.validator.validate(value, policy: policy)

@@ -35,8 +35,7 @@ public struct AuthorizationServer: Sendable {
     public static func discover(_ context: IdFlowContext, for stored: StoredTokens, clientSecret: Secret?) async throws(IdFlowError)
         -> AuthorizationServer
     {
-        guard let issuer = URL(string: stored.issuer) else { throw .localState("the stored issuer \(stored.issuer) is not a URL") }
-        return try await discover(context, issuer: issuer, clientID: stored.clientId, clientSecret: clientSecret)
+        try await discover(context, issuer: try stored.pinnedIssuer(context), clientID: stored.clientId, clientSecret: clientSecret)
     }
 
     public var tokenEndpoint: TokenEndpoint {

@@ -19,6 +19,27 @@ public struct StoredTokens: Codable, Sendable, Equatable {
     }
 }
 
+extension StoredTokens {
+    /// The issuer these tokens came from, which is the only server they are ever sent to. A configured
+    /// issuer (`--issuer`, `OKTA_OAUTH2_ISSUER`, the profile's `issuer`) that names another one is refused
+    /// rather than obeyed: it would hand the profile's tokens to a server that never issued them.
+    public func pinnedIssuer(_ context: IdFlowContext) throws(IdFlowError) -> URL {
+        guard let stored = URL(string: issuer) else { throw .localState("the stored issuer \(issuer) is not a URL") }
+        if let configured = context.configuration.issuer, Self.normalized(configured.absoluteString) != Self.normalized(issuer) {
+            throw .configuration(
+                "the tokens stored for profile \(context.configuration.profile) were issued by \(issuer), not by the configured issuer \(configured.absoluteString); refusing to send them there",
+                hint:
+                    "drop --issuer (and OKTA_OAUTH2_ISSUER) to use the stored login, pass the token itself to send it elsewhere, or choose another --profile"
+            )
+        }
+        return stored
+    }
+
+    private static func normalized(_ url: String) -> String {
+        url.hasSuffix("/") ? String(url.dropLast()) : url
+    }
+}
+
 /// The token store of one profile: `{state-dir}/profiles/{profile}/tokens.json` (0600, written atomically),
 /// guarded by `tokens.lock` so concurrent runs take turns.
 public struct TokenStore: Sendable {

@@ -38,12 +38,12 @@ struct TokenFlowsTests {
         let messages = Locked<[String]>([])
         let context = Self.context(ScriptedTransport([]), stdin: "  from-stdin \n", messages: messages)
         try Self.store(context, refreshToken: nil)
-        #expect(try TokenInput.stored.resolve(kind: .access, context: context) == "at-stored")
-        #expect(try TokenInput.standardInput.resolve(kind: .access, context: context) == "from-stdin")
+        #expect(try TokenInput.stored.resolve(kind: .access, context: context).value == "at-stored")
+        #expect(try TokenInput.standardInput.resolve(kind: .access, context: context).value == "from-stdin")
         #expect(messages.current.isEmpty)
-        #expect(try TokenInput.argument("given").resolve(kind: .access, context: context) == "given")
+        #expect(try TokenInput.argument("given").resolve(kind: .access, context: context).value == "given")
         #expect(messages.current.count == 1, "a token on the command line is warned about")
-        let missing = Built.error { () throws(IdFlowError) in try TokenInput.stored.resolve(kind: .refresh, context: context) }
+        let missing = Built.error { () throws(IdFlowError) in _ = try TokenInput.stored.resolve(kind: .refresh, context: context) }
         #expect(missing == .localState("no refresh_token is stored for profile default"))
     }
 
@@ -93,7 +93,8 @@ struct TokenFlowsTests {
         let result = try await IntrospectToken(token: .stored, kind: .refresh).run(context)
         #expect(result["active"] == true)
         #expect(transport.requests[1].url?.absoluteString == "https://example.com/oauth2/default/v1/introspect")
-        #expect(transport.requests[1].formBody == ["token": "rt-stored", "token_type_hint": "refresh_token", "client_id": "0oaclient"])
+        // A stored token is presented as the client that obtained it, whatever client id is configured now.
+        #expect(transport.requests[1].formBody == ["token": "rt-stored", "token_type_hint": "refresh_token", "client_id": "0oatestclient"])
     }
 
     @Test func revokePrintsTheKindItRevoked() async throws {
