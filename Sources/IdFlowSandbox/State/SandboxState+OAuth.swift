@@ -131,9 +131,12 @@ extension SandboxState {
         return makeGrant(family: family, scopes: request.scopes, nonce: request.nonce)
     }
 
-    /// `grant_type=refresh_token` with rotation: every use issues a new refresh token in the same
-    /// family; the previous one keeps working for `refreshTokenGraceSeconds`, after which reusing it
+    /// `grant_type=refresh_token` with rotation: every use that issues a new refresh token in the same
+    /// family starts the previous one's grace period (`refreshTokenGraceSeconds`), after which reusing it
     /// revokes the whole family.
+    ///
+    /// A refresh whose `scope` leaves out `offline_access` gets no successor (as at Okta), so it must
+    /// not rotate either: the presented token stays the client's only one and keeps working.
     func refresh(
         _ token: String, client: OAuthClient, server: AuthorizationServer, requestedScopes: [String]?
     ) throws -> TokenGrant {
@@ -156,7 +159,7 @@ extension SandboxState {
                 .badRequest, "invalid_scope",
                 "The requested scope is invalid, unknown, or malformed. A refresh may only ask for granted scopes.")
         }
-        if record.rotatedAt == nil { record.rotatedAt = now }
+        if Self.issuesRefreshToken(scopes), record.rotatedAt == nil { record.rotatedAt = now }
         record.lastUsed = now
         refreshTokens[token] = record
         return makeGrant(family: family, scopes: scopes, nonce: nil)
@@ -190,13 +193,19 @@ extension SandboxState {
         }
 
         var refreshToken: String?
-        if scopes.contains("offline_access") {
+        if Self.issuesRefreshToken(scopes) {
             let token = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
             refreshTokens[token] = RefreshTokenRecord(familyID: family.id, lastUsed: now)
             refreshToken = token
         }
         return TokenGrant(
             accessToken: access, idToken: idToken, refreshToken: refreshToken, scopes: scopes, expiresIn: lifetime)
+    }
+
+    /// Okta issues a refresh token only for `offline_access`; refresh rotation follows the same rule,
+    /// so the two decisions cannot drift apart.
+    static func issuesRefreshToken(_ scopes: [String]) -> Bool {
+        scopes.contains("offline_access")
     }
 
     /// "First Last" from the profile, or the login when there is no name.
