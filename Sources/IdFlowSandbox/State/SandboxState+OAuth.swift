@@ -38,6 +38,7 @@ extension SandboxState {
 
     /// Parks an `/authorize` request until the sign-in form is posted; returns its `txn`.
     func beginAuthorization(_ request: AuthorizeRequest) -> String {
+        noteRecordActivity()
         let txn = RandomToken.string(count: 24, alphabet: RandomToken.urlSafeAlphabet)
         pendingAuthorizations[txn] = PendingAuthorization(
             request: request, expiresAt: clock.now + Self.pendingAuthorizationLifetime)
@@ -65,6 +66,7 @@ extension SandboxState {
 
     /// Remembers a signed-in browser; returns the `sid` cookie value.
     func startBrowserSession(_ grant: SessionGrant) -> String {
+        noteRecordActivity()
         let sid = RandomToken.string(count: 32, alphabet: RandomToken.urlSafeAlphabet)
         browserSessions[sid] = BrowserSession(grant: grant, expiresAt: clock.now + Self.browserSessionLifetime)
         return sid
@@ -88,6 +90,7 @@ extension SandboxState {
 
     /// A single-use code bound to the request (client, redirect URI, PKCE, scopes, nonce) and user.
     func issueCode(for request: AuthorizeRequest, grant: SessionGrant) -> String {
+        noteRecordActivity()
         let code = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
         authorizationCodes[code] = AuthorizationCodeRecord(
             request: request, userId: grant.userId, authTime: grant.authTime,
@@ -99,6 +102,7 @@ extension SandboxState {
     func exchangeCode(
         _ code: String, client: OAuthClient, server: AuthorizationServer, redirectURI: String?, codeVerifier: String?
     ) throws -> TokenGrant {
+        noteRecordActivity()
         guard var record = authorizationCodes[code] else { throw Self.invalidCode }
         if record.used {
             if let familyID = record.familyID { revokeFamily(familyID) }
@@ -140,6 +144,7 @@ extension SandboxState {
     func refresh(
         _ token: String, client: OAuthClient, server: AuthorizationServer, requestedScopes: [String]?
     ) throws -> TokenGrant {
+        noteRecordActivity()
         let now = clock.now
         guard var record = refreshTokens[token], !record.revoked, var family = tokenFamilies[record.familyID],
             !family.revoked, family.clientId == client.id, family.server == server,

@@ -148,6 +148,7 @@ extension SandboxState {
 
     /// Issues the user's one valid activation token and either returns it or "e-mails" it.
     private func issueActivationToken(userId: String, sendEmail: Bool) -> ActivationOutcome {
+        noteRecordActivity()
         var user = users[userId]!
         if let old = user.activationToken { activationGrants[old] = nil }
         let token = RandomToken.activationToken()

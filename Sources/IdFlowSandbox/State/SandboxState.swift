@@ -35,6 +35,9 @@ public actor SandboxState {
     var accessTokens: [String: AccessTokenRecord] = [:]
     var refreshTokens: [String: RefreshTokenRecord] = [:]
 
+    /// When expired records were last purged (`SandboxState+Purge.swift`).
+    var sweep = SweepSchedule(lastSweep: Date())
+
     // Admin.
     var outbox: [OutboxMessage] = []
     var faults: [Fault] = []
