@@ -53,8 +53,6 @@ extension SandboxState {
             profile: profile, activationToken: nil)
         if let password { user.setPassword(password, at: now) }
         users[user.id] = user
-        sequenceByID[user.id] = nextSequence
-        nextSequence += 1
         if activate {
             _ = try self.activate(userId: user.id, sendEmail: true)
         }
@@ -67,23 +65,14 @@ extension SandboxState {
         throw OktaErrorResponse.notFound(idOrLogin, type: "User")
     }
 
+    /// The user with this login, ignoring case (an index lookup, not a scan).
     func findUser(login: String) -> UserRecord? {
-        let wanted = login.lowercased()
-        return users.values.first { $0.login.lowercased() == wanted }
+        users.user(login: login)
     }
 
-    /// One page of `GET /api/v1/users`; `next` is the cursor for the following page, if any.
+    /// One page of `GET /api/v1/users` in creation order; `next` is the cursor for the following page, if any.
     func listUsers(_ query: UserListQuery) -> (users: [UserRecord], next: String?) {
-        let ordered = users.values.sorted { sequenceByID[$0.id]! < sequenceByID[$1.id]! }
-        var matching = ordered.filter(query.matches)
-        if let after = query.after {
-            // An unknown cursor yields an empty page rather than restarting (which could loop a client).
-            guard let position = sequenceByID[after] else { return ([], nil) }
-            matching = matching.filter { sequenceByID[$0.id]! > position }
-        }
-        let page = Array(matching.prefix(query.limit))
-        let next = matching.count > page.count ? page.last?.id : nil
-        return (page, next)
+        users.page(after: query.after, limit: query.limit, where: query.matches)
     }
 
     /// `DELETE /api/v1/users/{id}`: the first call on a live user deactivates it, the next one deletes it.
