@@ -22,7 +22,7 @@ struct ErrorResponseTests {
     func wrongMethod() async throws {
         try await withSandbox { api in
             for (method, path) in [
-                (HTTPRequest.Method.put, "/api/v1/users"), (.get, "/api/v1/authn"), (.post, "/api/v1/users/00u1"),
+                (HTTPRequest.Method.put, "/api/v1/users"), (.get, "/api/v1/authn"), (.patch, "/api/v1/users/00u1"),
                 (.delete, "/api/v1/users/00u1/lifecycle/activate"),
             ] {
                 let reply = try await api.send(method, path)

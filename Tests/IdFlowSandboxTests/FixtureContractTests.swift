@@ -164,6 +164,22 @@ struct FixtureContractTests {
         }
     }
 
+    /// Every status but PROVISIONED and RECOVERY refuses reactivate with the recorded STAGED body.
+    @Test(arguments: ["ACTIVE", "SUSPENDED", "DEPROVISIONED"])
+    func errorE0000038OtherStatuses(status: String) async throws {
+        try await withSandbox { api in
+            let id = try await api.registerActiveUser(email: "reactivate@example.com").userId
+            switch status {
+            case "SUSPENDED": _ = try await api.send(.post, "/api/v1/users/\(id)/lifecycle/suspend")
+            case "DEPROVISIONED": _ = try await api.send(.post, "/api/v1/users/\(id)/lifecycle/deactivate")
+            default: break
+            }
+            #expect(try await api.send(.get, "/api/v1/users/\(id)").object()["status"] as? String == status)
+            let reply = try await api.send(.post, "/api/v1/users/\(id)/lifecycle/reactivate?sendEmail=false")
+            try Self.expectRecordedError(reply, fixture: "error-E0000038-reactivate-staged-user.json", status: .forbidden)
+        }
+    }
+
     @Test func errorE0000047() async throws {
         try await withSandbox(configure: { $0.rateLimits = ["users": 1] }) { api in
             _ = try await api.send(.get, "/api/v1/users")

@@ -111,6 +111,31 @@ struct LifecycleControllerTests {
         }
     }
 
+    @Test("reactivate?sendEmail=false on a PROVISIONED user answers like activate; only the new token redeems")
+    func reactivateShape() async throws {
+        try await withSandbox { api in
+            let id = try #require(try await api.createUser(email: "shape@example.com", activate: true)["id"] as? String)
+            let emailed = try await api.send(.get, "/sandbox/outbox").array()
+            let emailedURL = try #require(emailed.first?["activationUrl"] as? String)
+            let reply = try await api.send(.post, "/api/v1/users/\(id)/lifecycle/reactivate?sendEmail=false")
+            #expect(reply.status == .ok)
+            let body = try reply.object()
+            #expect(Set(body.keys) == ["activationUrl", "activationToken"])
+            #expect(reply.keysAppearInOrder(["activationUrl", "activationToken"]))
+            let token = try #require(body["activationToken"] as? String)
+            #expect(token.count == 20)
+            #expect(body["activationUrl"] as? String == "\(await api.state.orgURL)/tokens/\(token)/verify")
+            #expect(try await api.send(.get, "/api/v1/users/\(id)").object()["status"] as? String == "PROVISIONED")
+
+            // The e-mailed token of the first activation is dead; redeeming it is E0000004.
+            let old = emailedURL.components(separatedBy: "/tokens/")[1].replacingOccurrences(of: "/verify", with: "")
+            let stale = try await api.send(.post, "/api/v1/authn", json: ["token": old], auth: .none)
+            #expect(stale.status == .unauthorized)
+            #expect(try stale.oktaError().code == "E0000004")
+            _ = try await api.stateToken(activationToken: token)
+        }
+    }
+
     @Test("reactivate with sendEmail=true e-mails the new link")
     func reactivateEmails() async throws {
         try await withSandbox { api in

@@ -326,6 +326,39 @@ struct TokenControllerTests {
         }
     }
 
+    @Test("a refresh narrowed to leave out offline_access gets no refresh token and keeps the old one unrotated")
+    func narrowedRefreshKeepsToken() async throws {
+        try await withSandbox { api in
+            let tokens = try await api.signInWithPKCE(email: "narrow@example.com", scope: "openid profile offline_access")
+            let original = try #require(tokens["refresh_token"] as? String)
+            let firstAccess = try #require(tokens["access_token"] as? String)
+
+            let narrowed = try await api.refresh(original, scope: "openid profile")
+            #expect(narrowed.status == .ok, "\(narrowed.text)")
+            let body = try narrowed.object()
+            #expect(body["refresh_token"] == nil)
+            #expect(body["access_token"] is String)
+            #expect(body["id_token"] is String)
+            #expect(body["scope"] as? String == "openid profile")
+            let narrowedAccess = try #require(body["access_token"] as? String)
+
+            // Well past the grace period: had the token been rotated, this would be reuse and revoke the family.
+            try await api.advanceClock(seconds: 120)
+            let again = try await api.refresh(original, scope: "openid")
+            #expect(again.status == .ok, "\(again.text)")
+            #expect(try again.object()["id_token"] is String)
+            let full = try await api.refresh(original)
+            #expect(full.status == .ok, "\(full.text)")
+            #expect(try full.object()["refresh_token"] is String, "the full scope still rotates")
+            #expect(try await api.introspect(firstAccess)["active"] as? Bool == true, "the family was not revoked")
+            #expect(try await api.introspect(narrowedAccess)["active"] as? Bool == true)
+
+            let wider = try await api.refresh(try #require(try full.object()["refresh_token"] as? String), scope: "openid email")
+            #expect(wider.status == .badRequest)
+            #expect(try wider.object()["error"] as? String == "invalid_scope")
+        }
+    }
+
     @Test("an unknown or idle (7 days) refresh token is invalid_grant")
     func refreshExpiry() async throws {
         try await withSandbox { api in

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// `/api/v1/users`: create, read, list/search and delete users (okta-core.md §A).
+/// `/api/v1/users`: create, read, update, list/search and delete users (okta-core.md §A).
 struct UsersController {
     let state: SandboxState
 
@@ -9,11 +9,14 @@ struct UsersController {
         routes.post("/api/v1/users", use: create)
         routes.get("/api/v1/users", use: list)
         routes.get("/api/v1/users/:id", use: get)
+        routes.post("/api/v1/users/:id", use: { try await update($0, context: $1, replace: false) })
+        routes.put("/api/v1/users/:id", use: { try await update($0, context: $1, replace: true) })
         routes.delete("/api/v1/users/:id", use: delete)
     }
 
-    /// The body of `POST /api/v1/users`; only a password credential is understood.
-    struct CreateUserBody: Decodable {
+    /// The body of create and update (`{"profile": {…}, "credentials": {…}}`, as Okta's SDKs send it);
+    /// only a password credential is understood.
+    struct UserBody: Decodable {
         struct Credentials: Decodable {
             struct Password: Decodable { var value: String? }
             var password: Password?
@@ -26,9 +29,20 @@ struct UsersController {
     @Sendable func create(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         var request = request
         let activate = request.queryParameters.bool("activate", default: true)
-        let body = try await request.decodeJSONBody(CreateUserBody.self, context: context)
+        let body = try await request.decodeJSONBody(UserBody.self, context: context)
         let user = try await state.createUser(
             profile: body?.profile ?? [:], password: body?.credentials?.password?.value, activate: activate)
+        return .json(UserWire.render(user, orgURL: await state.orgURL, style: state.configuration.activationURLStyle))
+    }
+
+    /// `POST /api/v1/users/{id}` (partial profile update) and `PUT` (`replace`: the profile becomes
+    /// exactly the one sent) → 200 and the full user, as `GET` renders it.
+    @Sendable func update(_ request: Request, context: SandboxRequestContext, replace: Bool) async throws -> Response {
+        var request = request
+        let id = request.pathParameter("id", context: context)
+        let body = try await request.decodeJSONBody(UserBody.self, context: context)
+        let user = try await state.updateUser(
+            id: id, profile: body?.profile ?? [:], password: body?.credentials?.password?.value, replace: replace)
         return .json(UserWire.render(user, orgURL: await state.orgURL, style: state.configuration.activationURLStyle))
     }
 

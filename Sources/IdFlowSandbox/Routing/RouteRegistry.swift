@@ -28,6 +28,7 @@ final class RouteRegistry {
 
     func get(_ path: String, use handler: @escaping SandboxHandler) { on(path, .get, use: handler) }
     func post(_ path: String, use handler: @escaping SandboxHandler) { on(path, .post, use: handler) }
+    func put(_ path: String, use handler: @escaping SandboxHandler) { on(path, .put, use: handler) }
     func delete(_ path: String, use handler: @escaping SandboxHandler) { on(path, .delete, use: handler) }
 
     /// Adds the 405 answers; call once, after every controller has registered.

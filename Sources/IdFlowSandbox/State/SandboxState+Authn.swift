@@ -47,6 +47,7 @@ extension SandboxState {
     /// `POST /api/v1/authn {"token"}`: redeems an activation token (single-use, 7 days).
     /// A user without a password gets a PASSWORD_RESET transaction; one with a password, a session.
     func redeemActivationToken(_ token: String) throws -> AuthnOutcome {
+        noteRecordActivity()
         let now = clock.now
         guard let grant = activationGrants[token] else { throw OktaErrorResponse.authenticationFailed }
         activationGrants[token] = nil
@@ -144,6 +145,7 @@ extension SandboxState {
     }
 
     private func succeed(userId: String) -> AuthnOutcome {
+        noteRecordActivity()
         let now = clock.now
         users[userId]!.lastLogin = now
         let token = RandomToken.sessionToken()

@@ -38,6 +38,7 @@ extension SandboxState {
 
     /// Parks an `/authorize` request until the sign-in form is posted; returns its `txn`.
     func beginAuthorization(_ request: AuthorizeRequest) -> String {
+        noteRecordActivity()
         let txn = RandomToken.string(count: 24, alphabet: RandomToken.urlSafeAlphabet)
         pendingAuthorizations[txn] = PendingAuthorization(
             request: request, expiresAt: clock.now + Self.pendingAuthorizationLifetime)
@@ -65,6 +66,7 @@ extension SandboxState {
 
     /// Remembers a signed-in browser; returns the `sid` cookie value.
     func startBrowserSession(_ grant: SessionGrant) -> String {
+        noteRecordActivity()
         let sid = RandomToken.string(count: 32, alphabet: RandomToken.urlSafeAlphabet)
         browserSessions[sid] = BrowserSession(grant: grant, expiresAt: clock.now + Self.browserSessionLifetime)
         return sid
@@ -88,6 +90,7 @@ extension SandboxState {
 
     /// A single-use code bound to the request (client, redirect URI, PKCE, scopes, nonce) and user.
     func issueCode(for request: AuthorizeRequest, grant: SessionGrant) -> String {
+        noteRecordActivity()
         let code = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
         authorizationCodes[code] = AuthorizationCodeRecord(
             request: request, userId: grant.userId, authTime: grant.authTime,
@@ -99,6 +102,7 @@ extension SandboxState {
     func exchangeCode(
         _ code: String, client: OAuthClient, server: AuthorizationServer, redirectURI: String?, codeVerifier: String?
     ) throws -> TokenGrant {
+        noteRecordActivity()
         guard var record = authorizationCodes[code] else { throw Self.invalidCode }
         if record.used {
             if let familyID = record.familyID { revokeFamily(familyID) }
@@ -131,12 +135,16 @@ extension SandboxState {
         return makeGrant(family: family, scopes: request.scopes, nonce: request.nonce)
     }
 
-    /// `grant_type=refresh_token` with rotation: every use issues a new refresh token in the same
-    /// family; the previous one keeps working for `refreshTokenGraceSeconds`, after which reusing it
+    /// `grant_type=refresh_token` with rotation: every use that issues a new refresh token in the same
+    /// family starts the previous one's grace period (`refreshTokenGraceSeconds`), after which reusing it
     /// revokes the whole family.
+    ///
+    /// A refresh whose `scope` leaves out `offline_access` gets no successor (as at Okta), so it must
+    /// not rotate either: the presented token stays the client's only one and keeps working.
     func refresh(
         _ token: String, client: OAuthClient, server: AuthorizationServer, requestedScopes: [String]?
     ) throws -> TokenGrant {
+        noteRecordActivity()
         let now = clock.now
         guard var record = refreshTokens[token], !record.revoked, var family = tokenFamilies[record.familyID],
             !family.revoked, family.clientId == client.id, family.server == server,
@@ -156,7 +164,7 @@ extension SandboxState {
                 .badRequest, "invalid_scope",
                 "The requested scope is invalid, unknown, or malformed. A refresh may only ask for granted scopes.")
         }
-        if record.rotatedAt == nil { record.rotatedAt = now }
+        if Self.issuesRefreshToken(scopes), record.rotatedAt == nil { record.rotatedAt = now }
         record.lastUsed = now
         refreshTokens[token] = record
         return makeGrant(family: family, scopes: scopes, nonce: nil)
@@ -190,13 +198,19 @@ extension SandboxState {
         }
 
         var refreshToken: String?
-        if scopes.contains("offline_access") {
+        if Self.issuesRefreshToken(scopes) {
             let token = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
             refreshTokens[token] = RefreshTokenRecord(familyID: family.id, lastUsed: now)
             refreshToken = token
         }
         return TokenGrant(
             accessToken: access, idToken: idToken, refreshToken: refreshToken, scopes: scopes, expiresIn: lifetime)
+    }
+
+    /// Okta issues a refresh token only for `offline_access`; refresh rotation follows the same rule,
+    /// so the two decisions cannot drift apart.
+    static func issuesRefreshToken(_ scopes: [String]) -> Bool {
+        scopes.contains("offline_access")
     }
 
     /// "First Last" from the profile, or the login when there is no name.

@@ -8,6 +8,47 @@ extension SandboxState {
     /// Creates a user following Okta's credentials × `activate` matrix:
     /// no password → STAGED / PROVISIONED (+ activation e-mail); password → STAGED / ACTIVE.
     func createUser(profile input: [String: JSONValue], password: String?, activate: Bool) throws -> UserRecord {
+        let profile = try validatedProfile(input, of: nil)
+        let login = profile["login"]!.stringValue!
+        if let password { try Self.checkPassword(password, login: login) }
+
+        let now = clock.now
+        var user = UserRecord(
+            id: RandomToken.oktaID(prefix: "00u"), status: .staged, created: now, activated: nil,
+            // Identity Engine orgs stamp statusChanged at creation; Classic orgs leave it null (both recorded).
+            statusChanged: configuration.activationURLStyle == .identityEngine ? now : nil, lastLogin: nil, lastUpdated: now,
+            passwordChanged: nil, password: nil,
+            profile: profile, activationToken: nil)
+        if let password { user.setPassword(password, at: now) }
+        users[user.id] = user
+        if activate {
+            _ = try self.activate(userId: user.id, sendEmail: true)
+        }
+        return users[user.id]!
+    }
+
+    /// `POST /api/v1/users/{id}` (`replace` false: only the given profile attributes change) and
+    /// `PUT` (`replace` true: the profile becomes exactly the given one). Either way the result is
+    /// validated as at creation (login and email present and e-mail shaped, the login unique), and a
+    /// password given is checked against the policy before anything changes.
+    func updateUser(
+        id: String, profile changes: [String: JSONValue], password: String?, replace: Bool
+    ) throws -> UserRecord {
+        var user = try self.user(idOrLogin: id)
+        let profile = try validatedProfile(replace ? changes : user.profile.merging(changes) { $1 }, of: user.id)
+        if let password { try Self.checkPassword(password, login: profile["login"]!.stringValue!) }
+        let now = clock.now
+        user.profile = profile
+        if let password { user.setPassword(password, at: now) }
+        user.lastUpdated = now
+        users[user.id] = user
+        return user
+    }
+
+    /// A profile as create and update store it: `login` defaulted from `email`, both present and
+    /// e-mail shaped, the login not taken by another user than `userID`, and the base attributes
+    /// real orgs always return (`mobilePhone`, `secondEmail`) null when not given.
+    private func validatedProfile(_ input: [String: JSONValue], of userID: String?) throws -> [String: JSONValue] {
         var profile = input
         if profile["login"] == nil || profile["login"]?.isNull == true, let email = profile["email"] {
             profile["login"] = email
@@ -28,37 +69,22 @@ extension SandboxState {
         if let first = failures.first {
             throw OktaErrorResponse.validation(first.field, causes: failures.map(\.cause))
         }
-        let login = profile["login"]!.stringValue!
-        if findUser(login: login) != nil {
+        if let holder = findUser(login: profile["login"]!.stringValue!), holder.id != userID {
             throw OktaErrorResponse.validation(
                 "login", causes: ["login: An object with this field already exists in the current organization"])
         }
-        if let password {
-            let failed = PasswordPolicy.failedRules(password, login: login)
-            if !failed.isEmpty {
-                throw OktaErrorResponse.validation("password", causes: failed.map { "password: \($0)" })
-            }
-        }
-        // Real orgs always return these two base attributes, null when not given.
         for attribute in ["mobilePhone", "secondEmail"] where profile[attribute] == nil {
             profile[attribute] = .null
         }
+        return profile
+    }
 
-        let now = clock.now
-        var user = UserRecord(
-            id: RandomToken.oktaID(prefix: "00u"), status: .staged, created: now, activated: nil,
-            // Identity Engine orgs stamp statusChanged at creation; Classic orgs leave it null (both recorded).
-            statusChanged: configuration.activationURLStyle == .identityEngine ? now : nil, lastLogin: nil, lastUpdated: now,
-            passwordChanged: nil, password: nil,
-            profile: profile, activationToken: nil)
-        if let password { user.setPassword(password, at: now) }
-        users[user.id] = user
-        sequenceByID[user.id] = nextSequence
-        nextSequence += 1
-        if activate {
-            _ = try self.activate(userId: user.id, sendEmail: true)
+    /// E0000001 with one `password:` cause per failed rule, as at creation.
+    private static func checkPassword(_ password: String, login: String) throws {
+        let failed = PasswordPolicy.failedRules(password, login: login)
+        if !failed.isEmpty {
+            throw OktaErrorResponse.validation("password", causes: failed.map { "password: \($0)" })
         }
-        return users[user.id]!
     }
 
     /// The user with this id, or with this login (case-insensitive), as Okta's `GET /users/{idOrLogin}`.
@@ -67,23 +93,14 @@ extension SandboxState {
         throw OktaErrorResponse.notFound(idOrLogin, type: "User")
     }
 
+    /// The user with this login, ignoring case (an index lookup, not a scan).
     func findUser(login: String) -> UserRecord? {
-        let wanted = login.lowercased()
-        return users.values.first { $0.login.lowercased() == wanted }
+        users.user(login: login)
     }
 
-    /// One page of `GET /api/v1/users`; `next` is the cursor for the following page, if any.
+    /// One page of `GET /api/v1/users` in creation order; `next` is the cursor for the following page, if any.
     func listUsers(_ query: UserListQuery) -> (users: [UserRecord], next: String?) {
-        let ordered = users.values.sorted { sequenceByID[$0.id]! < sequenceByID[$1.id]! }
-        var matching = ordered.filter(query.matches)
-        if let after = query.after {
-            // An unknown cursor yields an empty page rather than restarting (which could loop a client).
-            guard let position = sequenceByID[after] else { return ([], nil) }
-            matching = matching.filter { sequenceByID[$0.id]! > position }
-        }
-        let page = Array(matching.prefix(query.limit))
-        let next = matching.count > page.count ? page.last?.id : nil
-        return (page, next)
+        users.page(after: query.after, limit: query.limit, where: query.matches)
     }
 
     /// `DELETE /api/v1/users/{id}`: the first call on a live user deactivates it, the next one deletes it.
@@ -148,6 +165,7 @@ extension SandboxState {
 
     /// Issues the user's one valid activation token and either returns it or "e-mails" it.
     private func issueActivationToken(userId: String, sendEmail: Bool) -> ActivationOutcome {
+        noteRecordActivity()
         var user = users[userId]!
         if let old = user.activationToken { activationGrants[old] = nil }
         let token = RandomToken.activationToken()

@@ -16,10 +16,7 @@ public actor SandboxState {
     var clock = SandboxClock()
 
     // Directory.
-    var users: [String: UserRecord] = [:]
-    /// Creation order of every user ever created; `after` cursors stay meaningful after deletes.
-    var sequenceByID: [String: Int] = [:]
-    var nextSequence = 0
+    var users = UserDirectory()
     var activationGrants: [String: ActivationGrant] = [:]
 
     // Authn.
@@ -34,6 +31,9 @@ public actor SandboxState {
     var tokenFamilies: [String: TokenFamily] = [:]
     var accessTokens: [String: AccessTokenRecord] = [:]
     var refreshTokens: [String: RefreshTokenRecord] = [:]
+
+    /// When expired records were last purged (`SandboxState+Purge.swift`).
+    var sweep = SweepSchedule(lastSweep: Date())
 
     // Admin.
     var outbox: [OutboxMessage] = []
