@@ -35,6 +35,9 @@ public final class RoutedTransport: HTTPTransport, @unchecked Sendable {
 
     public var requests: [URLRequest] { recorded.current }
 
+    /// What this transport would answer, without recording: lets one transport build on another's routes.
+    public func answer(_ request: URLRequest) -> Reply? { route(request) }
+
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         recorded.withLock { $0.append(request) }
         guard let reply = route(request), let url = request.url else {

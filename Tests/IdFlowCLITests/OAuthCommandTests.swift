@@ -233,4 +233,70 @@ import Testing
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.json?["active"] == false)
     }
+
+    /// A server whose refresh answers carry the given ID token, and whose keys answer `keys`.
+    static func refreshingServer(idToken: String?, keys: RoutedTransport.Reply) -> RoutedTransport {
+        let issued = Locked(0)
+        let base = authorizationServer(issued: issued)
+        return RoutedTransport { request in
+            switch request.route {
+            case "GET /oauth2/default/v1/keys":
+                return keys
+            case "POST /oauth2/default/v1/token" where request.formBody["grant_type"] == "refresh_token":
+                let n = issued.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                let idTokenMember = idToken.map { ",\"id_token\":\"\($0)\"" } ?? ""
+                return .json(
+                    200,
+                    "{\"token_type\":\"Bearer\",\"expires_in\":3600,\"access_token\":\"at\(n)\",\"refresh_token\":\"rt\(n)\"\(idTokenMember)}")
+            default:
+                return base.answer(request)
+            }
+        }
+    }
+
+    @Test func aRefreshWhoseIDTokenFailsKeepsTheRotatedRefreshToken() async {
+        let environment = CLI.isolatedEnvironment()
+        let forged = OktaReplies.jwt("{\"sub\":\"00u1\",\"iss\":\"\(OktaReplies.issuer)\",\"aud\":\"0oaclient\",\"exp\":4102444800,\"iat\":1}")
+        let server = Self.refreshingServer(idToken: forged, keys: .json(200, "{\"keys\":[]}"))
+        let login = await CLI.run(["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "s", environment: environment)
+        #expect(login.exitCode == 0, "\(login.stderr)")
+
+        let refresh = await CLI.run(
+            ["refresh"] + configuration + ["--scope", "openid profile offline_access"], transport: server, environment: environment)
+        #expect(refresh.exitCode == 13, "\(refresh.stderr)")
+        #expect(refresh.stdout.isEmpty)
+        #expect(refresh.stderr.contains("the rotated refresh token was saved"))
+        #expect(server.requests.last { $0.route.hasSuffix("/token") }?.formBody["refresh_token"] == "rt1")
+
+        // The next refresh presents the token the server rotated in, not the retired one.
+        _ = await CLI.run(["refresh"] + configuration, transport: server, environment: environment)
+        #expect(server.requests.last { $0.route.hasSuffix("/token") }?.formBody["refresh_token"] == "rt2")
+    }
+
+    @Test func signingKeysThatCannotBeFetchedStopARefreshBeforeTheGrant() async {
+        let environment = CLI.isolatedEnvironment()
+        let server = Self.refreshingServer(idToken: nil, keys: .json(503, "{\"error\":\"temporarily_unavailable\"}"))
+        _ = await CLI.run(["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "s", environment: environment)
+        let grantsBefore = server.requests.filter { $0.route.hasSuffix("/token") }.count
+        let refresh = await CLI.run(
+            ["refresh"] + configuration + ["--scope", "openid profile offline_access", "--max-retries", "0"], transport: server,
+            environment: environment)
+        #expect(refresh.exitCode == 7, "\(refresh.stderr)")
+        #expect(server.requests.filter { $0.route.hasSuffix("/token") }.count == grantsBefore, "no grant was made, so nothing was rotated")
+    }
+
+    @Test func aLoginThatAskedForOpenIDButGotNoIDTokenIsRefusedAndNothingStored() async {
+        let environment = CLI.isolatedEnvironment()
+        let server = Self.refreshingServer(idToken: nil, keys: .json(200, "{\"keys\":[]}"))
+        let openID = configuration.map { $0 == "profile offline_access" ? "openid profile offline_access" : $0 }
+        let login = await CLI.run(["login-pkce", "--session-token-stdin"] + openID, transport: server, stdin: "s", environment: environment)
+        #expect(login.exitCode == 13, "\(login.stderr)")
+        #expect(login.stdout.isEmpty)
+        #expect(login.error?["message"]?.stringValue?.contains("no ID token") == true)
+        let refresh = await CLI.run(["refresh"] + configuration, transport: server, environment: environment)
+        #expect(refresh.exitCode == 12, "nothing was stored")
+    }
 }

@@ -63,10 +63,11 @@ public struct LoginPKCE: Sendable {
             code = line.contains("=") ? try AuthorizationResponse.code(from: line, expectedState: request.state) : line
         }
 
+        try await server.prepareToValidate(scope: request.scope)
         let response = try await server.tokenEndpoint.exchange(
             code: code, redirectURI: request.redirectURI, verifier: request.pkce.verifier)
         // Nothing is printed or stored before the ID token checks out.
-        let claims = try await server.validateIDToken(in: response, nonce: request.nonce)
+        let claims = try await server.validateIDToken(in: response, nonce: request.nonce, requestedScope: request.scope)
         let storeAt = TokenStore(directory: context.configuration.profileDirectory)
         let (output, record) = server.result(response, claims: claims, previous: nil)
         if store {

@@ -20,8 +20,9 @@ public struct RefreshTokens: Sendable {
         let scope = context.configuration.explicitScope
         if let givenRefreshToken {
             let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
+            try await server.prepareToValidate(scope: scope)
             let response = try await server.tokenEndpoint.refresh(givenRefreshToken.value, scope: scope)
-            let claims = try await server.validateIDToken(in: response, nonce: nil)
+            let claims = try await server.validateIDToken(in: response, nonce: nil, requestedScope: scope)
             return server.result(response, claims: claims, previous: nil).0
         }
         let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
@@ -34,11 +35,21 @@ public struct RefreshTokens: Sendable {
                     hint: "log in again with `idflow login-pkce` and the offline_access scope")
             }
             let server = try await AuthorizationServer.discover(context, for: stored, clientSecret: clientSecret)
-            // On failure nothing is written: the stored tokens stay as they were.
+            // Without a scope of its own the grant keeps the original one, ID token included.
+            let requestedScope = scope ?? stored.tokens.scope
+            // Everything that can fail without the server's help happens before the grant: after it, the
+            // server has rotated the refresh token. On failure up to here nothing is written.
+            try await server.prepareToValidate(scope: requestedScope)
             let response = try await server.tokenEndpoint.refresh(refreshToken, scope: scope)
-            let claims = try await server.validateIDToken(in: response, nonce: nil)
-            if let claims, let before = stored.idTokenClaims?["sub"], claims["sub"] != before {
-                throw .security("the refreshed ID token is for another subject than the stored one", hint: "log in again")
+            let claims: JSONValue?
+            do throws(IdFlowError) {
+                claims = try await server.validateIDToken(in: response, nonce: nil, requestedScope: requestedScope)
+                if let claims, let before = stored.idTokenClaims?["sub"], claims["sub"] != before {
+                    throw IdFlowError.security("the refreshed ID token is for another subject than the stored one", hint: "log in again")
+                }
+            } catch {
+                try keepRotatedRefreshToken(response, replacing: refreshToken, in: stored, tokenStore, context)
+                throw error
             }
             let (output, record) = server.result(response, claims: claims, previous: stored)
             if store {
@@ -52,5 +63,21 @@ public struct RefreshTokens: Sendable {
             )
             return output
         }
+    }
+
+    /// After a grant whose ID token failed the checks: the access and ID tokens are untrusted and dropped, but
+    /// the new refresh token is kept, because the server has already retired the one it replaced and the next
+    /// refresh after the grace period would otherwise be taken for a stolen token (and end the whole family).
+    private func keepRotatedRefreshToken(
+        _ response: TokenResponse, replacing presented: String, in stored: StoredTokens, _ tokenStore: TokenStore, _ context: IdFlowContext
+    ) throws(IdFlowError) {
+        guard store, let rotated = response.refreshToken, rotated != presented else { return }
+        var kept = stored
+        kept.tokens.refreshToken = rotated
+        kept.savedAt = context.now()
+        try tokenStore.save(kept)
+        context.message(
+            "the refreshed tokens failed the checks and were dropped; the rotated refresh token was saved for profile \(context.configuration.profile), so the next refresh can still work"
+        )
     }
 }

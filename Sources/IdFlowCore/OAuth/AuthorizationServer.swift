@@ -48,13 +48,35 @@ public struct AuthorizationServer: Sendable {
         try await http.send(RevocationRequest(endpoint: endpoint, client: client, token: token, hint: kind))
     }
 
+    /// Fetches (or finds cached) the keys the grant's ID token will be checked against, before the grant is
+    /// made: once a refresh grant has answered, the server has rotated the refresh token, so a key fetch that
+    /// fails afterwards would cost the only refresh token that still works.
+    public func prepareToValidate(scope: String?) async throws(IdFlowError) {
+        guard Self.asksForIDToken(scope) else { return }
+        _ = try await validator.keys.keySet(refresh: false)
+    }
+
     /// Validates the ID token of a token response (signature, iss, aud, exp/iat, nonce, at_hash) and returns
-    /// its claims; nil when the response has no ID token (no `openid` scope).
-    public func validateIDToken(in response: TokenResponse, nonce: String?) async throws(IdFlowError) -> JSONValue? {
-        guard let idToken = response.idToken else { return nil }
+    /// its claims. A response without one is accepted only when `requestedScope` did not ask for `openid`: a
+    /// server that drops the ID token would otherwise pass tokens off as a validated login.
+    public func validateIDToken(in response: TokenResponse, nonce: String?, requestedScope: String?) async throws(IdFlowError)
+        -> JSONValue?
+    {
+        guard let idToken = response.idToken else {
+            guard !Self.asksForIDToken(requestedScope) else {
+                throw .security(
+                    "the token response has no ID token although the scope asked for openid",
+                    hint: "the server did not sign the login in; check --issuer, or leave openid out of --scope")
+            }
+            return nil
+        }
         let policy = TokenValidationPolicy(
             issuer: metadata.issuer, audience: client.clientID, nonce: nonce, accessToken: response.accessToken, now: now())
         return try await validator.validate(idToken, policy: policy)
+    }
+
+    static func asksForIDToken(_ scope: String?) -> Bool {
+        scope?.split(separator: " ").contains("openid") ?? false
     }
 
     /// The printable result and the record to store for a token response; a response without a refresh
