@@ -288,9 +288,9 @@ _idflow_activate() {
 
 _idflow_set-password() {
     repeating_flags=()
-    non_repeating_flags=(--password-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--activation-url-stdin --password-stdin --verbose -v --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--activation-token --activation-token-file --activation-url --password-file --password --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--activation-token --activation-token-file --activation-url --activation-url-file --password-file --password --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -302,6 +302,9 @@ _idflow_set-password() {
         return
         ;;
     '--activation-url')
+        return
+        ;;
+    '--activation-url-file')
         return
         ;;
     '--password-file')

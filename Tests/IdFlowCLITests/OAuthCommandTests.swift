@@ -250,7 +250,8 @@ import Testing
                 let idTokenMember = idToken.map { ",\"id_token\":\"\($0)\"" } ?? ""
                 return .json(
                     200,
-                    "{\"token_type\":\"Bearer\",\"expires_in\":3600,\"access_token\":\"at\(n)\",\"refresh_token\":\"rt\(n)\"\(idTokenMember)}")
+                    "{\"token_type\":\"Bearer\",\"expires_in\":3600,\"access_token\":\"at\(n)\",\"refresh_token\":\"rt\(n)\"\(idTokenMember)}"
+                )
             default:
                 return base.answer(request)
             }
@@ -259,9 +260,11 @@ import Testing
 
     @Test func aRefreshWhoseIDTokenFailsKeepsTheRotatedRefreshToken() async {
         let environment = CLI.isolatedEnvironment()
-        let forged = OktaReplies.jwt("{\"sub\":\"00u1\",\"iss\":\"\(OktaReplies.issuer)\",\"aud\":\"0oaclient\",\"exp\":4102444800,\"iat\":1}")
+        let forged = OktaReplies.jwt(
+            "{\"sub\":\"00u1\",\"iss\":\"\(OktaReplies.issuer)\",\"aud\":\"0oaclient\",\"exp\":4102444800,\"iat\":1}")
         let server = Self.refreshingServer(idToken: forged, keys: .json(200, "{\"keys\":[]}"))
-        let login = await CLI.run(["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "s", environment: environment)
+        let login = await CLI.run(
+            ["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "s", environment: environment)
         #expect(login.exitCode == 0, "\(login.stderr)")
 
         let refresh = await CLI.run(
@@ -292,7 +295,8 @@ import Testing
         let environment = CLI.isolatedEnvironment()
         let server = Self.refreshingServer(idToken: nil, keys: .json(200, "{\"keys\":[]}"))
         let openID = configuration.map { $0 == "profile offline_access" ? "openid profile offline_access" : $0 }
-        let login = await CLI.run(["login-pkce", "--session-token-stdin"] + openID, transport: server, stdin: "s", environment: environment)
+        let login = await CLI.run(
+            ["login-pkce", "--session-token-stdin"] + openID, transport: server, stdin: "s", environment: environment)
         #expect(login.exitCode == 13, "\(login.stderr)")
         #expect(login.stdout.isEmpty)
         #expect(login.error?["message"]?.stringValue?.contains("no ID token") == true)

@@ -129,4 +129,63 @@ import Testing
         let result = await CLI.run(["set-password", "--activation-token", "t", "--password", "p"], environment: CLI.isolatedEnvironment())
         #expect(result.stderr.contains("visible to other users in `ps`"))
     }
+
+    /// A server whose activation publishes Okta's default complexity policy and counts what it is sent.
+    static func activationServer() -> RoutedTransport {
+        RoutedTransport { request in
+            switch request.route {
+            case "POST /api/v1/authn":
+                return .json(
+                    200,
+                    """
+                    {"stateToken":"00state","expiresAt":"2099-01-01T00:05:00.000Z","status":"PASSWORD_RESET","recoveryType":"ACCOUNT_ACTIVATION",
+                    "_embedded":{"user":{"id":"00u1","profile":{"login":"jo@example.com"}},
+                    "policy":{"complexity":{"minLength":8,"minLowerCase":1,"minUpperCase":1,"minNumber":1,"minSymbol":0}}},
+                    "_links":{"next":{"name":"resetPassword","href":"\(OktaReplies.org)/api/v1/authn/credentials/reset_password"}}}
+                    """)
+            case "POST /api/v1/authn/credentials/reset_password":
+                return .json(200, "{\"status\":\"SUCCESS\",\"sessionToken\":\"20111session\",\"expiresAt\":\"2099-01-01T00:05:00.000Z\"}")
+            default: return nil
+            }
+        }
+    }
+
+    @Test func aWeakPasswordIsCaughtBeforeItIsSentAndAScriptMayRunAgainWithTheSameToken() async {
+        let environment = CLI.isolatedEnvironment(["IDFLOW_ACTIVATION_TOKEN": "XE6wE17zmphl3KqAPFxO"])
+        let server = Self.activationServer()
+        let weak = await CLI.run(
+            ["set-password", "--password-stdin"] + configuration, transport: server, stdin: "short", environment: environment)
+        #expect(weak.exitCode == 3)
+        #expect(weak.error?["kind"] == "password_policy")
+        #expect(
+            weak.error?["causes"] == [
+                "Passwords must have at least 8 characters.", "Passwords must have at least one uppercase letter.",
+                "Passwords must have at least one number.",
+            ])
+        #expect(!server.requests.contains { $0.route.hasSuffix("reset_password") }, "the weak password never left the machine")
+
+        let strong = await CLI.run(
+            ["set-password", "--password-stdin"] + configuration, transport: server, stdin: "Str0ng-Passw0rd!", environment: environment)
+        #expect(strong.exitCode == 0, "\(strong.stderr)")
+        #expect(server.requests.filter { $0.route == "POST /api/v1/authn" }.count == 1, "the activation token was redeemed once")
+        #expect(server.requests.last?.jsonBody?["stateToken"] == "00state")
+    }
+
+    @Test func atATerminalAWeakPasswordIsAskedForAgain() async {
+        let server = Self.activationServer()
+        let result = await CLI.run(
+            ["set-password", "--password-stdin"] + configuration, transport: server, stdin: "alllowercase",
+            environment: CLI.isolatedEnvironment(["IDFLOW_ACTIVATION_TOKEN": "XE6wE17zmphl3KqAPFxO"]), terminalAnswers: ["Str0ng-Passw0rd!"]
+        )
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Choose another password"))
+        #expect(result.json?["sessionToken"] == "20111session")
+        #expect(server.requests.filter { $0.route.hasSuffix("reset_password") }.count == 1)
+    }
+
+    @Test func theActivationLinkAndThePasswordCannotBothComeFromStdin() async {
+        let result = await CLI.run(["set-password", "--activation-url-stdin", "--password-stdin"])
+        #expect(result.exitCode == 64)
+        #expect(result.stderr.contains("cannot both read standard input"))
+    }
 }

@@ -73,13 +73,28 @@ struct RegistrationFlowTests {
         }
     }
 
-    @Test func anActivationLinkSuppliesTheOrgWhenNoneIsConfigured() async throws {
+    @Test func anActivationLinkAloneIsNotTrustedWithThePassword() async throws {
+        var configuration = TestContext.configuration()
+        configuration.orgURL = nil
+        let flow = try SetPassword(
+            activationURL: "https://attacker.example.com/tokens/abcDEF_-1/verify", password: Secret("Str0ng-Passw0rd!"))
+        let transport = ScriptedTransport([])
+        do {
+            _ = try await flow.run(TestContext.make(transport: transport, configuration: configuration))
+            Issue.record("a link with no configured org must be refused")
+        } catch {
+            #expect(error.exitStatus == .security)
+            #expect(error.hint?.contains("--org-url https://attacker.example.com") == true)
+        }
+        #expect(transport.requests.isEmpty, "nothing, least of all the password, was sent")
+    }
+
+    @Test func anActivationLinkOnTheConfiguredOrgIsUsed() async throws {
         let transport = ScriptedTransport([
             .json(200, passwordReset.replacingOccurrences(of: "https://example.okta.com", with: "http://127.0.0.1:9999")),
             .json(200, success),
         ])
-        var configuration = TestContext.configuration()
-        configuration.orgURL = nil
+        let configuration = TestContext.configuration(org: "http://127.0.0.1:9999")
         let flow = try SetPassword(activationURL: "http://127.0.0.1:9999/tokens/abcDEF_-1/verify", password: Secret("Str0ng-Passw0rd!"))
         _ = try await flow.run(TestContext.make(transport: transport, configuration: configuration))
         #expect(transport.requests[0].url?.absoluteString == "http://127.0.0.1:9999/api/v1/authn")
@@ -88,7 +103,12 @@ struct RegistrationFlowTests {
 
     @Test func anActivationLinkForAnotherOrgIsRefused() async throws {
         let flow = try SetPassword(activationURL: "https://other.okta.com/welcome/abc", password: Secret("Str0ng-Passw0rd!"))
-        await #expect(throws: IdFlowError.self) { try await flow.run(TestContext.make(transport: ScriptedTransport([]))) }
+        do {
+            _ = try await flow.run(TestContext.make(transport: ScriptedTransport([])))
+            Issue.record("a link to another org must be refused")
+        } catch {
+            #expect(error.exitStatus == .security)
+        }
     }
 
     @Test(arguments: ["https://o.okta.com/welcome", "https://o.okta.com/tokens/abc", "not a url", "https://o.okta.com/welcome/a%2Fb"])

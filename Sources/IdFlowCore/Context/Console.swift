@@ -11,21 +11,36 @@ public struct Console: Sendable {
     public var readStandardInput: @Sendable () -> Data
     /// One line of standard input, for answers typed at a prompt (`login-pkce --manual`).
     public var readLine: @Sendable () -> String?
+    /// Whether a person is at the keyboard (stdin and stderr are terminals), so a flow may ask again instead
+    /// of failing; a script never gets a prompt it cannot answer.
+    public var isInteractive: Bool
+    /// Shows the prompt on the terminal and reads one line without echoing it; nil when nothing was typed.
+    public var promptSecret: @Sendable (String) -> String?
 
     public init(
         standardOutput: @escaping @Sendable (Data) -> Void, standardError: @escaping @Sendable (Data) -> Void,
-        readStandardInput: @escaping @Sendable () -> Data, readLine: @escaping @Sendable () -> String?
+        readStandardInput: @escaping @Sendable () -> Data, readLine: @escaping @Sendable () -> String?, isInteractive: Bool = false,
+        promptSecret: @escaping @Sendable (String) -> String? = { _ in nil }
     ) {
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.readStandardInput = readStandardInput
         self.readLine = readLine
+        self.isInteractive = isInteractive
+        self.promptSecret = promptSecret
     }
 
     /// The real process's streams.
     public static let live = Console(
         standardOutput: { FileHandle.standardOutput.write($0) }, standardError: { FileHandle.standardError.write($0) },
-        readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() }, readLine: { Swift.readLine(strippingNewline: true) })
+        readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() }, readLine: { Swift.readLine(strippingNewline: true) },
+        isInteractive: isatty(0) == 1 && isatty(2) == 1,
+        promptSecret: { prompt in
+            // getpass(3) reads from the terminal with echo off, whatever stdin was redirected from.
+            guard let line = getpass(prompt) else { return nil }
+            let text = String(cString: line)
+            return text.isEmpty ? nil : text
+        })
 
     /// Writes one human line to stderr.
     public func line(_ text: String) {

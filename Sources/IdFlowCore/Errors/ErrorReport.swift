@@ -33,6 +33,8 @@ public struct ErrorReport: Encodable, Sendable, Equatable {
             error.errorSummary = body.errorDescription
         case .unexpectedResponse(let status, _, _):
             error.httpStatus = status
+        case .weakPassword(let causes, _):
+            error.causes = causes
         case .rateLimited(_, let body):
             error.httpStatus = 429
             error.errorCode = body?.errorCode

@@ -22,6 +22,8 @@ extension IdFlowError {
             return "could not reach \(url): \(reason)"
         case .insecureURL(let url):
             return "refusing plain http to a host that is not loopback: \(url)"
+        case .weakPassword(let causes, _):
+            return "the new password does not meet the password policy: \(causes.joined(separator: "; "))"
         case .configuration(let message, _), .invalidInput(let message, _), .notFound(let message, _), .rejected(let message, _),
             .authentication(let message, _), .denied(let message, _), .timedOut(let message, _),
             .security(let message, _), .localState(let message, _), .protocolViolation(let message),
@@ -48,6 +50,7 @@ extension IdFlowError {
         case .invalidInput(_, let hint), .notFound(_, let hint), .rejected(_, let hint), .authentication(_, let hint),
             .denied(_, let hint), .timedOut(_, let hint), .security(_, let hint), .localState(_, let hint):
             return hint
+        case .weakPassword(_, let hint): return hint ?? "choose a password that meets every requirement listed in causes"
         case .protocolViolation: return "run again with --verbose to see the exchange"
         case .internalFailure: return "this is a bug in idflow; please report it with the --verbose trace"
         }

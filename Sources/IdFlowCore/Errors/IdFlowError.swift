@@ -33,6 +33,8 @@ public enum IdFlowError: Error, Sendable, Equatable {
     case localState(String, hint: String? = nil)
     /// The server refused to go on for a reason that is not an error body (an unexpected transaction state).
     case rejected(String, hint: String? = nil)
+    /// A new password breaks rules of the policy the server published; each broken rule is one cause.
+    case weakPassword(causes: [String], hint: String? = nil)
     /// The server's answer is well-formed but not what the protocol allows at this step.
     case protocolViolation(String)
     /// A bug: something that should not happen.
@@ -51,7 +53,7 @@ extension IdFlowError {
         case .insecureURL, .security: return .security
         case .configuration, .invalidInput: return .usage
         case .notFound: return .notFound
-        case .rejected: return .rejected
+        case .rejected, .weakPassword: return .rejected
         case .authentication: return .authentication
         case .denied: return .denied
         case .timedOut: return .timedOut
@@ -104,6 +106,7 @@ extension IdFlowError {
         case .invalidInput: return "invalid_input"
         case .notFound: return "not_found"
         case .rejected: return "rejected"
+        case .weakPassword: return "password_policy"
         case .authentication: return "authentication"
         case .denied: return "denied"
         case .timedOut: return "timed_out"

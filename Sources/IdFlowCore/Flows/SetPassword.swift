@@ -20,38 +20,66 @@ public struct SetPassword: Sendable {
         self.init(token: token, password: password, linkOrg: org)
     }
 
-    /// The flow for the activation flags as the user gave them: a link, or the token from a file, argv or
-    /// `IDFLOW_ACTIVATION_TOKEN`, one way only.
-    public init(
-        activationURL: String?, activationTokenFile: String?, activationToken: String?, password: Secret, secrets: SecretReader
-    ) throws(IdFlowError) {
-        if let activationURL {
-            guard activationToken == nil, activationTokenFile == nil else {
-                throw .invalidInput("give the activation token or the activation URL, not both")
-            }
-            try self.init(activationURL: activationURL, password: password)
+    /// Where the activation comes from, as the user gave it: the link (`--activation-url[-file|-stdin]`,
+    /// `IDFLOW_ACTIVATION_URL`) or the bare token (`--activation-token[-file]`, `IDFLOW_ACTIVATION_TOKEN`).
+    /// Both are secrets (the link carries the token), so both come from a file, stdin or the environment too.
+    public struct ActivationInput: Sendable {
+        public var url: String?
+        public var urlFile: String?
+        public var urlStdin: Bool
+        public var token: String?
+        public var tokenFile: String?
+
+        public init(url: String? = nil, urlFile: String? = nil, urlStdin: Bool = false, token: String? = nil, tokenFile: String? = nil) {
+            self.url = url
+            self.urlFile = urlFile
+            self.urlStdin = urlStdin
+            self.token = token
+            self.tokenFile = tokenFile
+        }
+
+        var namesURL: Bool { url != nil || urlFile != nil || urlStdin }
+        var namesToken: Bool { token != nil || tokenFile != nil }
+    }
+
+    /// The flow for the activation the user gave, one way only.
+    public init(activation: ActivationInput, password: Secret, secrets: SecretReader) throws(IdFlowError) {
+        guard !(activation.namesURL && activation.namesToken) else {
+            throw .invalidInput("give the activation token or the activation URL, not both")
+        }
+        let urlFromEnvironment =
+            !activation.namesToken && secrets.environment["IDFLOW_ACTIVATION_TOKEN"] == nil
+            && !(secrets.environment["IDFLOW_ACTIVATION_URL"] ?? "").isEmpty
+        if activation.namesURL || urlFromEnvironment {
+            let source = try SecretSource.choose(
+                what: "activation URL", stdin: activation.urlStdin, file: activation.urlFile, argument: activation.url,
+                environmentVariable: "IDFLOW_ACTIVATION_URL", environment: secrets.environment)
+            try self.init(activationURL: secrets.read("activation URL", from: source).value, password: password)
             return
         }
         let source = try SecretSource.choose(
-            what: "activation token", stdin: false, file: activationTokenFile, argument: activationToken,
+            what: "activation token", stdin: false, file: activation.tokenFile, argument: activation.token,
             environmentVariable: "IDFLOW_ACTIVATION_TOKEN", environment: secrets.environment)
         self.init(token: try ActivationToken(secrets.read("activation token", from: source).value), password: password)
     }
 
-    /// The configured org, else the link's; a link to another org than the configured one is refused,
-    /// because the password would go to a server the user did not configure.
+    /// The org the password goes to: the configured one, and only that. A link names its own host, and a link
+    /// can come from anywhere (a forwarded mail, a chat message), so a link on another host than the
+    /// configured org is refused rather than trusted with the password; `--org-url` naming the link's host is
+    /// how a user says it is the right one.
     func orgURL(_ configuration: Configuration) throws(IdFlowError) -> URL {
         guard let configured = configuration.orgURL else {
             guard let linkOrg else { return try configuration.requireOrgURL() }
-            try TransportSecurity.check(linkOrg)
-            return linkOrg
+            throw .security(
+                "no org is configured, so the activation link's host \(linkOrg.absoluteString) cannot be checked; refusing to send the password there",
+                hint: "pass --org-url \(linkOrg.absoluteString) (or export OKTA_CLIENT_ORGURL) if that is your org")
         }
         if let linkOrg, !OrgEndpoint(orgURL: configured).contains(linkOrg) {
-            throw .invalidInput(
-                "the activation URL belongs to \(linkOrg.absoluteString), not to the configured org \(configured.absoluteString)",
-                hint: "pass --org-url \(linkOrg.absoluteString), or use a link from the configured org")
+            throw .security(
+                "the activation URL belongs to \(linkOrg.absoluteString), not to the configured org \(configured.absoluteString); refusing to send the password there",
+                hint: "pass --org-url \(linkOrg.absoluteString) if that is your org, or use a link from the configured org")
         }
-        return try configuration.requireOrgURL()
+        return configured
     }
 
     /// The output of `idflow set-password`.
@@ -72,21 +100,78 @@ public struct SetPassword: Sendable {
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Result {
-        let authn = AuthnAPI(http: context.http, orgURL: try orgURL(context.configuration))
-        let transaction = try await authn.redeem(token)
+        let org = try orgURL(context.configuration)
+        let authn = AuthnAPI(http: context.http, orgURL: org)
+        let pending = PendingActivations(stateDirectory: context.configuration.stateDirectory)
+        let transaction: AuthnTransaction
+        if let open = try pending.load(for: token, org: org, now: context.now()) {
+            context.message("continuing the activation opened by an earlier run (until \(open.expiresAt ?? "soon"))")
+            transaction = open
+        } else {
+            transaction = try await authn.redeem(token)
+        }
         // Okta answers PASSWORD_RESET for an activation; some orgs and older flows report RECOVERY.
         guard transaction.status == "PASSWORD_RESET" || transaction.status == "RECOVERY" else {
             throw Self.unexpected(transaction, step: "redeeming the activation token")
         }
+        var candidate = password
+        while true {
+            do throws(IdFlowError) {
+                let done = try await resetPassword(transaction, candidate, authn)
+                try? pending.remove(for: token)
+                let user = done.user ?? transaction.user
+                context.message(
+                    "password set for \(user?.profile?.login ?? "the user"); session token valid until \(done.expiresAt ?? "soon") (single use)"
+                )
+                return Result(
+                    status: done.status, sessionToken: done.sessionToken ?? "", expiresAt: done.expiresAt, userId: user?.id,
+                    login: user?.profile?.login)
+            } catch {
+                guard Self.isPolicyRefusal(error) else {
+                    if case .okta(_, let body, _) = error, body.errorCode == "E0000011" { try? pending.remove(for: token) }
+                    throw error
+                }
+                // The transaction is still open: a person is asked again, a script may run again with the same token.
+                try pending.save(transaction, for: token, org: org)
+                context.message("\(error.message)")
+                guard context.console.isInteractive, let again = context.console.promptSecret("Choose another password: ") else {
+                    throw Self.withRetryHint(error, until: transaction.expiresAt)
+                }
+                candidate = Secret(again)
+            }
+        }
+    }
+
+    /// Checks `password` against the policy the transaction published, then sets it.
+    private func resetPassword(_ transaction: AuthnTransaction, _ password: Secret, _ authn: AuthnAPI) async throws(IdFlowError)
+        -> AuthnTransaction
+    {
+        let broken = transaction.embedded?.policy?.complexity?.failedRules(password.value, login: transaction.user?.profile?.login) ?? []
+        guard broken.isEmpty else { throw .weakPassword(causes: broken) }
         let done = try await authn.resetPassword(transaction, newPassword: password)
-        guard done.status == "SUCCESS", let sessionToken = done.sessionToken else {
+        guard done.status == "SUCCESS", done.sessionToken != nil else {
             throw Self.unexpected(done, step: "setting the password")
         }
-        let user = done.user ?? transaction.user
-        context.message(
-            "password set for \(user?.profile?.login ?? "the user"); session token valid until \(done.expiresAt ?? "soon") (single use)")
-        return Result(
-            status: done.status, sessionToken: sessionToken, expiresAt: done.expiresAt, userId: user?.id, login: user?.profile?.login)
+        return done
+    }
+
+    /// A refusal of the password itself, after which the same transaction takes another one.
+    private static func isPolicyRefusal(_ error: IdFlowError) -> Bool {
+        switch error {
+        case .weakPassword: return true
+        case .okta(_, let body, _): return ["E0000080", "E0000014"].contains(body.errorCode)
+        default: return false
+        }
+    }
+
+    private static func withRetryHint(_ error: IdFlowError, until expiry: String?) -> IdFlowError {
+        let hint =
+            "choose a password that meets every requirement in causes and run set-password again with the same activation token before \(expiry ?? "the transaction expires") (it stays valid)"
+        switch error {
+        case .weakPassword(let causes, _): return .weakPassword(causes: causes, hint: hint)
+        case .okta(let status, let body, _): return .okta(status: status, body: body, hint: hint)
+        default: return error
+        }
     }
 
     private static func unexpected(_ transaction: AuthnTransaction, step: String) -> IdFlowError {

@@ -1,18 +1,18 @@
 /// A transaction of Okta's classic Authn API (`/api/v1/authn`): where the user is in sign-in, activation or recovery.
-public struct AuthnTransaction: Decodable, Sendable, Equatable {
-    public struct Link: Decodable, Sendable, Equatable {
+public struct AuthnTransaction: Codable, Sendable, Equatable {
+    public struct Link: Codable, Sendable, Equatable {
         public var name: String?
         public var href: String
     }
 
-    public struct Links: Decodable, Sendable, Equatable {
+    public struct Links: Codable, Sendable, Equatable {
         public var next: Link?
         public var cancel: Link?
         public var prev: Link?
     }
 
-    public struct User: Decodable, Sendable, Equatable {
-        public struct Profile: Decodable, Sendable, Equatable {
+    public struct User: Codable, Sendable, Equatable {
+        public struct Profile: Codable, Sendable, Equatable {
             public var login: String?
             public var firstName: String?
             public var lastName: String?
@@ -21,26 +21,27 @@ public struct AuthnTransaction: Decodable, Sendable, Equatable {
         public var profile: Profile?
     }
 
-    public struct Complexity: Decodable, Sendable, Equatable {
+    public struct Complexity: Codable, Sendable, Equatable {
         public var minLength: Int?
         public var minLowerCase: Int?
         public var minUpperCase: Int?
         public var minNumber: Int?
         public var minSymbol: Int?
+        public var excludeUsername: Bool?
     }
 
-    public struct Policy: Decodable, Sendable, Equatable {
+    public struct Policy: Codable, Sendable, Equatable {
         public var complexity: Complexity?
     }
 
     /// A factor offered or required (`MFA_REQUIRED`, `MFA_ENROLL`), kept for the MFA flows that build on it.
-    public struct Factor: Decodable, Sendable, Equatable {
+    public struct Factor: Codable, Sendable, Equatable {
         public var id: String?
         public var factorType: String
         public var provider: String?
     }
 
-    public struct Embedded: Decodable, Sendable, Equatable {
+    public struct Embedded: Codable, Sendable, Equatable {
         public var user: User?
         public var policy: Policy?
         public var factors: [Factor]?

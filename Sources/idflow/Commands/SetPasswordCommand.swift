@@ -9,12 +9,17 @@ struct SetPasswordCommand: AsyncParsableCommand {
         discussion: """
             Redeems the activation token at POST /api/v1/authn (PASSWORD_RESET), then sets the password at \
             /api/v1/authn/credentials/reset_password. No API token is needed. The password comes from stdin, a file, \
-            or IDFLOW_PASSWORD; the token from --activation-token, --activation-url (either link form), \
-            --activation-token-file or IDFLOW_ACTIVATION_TOKEN.
+            or IDFLOW_PASSWORD; the token from --activation-token-file, --activation-token or IDFLOW_ACTIVATION_TOKEN, \
+            or the whole link (either form) from --activation-url-file, --activation-url-stdin, --activation-url or \
+            IDFLOW_ACTIVATION_URL. The password only ever goes to the configured org: a link on another host is \
+            refused (exit 13) unless --org-url names that host.
 
-              $ printf '%s' "$PW" | idflow set-password --activation-token "$tok" --password-stdin
+              $ printf '%s' "$PW" | idflow set-password --activation-token-file tok.txt --password-stdin
 
-            A password the policy rejects exits 3 with every failed rule in `causes`; a used or expired token exits 4.
+            The password is checked against the policy the server publishes before it is sent: a weak one exits 3 \
+            with every failed rule in `causes` (so does one the server refuses for a rule it does not publish). The \
+            activation stays open for a few minutes: run the command again with the same token and a better password \
+            (at a terminal, idflow asks again). A used or expired token exits 4.
             """)
 
     @Option(
@@ -28,19 +33,32 @@ struct SetPasswordCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("activation-url"),
         help: ArgumentHelp(
-            "The activation link ({org}/welcome/{token} or {org}/tokens/{token}/verify); its org is used when none is configured.",
+            "The activation link ({org}/welcome/{token} or {org}/tokens/{token}/verify); visible in `ps`, prefer the file or stdin.",
             valueName: "url"))
     var activationURL: String?
+
+    @Option(name: .customLong("activation-url-file"), help: ArgumentHelp("A file holding the activation link.", valueName: "path"))
+    var activationURLFile: String?
+
+    @Flag(name: .customLong("activation-url-stdin"), help: "Read the activation link from standard input.")
+    var activationURLStdin = false
 
     @OptionGroup var passwordOptions: PasswordOptions
 
     @OptionGroup var global: GlobalOptions
 
+    func validate() throws {
+        if activationURLStdin && passwordOptions.passwordStdin {
+            throw ValidationError("--activation-url-stdin and --password-stdin cannot both read standard input; put one in a file")
+        }
+    }
+
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            let flow = try SetPassword(
-                activationURL: activationURL, activationTokenFile: activationTokenFile, activationToken: activationToken,
-                password: try passwordOptions.read(context), secrets: context.secrets)
+            let activation = SetPassword.ActivationInput(
+                url: activationURL, urlFile: activationURLFile, urlStdin: activationURLStdin, token: activationToken,
+                tokenFile: activationTokenFile)
+            let flow = try SetPassword(activation: activation, password: try passwordOptions.read(context), secrets: context.secrets)
             return try await flow.run(context)
         }
     }

@@ -36,8 +36,10 @@ enum CLI {
 
     static func run(
         _ arguments: [String], transport: any HTTPTransport = ScriptedTransport([]), stdin: String = "",
-        environment: [String: String] = isolatedEnvironment()
+        environment: [String: String] = isolatedEnvironment(), terminalAnswers: [String]? = nil
     ) async -> CLIResult {
+        // With `terminalAnswers` the run is "at a terminal": prompts are answered from the list, in order.
+        let answers = Locked(terminalAnswers ?? [])
         let stdout = Locked(Data())
         let stderr = Locked(Data())
         let input = Locked(Data(stdin.utf8))
@@ -57,6 +59,10 @@ enum CLI {
                     data = line.count > 1 ? Data(line[1]) : Data()
                     return String(decoding: line[0], as: UTF8.self)
                 }
+            }, isInteractive: terminalAnswers != nil,
+            promptSecret: { prompt in
+                stderr.withLock { $0.append(Data(prompt.utf8)) }
+                return answers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
             })
         let commandEnvironment = CommandEnvironment(console: console, variables: environment) { flags throws(IdFlowError) in
             try IdFlowContext.resolve(flags: flags, environment: environment, console: console, transport: transport, sleep: { _ in })
