@@ -109,19 +109,31 @@ struct LoginPKCETests {
         #expect(login.exitCode == 9, "\(login)")
     }
 
-    @Test func aForgedRedirectWithAnotherStateIsRejected() async throws {
+    /// Another local process answers the listener first with a code and a state of its own: it gets a 400
+    /// page, and the real redirect that follows still logs in.
+    @Test func aForgedRedirectGets400AndTheRealRedirectStillLogsIn() async throws {
         let sandbox = try await LiveSandbox.start()
-        let browser = FileManager.default.temporaryDirectory.appendingPathComponent("forge-\(UUID().uuidString).sh")
-        // A "browser" that answers the listener with a code and a state of its own.
-        try """
-        #!/bin/sh
-        port=$(printf '%s' "$1" | sed -n 's/.*redirect_uri=http%3A%2F%2F127.0.0.1%3A\\([0-9]*\\).*/\\1/p')
-        curl -s "http://127.0.0.1:$port/callback?code=stolen&state=forged" >/dev/null
-        """.write(to: browser, atomically: true, encoding: .utf8)
-        chmod(browser.path, 0o755)
+        let (userID, _) = try await sandbox.createActiveUser(email: "forged@example.com")
+        let status = sandbox.home.appendingPathComponent("forged-status")
+        let browser = try Self.forgingBrowserScript(statusFile: status.path, thenSignIn: try Self.browserScript())
         let login = try await sandbox.idflow(
-            ["login-pkce", "--browser", "--browser-timeout", "30"], environment: ["BROWSER": browser.path])
-        #expect(login.exitCode == 13, "\(login)")
+            ["login-pkce", "--browser", "--browser-timeout", "60"],
+            environment: ["BROWSER": browser, "TEST_USERNAME": "forged@example.com", "TEST_PASSWORD": "Str0ng-Passw0rd!"])
+        #expect(login.exitCode == 0, "\(login)")
+        #expect(try String(contentsOf: status, encoding: .utf8) == "400", "the forged request was refused")
+        #expect(login.stderr.contains("ignored a request to /callback"), "\(login.stderr)")
+        #expect(try login.json()["id_token_claims"]?["sub"] == .string(userID))
+    }
+
+    /// A forged redirect alone no longer ends the login: it runs out its --browser-timeout (exit 9), stores nothing.
+    @Test func aForgedRedirectAloneEndsInTheBrowserTimeout() async throws {
+        let sandbox = try await LiveSandbox.start()
+        let status = sandbox.home.appendingPathComponent("forged-status")
+        let login = try await sandbox.idflow(
+            ["login-pkce", "--browser", "--browser-timeout", "2"],
+            environment: ["BROWSER": try Self.forgingBrowserScript(statusFile: status.path, thenSignIn: nil)])
+        #expect(login.exitCode == 9, "\(login)")
+        #expect(try String(contentsOf: status, encoding: .utf8) == "400")
         #expect(!FileManager.default.fileExists(atPath: tokensFile(sandbox)))
     }
 
@@ -225,6 +237,20 @@ struct LoginPKCETests {
         request.httpBody = try JSONEncoder().encode(["username": username, "password": "Str0ng-Passw0rd!"])
         let (data, _) = try await URLSessionTransport().send(request)
         return try #require(try JSONValue(data: data)["sessionToken"]?.stringValue)
+    }
+
+    /// A `$BROWSER` that first answers the listener with a code and a state of its own, writing the status it
+    /// got to `statusFile`, then (if given) runs the signing-in browser script with the real URL.
+    static func forgingBrowserScript(statusFile: String, thenSignIn signIn: String?) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("forge-\(UUID().uuidString).sh")
+        try """
+        #!/bin/sh
+        port=$(printf '%s' "$1" | sed -n 's/.*redirect_uri=http%3A%2F%2F127.0.0.1%3A\\([0-9]*\\).*/\\1/p')
+        curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/callback?code=stolen&state=forged" > '\(statusFile)'
+        \(signIn.map { "exec '\($0)' \"$1\"" } ?? "")
+        """.write(to: url, atomically: true, encoding: .utf8)
+        chmod(url.path, 0o755)
+        return url.path
     }
 
     /// A `$BROWSER` that signs in with curl: GET the page, POST the form, follow the redirect once.

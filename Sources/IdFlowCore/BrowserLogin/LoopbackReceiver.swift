@@ -6,28 +6,32 @@ import Foundation
     import Darwin
 #endif
 
-/// A one-shot HTTP listener on 127.0.0.1 that catches the authorization redirect of the browser flow
-/// (RFC 8252 §7.3). It answers the first request to the callback path and stops; anything else gets a 404.
+/// An HTTP listener on 127.0.0.1 that catches the authorization redirect of the browser flow (RFC 8252 §7.3).
 ///
-/// Plain sockets, not a server framework: one request is all it ever serves, and the CLI must not pay for
-/// an event loop on start-up.
+/// Any local process can reach a loopback port, so nothing but the real redirect may end the wait: a request
+/// to the callback path without this login's `state` (or with neither `code` nor `error`) gets a 400 page and
+/// the listener keeps waiting until the overall deadline; other paths get a 404. Each connection has a total
+/// deadline of its own (`requestTimeout`, never past the overall one) and connections are read side by side,
+/// so a client that connects and sends nothing, or drips bytes, is dropped without holding up the browser.
+///
+/// Plain sockets and `poll`, not a server framework: a handful of requests is all it ever serves, and the CLI
+/// must not pay for an event loop on start-up.
 public final class LoopbackReceiver: @unchecked Sendable {
     public let port: UInt16
     private let socketFD: Int32
 
     /// Binds 127.0.0.1:`port` (0 = a free port chosen by the kernel).
     public init(port: UInt16 = 0) throws(IdFlowError) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw .localState("cannot open a socket for the loopback redirect: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let fd = LoopbackSocket.openStream()
+        guard fd >= 0 else {
+            throw .localState("cannot open a socket for the loopback redirect: \(LoopbackSocket.errorDescription())")
+        }
+        var address = LoopbackSocket.loopbackAddress(port: port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 8) == 0 else {
-            let reason = String(cString: strerror(errno))
+        guard bound == 0, listen(fd, 16) == 0 else {
+            let reason = LoopbackSocket.errorDescription()
             close(fd)
             throw .localState(
                 "cannot listen on 127.0.0.1:\(port) for the redirect: \(reason)", hint: "choose another --port, or 0 for any free port")
@@ -45,8 +49,8 @@ public final class LoopbackReceiver: @unchecked Sendable {
         close(socketFD)
     }
 
-    /// What the listener tells the browser, decided by the caller after reading the callback.
-    public struct Reply: Sendable {
+    /// What the listener tells the browser.
+    public struct Reply: Sendable, Equatable {
         public var status: Int
         public var title: String
         public var message: String
@@ -58,71 +62,194 @@ public final class LoopbackReceiver: @unchecked Sendable {
         }
     }
 
-    /// Waits for the browser to request `path`; `decide` turns the full callback URL into the page shown.
-    /// Returns the callback URL (`http://127.0.0.1:PORT/path?…`).
-    public func waitForCallback(path: String, timeout: Duration, decide: @Sendable @escaping (String) -> Reply) async throws(IdFlowError)
-        -> String
-    {
+    /// What a request to the callback path means for the wait.
+    public enum Verdict: Sendable, Equatable {
+        /// The redirect of this login (a code, or the server's error for it): show the page and stop listening.
+        case finish(Reply)
+        /// Not an answer to this login (forged, stale or malformed): show the page and keep waiting.
+        case keepWaiting(Reply)
+    }
+
+    /// Waits for the authorization redirect of the login whose `state` is `expectedState` and returns its
+    /// code; an `error=` redirect carrying that state throws the OAuth error. Callbacks that are not this
+    /// login's answer are refused with 400 (reported to `refused`) and do not end the wait.
+    public func waitForRedirect(
+        path: String, expectedState: String, timeout: Duration, requestTimeout: Duration = .seconds(5),
+        refused: @Sendable @escaping (String) -> Void = { _ in }
+    ) async throws(IdFlowError) -> String {
+        let callback = try await waitForCallback(path: path, timeout: timeout, requestTimeout: requestTimeout) { url in
+            let verdict = Self.verdict(for: url, expectedState: expectedState)
+            if case .keepWaiting(let reply) = verdict { refused("ignored a request to \(path): \(reply.message)") }
+            return verdict
+        }
+        return try AuthorizationResponse.code(from: callback, expectedState: expectedState)
+    }
+
+    /// The page for a callback URL, and whether it ends the wait: only a URL with this login's state and a
+    /// code or an error does.
+    static func verdict(for url: String, expectedState: String) -> Verdict {
+        do throws(IdFlowError) {
+            _ = try AuthorizationResponse.code(from: url, expectedState: expectedState)
+            return .finish(Reply(status: 200, title: "Signed in", message: "You can close this tab and return to the terminal."))
+        } catch {
+            if case .oauth = error {
+                return .finish(Reply(status: 400, title: "Sign-in failed", message: "\(error.message). You can close this tab."))
+            }
+            return .keepWaiting(
+                Reply(
+                    status: 400, title: "Not this sign-in's answer", message: "\(error.message); idflow keeps waiting for its own redirect")
+            )
+        }
+    }
+
+    /// Serves until a request to `path` gets `.finish` from `decide`, and returns its URL
+    /// (`http://127.0.0.1:PORT/path?…`); `.timedOut` when `timeout` passes first.
+    public func waitForCallback(
+        path: String, timeout: Duration, requestTimeout: Duration = .seconds(5), decide: @Sendable @escaping (String) -> Verdict
+    ) async throws(IdFlowError) -> String {
         let fd = socketFD
         let port = self.port
         let result: Result<String, IdFlowError> = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: Self.serve(fd: fd, port: port, path: path, timeout: timeout, decide: decide))
+                var server = Server(
+                    listener: fd, port: port, path: path, deadline: ContinuousClock.now + timeout, requestTimeout: requestTimeout,
+                    decide: decide)
+                let url = server.run()
+                continuation.resume(
+                    returning: url.map { .success($0) }
+                        ?? .failure(
+                            .timedOut(
+                                "no browser redirect arrived on 127.0.0.1:\(port) within \(timeout.components.seconds) s",
+                                hint: "finish the sign-in in the browser sooner, or raise --browser-timeout")))
             }
         }
         return try result.get()
     }
+}
 
-    private static func serve(fd: Int32, port: UInt16, path: String, timeout: Duration, decide: (String) -> Reply) -> Result<
-        String, IdFlowError
-    > {
-        let deadline = ContinuousClock.now + timeout
+/// The poll loop behind `waitForCallback`: the listening socket plus every connection whose request head
+/// is still arriving, each dropped when its own deadline passes.
+private struct Server {
+    /// A connection whose request head has not fully arrived.
+    struct Connection {
+        var fd: Int32
+        var head: [UInt8] = []
+        var deadline: ContinuousClock.Instant
+    }
+
+    /// A request head larger than this is not a browser's redirect.
+    static let maximumHeadBytes = 16 * 1024
+    /// More connections than this at once and the oldest is dropped, so a flood cannot lock the browser out.
+    static let maximumConnections = 16
+
+    let listener: Int32
+    let port: UInt16
+    let path: String
+    let deadline: ContinuousClock.Instant
+    let requestTimeout: Duration
+    let decide: (String) -> LoopbackReceiver.Verdict
+    var connections: [Connection] = []
+
+    init(
+        listener: Int32, port: UInt16, path: String, deadline: ContinuousClock.Instant, requestTimeout: Duration,
+        decide: @escaping (String) -> LoopbackReceiver.Verdict
+    ) {
+        self.listener = listener
+        self.port = port
+        self.path = path
+        self.deadline = deadline
+        self.requestTimeout = requestTimeout
+        self.decide = decide
+    }
+
+    /// The callback URL that ended the wait, or nil at the deadline.
+    mutating func run() -> String? {
+        defer {
+            for connection in connections { close(connection.fd) }
+            connections = []
+        }
         while true {
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else {
-                return .failure(
-                    .timedOut(
-                        "no browser redirect arrived on 127.0.0.1:\(port) within \(timeout.components.seconds) s",
-                        hint: "finish the sign-in in the browser sooner, or raise --browser-timeout"))
+            let now = ContinuousClock.now
+            guard now < deadline else { return nil }
+            dropExpired(now)
+            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            fds += connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            let wake = connections.map(\.deadline).reduce(deadline, min)
+            let millis = Int32(min(max((wake - now).inSeconds * 1000, 1), 1000).rounded(.up))
+            guard poll(&fds, nfds_t(fds.count), millis) > 0 else { continue }
+            // Connections first (their indices in `fds` are shifted by the listener), newest first so removal
+            // does not move the ones still to be read.
+            for index in connections.indices.reversed() where fds[index + 1].revents != 0 {
+                if let url = read(at: index) { return url }
             }
-            var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let millis = Int32(min(remaining.inSeconds * 1000, 1000))
-            let ready = poll(&pollFD, 1, max(millis, 1))
-            if ready <= 0 { continue }
-            let client = accept(fd, nil, nil)
-            guard client >= 0 else { continue }
-            defer { close(client) }
-            guard let target = readRequestTarget(client) else { continue }
-            let requestPath = String(target.prefix { $0 != "?" })
-            guard requestPath == path else {
-                respond(client, Reply(status: 404, title: "Not found", message: "This listener only waits for the sign-in redirect."))
-                continue
-            }
-            let url = "http://127.0.0.1:\(port)\(target)"
-            respond(client, decide(url))
-            return .success(url)
+            if fds[0].revents != 0 { acceptAll() }
         }
     }
 
-    /// Reads the request head (up to 16 KiB, 5 s) and returns the request target of a GET.
-    private static func readRequestTarget(_ client: Int32) -> String? {
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var head = Data()
+    private mutating func dropExpired(_ now: ContinuousClock.Instant) {
+        connections.removeAll { connection in
+            guard connection.deadline <= now else { return false }
+            close(connection.fd)
+            return true
+        }
+    }
+
+    private mutating func acceptAll() {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            LoopbackSocket.prepare(client)
+            if connections.count >= Self.maximumConnections { close(connections.removeFirst().fd) }
+            connections.append(Connection(fd: client, deadline: min(ContinuousClock.now + requestTimeout, deadline)))
+        }
+    }
+
+    /// Reads what connection `index` has sent; once its head is complete, answers it and closes it.
+    /// Returns the callback URL if that request ended the wait.
+    private mutating func read(at index: Int) -> String? {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while head.count < 16384 {
-            let count = recv(client, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            head.append(contentsOf: buffer[0..<count])
-            if head.range(of: Data("\r\n\r\n".utf8)) != nil { break }
+        while true {
+            switch LoopbackSocket.receive(connections[index].fd, into: &buffer) {
+            case .wouldBlock:
+                return nil
+            case .closed:
+                close(connections.remove(at: index).fd)
+                return nil
+            case .bytes(let count):
+                connections[index].head += buffer[0..<count]
+                let complete = connections[index].head.firstRange(of: Array("\r\n\r\n".utf8)) != nil
+                guard complete || connections[index].head.count > Self.maximumHeadBytes else { continue }
+                let connection = connections.remove(at: index)
+                defer { close(connection.fd) }
+                return answer(connection)
+            }
         }
-        guard let text = String(data: head, encoding: .utf8), let line = text.split(separator: "\r\n").first else { return nil }
-        let parts = line.split(separator: " ")
-        guard parts.count >= 2, parts[0] == "GET" else { return nil }
-        return String(parts[1])
     }
 
-    private static func respond(_ client: Int32, _ reply: Reply) {
+    private func answer(_ connection: Connection) -> String? {
+        let line = String(decoding: connection.head.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+        let parts = line.split(separator: " ")
+        guard parts.count == 3, parts[0] == "GET", parts[1].hasPrefix("/") else {
+            respond(connection.fd, .init(status: 400, title: "Bad request", message: "This listener only answers the sign-in redirect."))
+            return nil
+        }
+        let target = String(parts[1])
+        guard target.prefix(while: { $0 != "?" && $0 != "#" }) == path else {
+            respond(connection.fd, .init(status: 404, title: "Not found", message: "This listener only waits for the sign-in redirect."))
+            return nil
+        }
+        let url = "http://127.0.0.1:\(port)\(target)"
+        switch decide(url) {
+        case .finish(let reply):
+            respond(connection.fd, reply)
+            return url
+        case .keepWaiting(let reply):
+            respond(connection.fd, reply)
+            return nil
+        }
+    }
+
+    private func respond(_ client: Int32, _ reply: LoopbackReceiver.Reply) {
         let escape = { (text: String) in
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
                 of: ">", with: "&gt;")
@@ -131,9 +258,14 @@ public final class LoopbackReceiver: @unchecked Sendable {
             <!doctype html><html><head><meta charset="utf-8"><title>idflow: \(escape(reply.title))</title></head>
             <body><h1>\(escape(reply.title))</h1><p>\(escape(reply.message))</p></body></html>
             """
-        let reason = reply.status == 200 ? "OK" : reply.status == 404 ? "Not Found" : "Bad Request"
+        let reason =
+            switch reply.status {
+            case 200: "OK"
+            case 404: "Not Found"
+            default: "Bad Request"
+            }
         let response =
             "HTTP/1.1 \(reply.status) \(reason)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\nCache-Control: no-store\r\nReferrer-Policy: no-referrer\r\n\r\n\(body)"
-        _ = response.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        LoopbackSocket.sendAll(client, Array(response.utf8))
     }
 }

@@ -149,15 +149,10 @@ public struct LoginPKCE: Sendable {
         context.message("Opening the browser to sign in; if it does not open, visit:")
         context.message(request.url.absoluteString)
         if let problem = opener.open(request.url) { context.message(problem) }
-        let state = request.state
-        let callback = try await receiver.waitForCallback(path: path, timeout: timeout) { url in
-            do throws(IdFlowError) {
-                _ = try AuthorizationResponse.code(from: url, expectedState: state)
-                return .init(status: 200, title: "Signed in", message: "You can close this tab and return to the terminal.")
-            } catch {
-                return .init(status: 400, title: "Sign-in failed", message: "\(error.message). You can close this tab.")
-            }
+        // Only this login's redirect ends the wait; a forged or stray callback is refused and noted on stderr.
+        let code = try await receiver.waitForRedirect(path: path, expectedState: request.state, timeout: timeout) { note in
+            context.message(note)
         }
-        return (request, try AuthorizationResponse.code(from: callback, expectedState: state))
+        return (request, code)
     }
 }

@@ -1,0 +1,143 @@
+import Foundation
+import IdFlowCore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The browser login's listener on real loopback sockets: only this login's redirect ends the wait, and no
+/// other local client can end it early or hold it past its deadline. Serialized: the tests measure time.
+@Suite(.serialized)
+struct LoopbackReceiverTests {
+    let state = "st4te-of-this-login"
+
+    /// Runs `waitForRedirect` in the background; `client` plays the other side while it waits.
+    func waiting(
+        timeout: Duration = .seconds(20), requestTimeout: Duration = .seconds(5),
+        client: @Sendable @escaping (UInt16) async throws -> Void
+    ) async throws -> (Result<String, IdFlowError>, refused: [String], elapsed: Duration) {
+        let receiver = try LoopbackReceiver()
+        let refused = Locked<[String]>([])
+        let state = self.state
+        let started = ContinuousClock.now
+        // The listener's own time, from the start of the wait to its end, whatever the client still does.
+        async let outcome: (Result<String, IdFlowError>, Duration) = {
+            let result: Result<String, IdFlowError>
+            do throws(IdFlowError) {
+                result = .success(
+                    try await receiver.waitForRedirect(
+                        path: "/callback", expectedState: state, timeout: timeout, requestTimeout: requestTimeout
+                    ) { note in refused.withLock { $0.append(note) } })
+            } catch {
+                result = .failure(error)
+            }
+            return (result, ContinuousClock.now - started)
+        }()
+        try await client(receiver.port)
+        let (result, elapsed) = await outcome
+        return (result, refused.current, elapsed)
+    }
+
+    @Test func aForgedStateGets400AndTheRealRedirectStillEndsTheWait() async throws {
+        let state = self.state
+        let (result, refused, _) = try await waiting { port in
+            let forged = try await RawSocket.get(port: port, "/callback?code=stolen&state=forged")
+            #expect(forged.status == 400, "\(forged.response)")
+            #expect(forged.response.contains("text/html"))
+            #expect(forged.response.contains("does not match"))
+            let stray = try await RawSocket.get(port: port, "/favicon.ico")
+            #expect(stray.status == 404)
+            let real = try await RawSocket.get(port: port, "/callback?code=the-real-code&state=\(state)")
+            #expect(real.status == 200, "\(real.response)")
+            #expect(real.response.contains("Signed in"))
+        }
+        #expect(try result.get() == "the-real-code")
+        #expect(refused.count == 1 && refused[0].contains("does not match"), "\(refused)")
+    }
+
+    @Test func aMissingStateOrAnAnswerWithoutCodeGets400AndTheWaitGoesOn() async throws {
+        let state = self.state
+        let (result, refused, _) = try await waiting { port in
+            let missing = try await RawSocket.get(port: port, "/callback?code=abc")
+            #expect(missing.status == 400, "\(missing.response)")
+            #expect(missing.response.contains("no state"))
+            let empty = try await RawSocket.get(port: port, "/callback?state=\(state)")
+            #expect(empty.status == 400, "\(empty.response)")
+            let denied = try await RawSocket.get(port: port, "/callback?error=access_denied&state=\(state)")
+            #expect(denied.status == 400)
+            #expect(denied.response.contains("Sign-in failed"))
+        }
+        guard case .failure(let error) = result, case .oauth(_, let body, _) = error else {
+            Issue.record("expected the OAuth error of the real redirect, got \(result)")
+            return
+        }
+        #expect(body.error == "access_denied")
+        #expect(error.exitStatus == .denied)
+        #expect(refused.count == 2)
+    }
+
+    @Test func aForgedStateAloneEndsInATimeoutNotASecurityFailure() async throws {
+        let (result, _, _) = try await waiting(timeout: .seconds(1)) { port in
+            let forged = try await RawSocket.get(port: port, "/callback?code=stolen&state=forged")
+            #expect(forged.status == 400)
+        }
+        guard case .failure(let error) = result, case .timedOut = error else {
+            Issue.record("expected .timedOut, got \(result)")
+            return
+        }
+        #expect(error.exitStatus == .timedOut)
+    }
+
+    /// A client that connects and says nothing is read side by side with the browser's request.
+    @Test func aSilentConnectionDoesNotHoldUpTheRealRedirect() async throws {
+        let state = self.state
+        let (result, _, elapsed) = try await waiting(requestTimeout: .seconds(10)) { port in
+            let silent = try RawSocket.connect(port: port)
+            defer { close(silent) }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(try await RawSocket.get(port: port, "/callback?code=c0de&state=\(state)").status == 200)
+        }
+        #expect(try result.get() == "c0de")
+        #expect(elapsed < .seconds(5), "the silent client's 10 s did not delay the redirect")
+    }
+
+    @Test func aSilentConnectionDoesNotExtendTheWaitPastTheDeadline() async throws {
+        let (result, _, elapsed) = try await waiting(timeout: .seconds(1), requestTimeout: .seconds(30)) { port in
+            let silent = try RawSocket.connect(port: port)
+            defer { close(silent) }
+            try await Task.sleep(for: .seconds(3))
+        }
+        guard case .failure(.timedOut) = result else {
+            Issue.record("expected .timedOut, got \(result)")
+            return
+        }
+        #expect(elapsed < .seconds(2), "the wait ended at its 1 s deadline, not when the silent client left (\(elapsed))")
+    }
+
+    /// The per-request deadline is a total: a client dripping a byte at a time is dropped when it passes,
+    /// however steadily it sends, and the listener goes on serving.
+    @Test func aDrippingClientIsDroppedAtItsRequestDeadline() async throws {
+        let state = self.state
+        let (result, _, _) = try await waiting(requestTimeout: .seconds(1)) { port in
+            let drip = try RawSocket.connect(port: port)
+            defer { close(drip) }
+            let started = ContinuousClock.now
+            var dropped = false
+            for character in "GET /callback?code=slow&state=\(state) HTTP/1.1\r\nHost: x\r\n" {
+                try await Task.sleep(for: .milliseconds(100))
+                guard RawSocket.write(drip, String(character)) else {
+                    dropped = true
+                    break
+                }
+            }
+            let waited = ContinuousClock.now - started
+            #expect(dropped, "the listener closed the dripping connection")
+            #expect(waited < .seconds(3), "dropped after about 1 s, not after the whole request (\(waited))")
+            #expect(try await RawSocket.get(port: port, "/callback?code=fast&state=\(state)").status == 200)
+        }
+        #expect(try result.get() == "fast")
+    }
+}

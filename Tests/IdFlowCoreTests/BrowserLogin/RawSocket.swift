@@ -1,0 +1,103 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Plain blocking TCP sockets on 127.0.0.1 for tests that must control every byte: a client that connects
+/// and says nothing, one that drips its request, and a server that sends an answer of a chosen shape.
+enum RawSocket {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func stream() throws -> Int32 {
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        #if canImport(Darwin)
+            var on: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+
+    static func address(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// A connected socket to 127.0.0.1:`port`.
+    static func connect(port: UInt16) throws -> Int32 {
+        let fd = try stream()
+        var target = address(port: port)
+        let result = withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                #if canImport(Glibc)
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                #else
+                    Darwin.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                #endif
+            }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw Failure(description: "connect: \(String(cString: strerror(errno)))")
+        }
+        return fd
+    }
+
+    /// Writes `text`; false once the peer has closed the connection.
+    @discardableResult
+    static func write(_ fd: Int32, _ text: String) -> Bool {
+        #if canImport(Glibc)
+            let flags = Int32(MSG_NOSIGNAL)
+        #else
+            let flags: Int32 = 0
+        #endif
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, flags) } == bytes.count
+    }
+
+    /// Everything the peer sends until it closes (or 10 s pass).
+    static func readToEnd(_ fd: Int32) -> String {
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            data += buffer[0..<count]
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Sends `GET target` to 127.0.0.1:`port` and returns the status code and the whole response. The
+    /// blocking reads run on a thread of their own: parallel tests blocking the few threads of Swift's
+    /// cooperative pool would keep the code under test from running at all.
+    static func get(port: UInt16, _ target: String) async throws -> (status: Int, response: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                do {
+                    let fd = try connect(port: port)
+                    defer { close(fd) }
+                    write(fd, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+                    let response = readToEnd(fd)
+                    let status = response.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+                    continuation.resume(returning: (status, response))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
