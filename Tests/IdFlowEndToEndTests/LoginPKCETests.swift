@@ -118,7 +118,7 @@ struct LoginPKCETests {
         let browser = try Self.forgingBrowserScript(statusFile: status.path, thenSignIn: try Self.browserScript())
         let login = try await sandbox.idflow(
             ["login-pkce", "--browser", "--browser-timeout", "60"],
-            environment: ["BROWSER": browser, "TEST_USERNAME": "forged@example.com", "TEST_PASSWORD": "Str0ng-Passw0rd!"])
+            environment: ["BROWSER": browser, "TEST_USERNAME": "forged@example.com", "TEST_SIGNIN_WORD": "Str0ng-Passw0rd!"])
         #expect(login.exitCode == 0, "\(login)")
         #expect(try String(contentsOf: status, encoding: .utf8) == "400", "the forged request was refused")
         #expect(login.stderr.contains("ignored a request to /callback"), "\(login.stderr)")
@@ -253,7 +253,8 @@ struct LoginPKCETests {
         return url.path
     }
 
-    /// A `$BROWSER` that signs in with curl: GET the page, POST the form, follow the redirect once.
+    /// A `$BROWSER` that signs in with curl: GET the page, POST the form, follow the redirect once. The password
+    /// reaches it as TEST_SIGNIN_WORD: idflow starts the browser without any variable whose name says PASSWORD.
     static func browserScript() throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString).sh")
         try """
