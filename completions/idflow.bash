@@ -243,7 +243,7 @@ _idflow_register() {
 
 _idflow_activate() {
     repeating_flags=()
-    non_repeating_flags=(--send-email --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--send-email --reactivate --verbose -v --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--user --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0

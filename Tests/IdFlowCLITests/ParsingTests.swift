@@ -15,9 +15,12 @@ import Testing
         (["register", "--email", "jo@example.com", "--attr", "mobilePhone=+1-555-0100", "--attr", "title=ops"], RegisterCommand.self),
         (["activate", "--user", "00u1"], ActivateCommand.self),
         (["activate", "--user", "jo@example.com", "--send-email"], ActivateCommand.self),
+        (["activate", "--user", "00u1", "--reactivate"], ActivateCommand.self),
         (["set-password", "--activation-token", "t", "--password-stdin"], SetPasswordCommand.self),
         (["set-password", "--activation-token-file", "t.txt", "--password-file", "p.txt"], SetPasswordCommand.self),
         (["set-password", "--activation-url", "https://o.example.com/welcome/t", "--password", "p"], SetPasswordCommand.self),
+        (["set-password", "--activation-url-file", "link.txt", "--password-stdin"], SetPasswordCommand.self),
+        (["set-password", "--activation-url-stdin", "--password-file", "p.txt"], SetPasswordCommand.self),
         (["set-password"], SetPasswordCommand.self),  // token and password from IDFLOW_ACTIVATION_TOKEN / IDFLOW_PASSWORD
         (["login-pkce", "--session-token", "s"], LoginPKCECommand.self),
         (["login-pkce", "--session-token-stdin", "--no-store"], LoginPKCECommand.self),

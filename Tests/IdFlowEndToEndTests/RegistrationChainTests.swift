@@ -138,6 +138,37 @@ struct RegistrationChainTests {
         #expect(open?.isEmpty ?? true)
     }
 
+    @Test func reactivateReplacesALostActivationToken() async throws {
+        let sandbox = try await LiveSandbox.start()
+        let id = try #require(try await sandbox.idflow(["register", "--email", "lost@example.com"]).json()["id"]?.stringValue)
+        let first = try #require(try await sandbox.idflow(["activate", "--user", id]).json()["activationToken"]?.stringValue)
+
+        let again = try await sandbox.idflow(["activate", "--user", id])
+        #expect(again.exitCode == 3, "\(again)")
+        #expect(again.error?["hint"]?.stringValue?.contains("--reactivate") == true, "\(again.stderr)")
+
+        let reactivated = try await sandbox.idflow(["activate", "--user", "lost@example.com", "--reactivate"])
+        #expect(reactivated.exitCode == 0, "\(reactivated)")
+        let output = try reactivated.json()
+        let second = try #require(output["activationToken"]?.stringValue)
+        #expect(second != first)
+        #expect(output["status"] == "PROVISIONED")
+        #expect(output["activationUrl"]?.stringValue?.contains(second) == true)
+
+        let old = try await sandbox.idflow(
+            ["set-password", "--password-stdin"], stdin: "Str0ng-Passw0rd!", environment: ["IDFLOW_ACTIVATION_TOKEN": first])
+        #expect(old.exitCode == 4, "the replaced token stopped working: \(old)")
+        let new = try await sandbox.idflow(
+            ["set-password", "--password-stdin"], stdin: "Str0ng-Passw0rd!", environment: ["IDFLOW_ACTIVATION_TOKEN": second])
+        #expect(new.exitCode == 0, "\(new)")
+
+        // An ACTIVE user cannot be reactivated: Okta's E0000038, with a hint that says why.
+        let active = try await sandbox.idflow(["activate", "--user", id, "--reactivate"])
+        #expect(active.exitCode == 3, "\(active)")
+        #expect(active.error?["errorCode"] == "E0000038")
+        #expect(active.error?["hint"]?.stringValue?.contains("PROVISIONED users only") == true)
+    }
+
     @Test func aUsedActivationTokenExits4() async throws {
         let sandbox = try await LiveSandbox.start()
         let id = try #require(try await sandbox.idflow(["register", "--email", "re@example.com"]).json()["id"]?.stringValue)

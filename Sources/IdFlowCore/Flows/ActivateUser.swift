@@ -4,10 +4,13 @@ public struct ActivateUser: Sendable {
     public var user: String
     /// Lets the server mail the link instead of returning it.
     public var sendEmail: Bool
+    /// A PROVISIONED user (activated, no password yet) gets a new token; the one it had stops working.
+    public var reactivate: Bool
 
-    public init(user: String, sendEmail: Bool = false) {
+    public init(user: String, sendEmail: Bool = false, reactivate: Bool = false) {
         self.user = user
         self.sendEmail = sendEmail
+        self.reactivate = reactivate
     }
 
     /// The output of `idflow activate`.
@@ -31,12 +34,40 @@ public struct ActivateUser: Sendable {
         let api = try context.usersAPI()
         // A login is looked up first so the lifecycle call always names the user by id.
         let userID = trimmed.contains("@") ? try await api.user(trimmed).0.id : trimmed
-        let token = try await api.activate(userID: userID, sendEmail: sendEmail)
+        let token: UserActivationToken
+        do throws(IdFlowError) {
+            token = try await api.activate(userID: userID, sendEmail: sendEmail, operation: reactivate ? .reactivate : .activate)
+        } catch {
+            throw await Self.explain(error, userID: userID, reactivate: reactivate, api: api)
+        }
         let (after, _) = try await api.user(userID)
+        let verb = reactivate ? "reactivated" : "activated"
         context.message(
             sendEmail
-                ? "activated \(after.profile.login) (\(after.status)); the server e-mailed the activation link"
-                : "activated \(after.profile.login) (\(after.status))")
+                ? "\(verb) \(after.profile.login) (\(after.status)); the server e-mailed the activation link"
+                : "\(verb) \(after.profile.login) (\(after.status))\(reactivate ? "; the previous activation token no longer works" : "")")
         return Result(userId: userID, status: after.status, activationToken: token.activationToken, activationUrl: token.activationUrl)
+    }
+
+    /// Says which flag fits when the user's status is wrong for the operation: Okta's own summaries
+    /// (E0000016 "already activated", E0000038 "not allowed in the current status") do not.
+    private static func explain(_ error: IdFlowError, userID: String, reactivate: Bool, api: UsersAPI) async -> IdFlowError {
+        guard case .okta(let status, let body, _) = error, ["E0000016", "E0000038"].contains(body.errorCode) else { return error }
+        let current = try? await api.user(userID).0.status
+        if !reactivate, current == "PROVISIONED" {
+            return .okta(
+                status: status, body: body,
+                hint:
+                    "the user is PROVISIONED (activated, no password set yet): `idflow activate --reactivate --user \(userID)` issues a new activation token"
+            )
+        }
+        if reactivate, let current, current != "PROVISIONED" {
+            return .okta(
+                status: status, body: body,
+                hint:
+                    "--reactivate is for PROVISIONED users only; this one is \(current)\(current == "STAGED" ? ", so activate it without --reactivate" : "")"
+            )
+        }
+        return error
     }
 }

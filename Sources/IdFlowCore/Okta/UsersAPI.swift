@@ -24,7 +24,10 @@ public struct UsersAPI: Sendable {
     }
 
     /// Activates a STAGED user; with `sendEmail` the server mails the link and returns `{}`.
-    public func activate(userID: String, sendEmail: Bool) async throws(IdFlowError) -> UserActivationToken {
-        try await http.send(ActivateUserRequest(orgURL: orgURL, apiToken: apiToken, userID: userID, sendEmail: sendEmail))
+    public func activate(userID: String, sendEmail: Bool, operation: ActivateUserRequest.Operation = .activate) async throws(IdFlowError)
+        -> UserActivationToken
+    {
+        try await http.send(
+            ActivateUserRequest(orgURL: orgURL, apiToken: apiToken, userID: userID, sendEmail: sendEmail, operation: operation))
     }
 }

@@ -53,23 +53,32 @@ public struct GetUserRequest: APIRequest {
     }
 }
 
-/// Activates a STAGED user; with `sendEmail` the server mails the link and returns `{}`.
+/// Activates a STAGED user (`lifecycle/activate`), or issues a PROVISIONED user a new activation token that
+/// replaces the old one (`lifecycle/reactivate`); with `sendEmail` the server mails the link and returns `{}`.
 public struct ActivateUserRequest: APIRequest {
+    /// The two lifecycle operations that hand out an activation token, named as in their paths.
+    public enum Operation: String, Sendable {
+        case activate
+        case reactivate
+    }
+
     public var orgURL: URL
     public var apiToken: Secret
     public var userID: String
     public var sendEmail: Bool
+    public var operation: Operation
 
-    public init(orgURL: URL, apiToken: Secret, userID: String, sendEmail: Bool) {
+    public init(orgURL: URL, apiToken: Secret, userID: String, sendEmail: Bool, operation: Operation = .activate) {
         self.orgURL = orgURL
         self.apiToken = apiToken
         self.userID = userID
         self.sendEmail = sendEmail
+        self.operation = operation
     }
 
     public func httpRequest() throws(IdFlowError) -> HTTPRequest {
         let url = OrgEndpoint(orgURL: orgURL).url(
-            ["api", "v1", "users", userID, "lifecycle", "activate"], query: [("sendEmail", sendEmail ? "true" : "false")])
+            ["api", "v1", "users", userID, "lifecycle", operation.rawValue], query: [("sendEmail", sendEmail ? "true" : "false")])
         // A second activation answers an error or a new token, so a POST lost in transit is not retried.
         return HTTPRequest(
             method: "POST", url: url, headers: UsersRequests.authorization(apiToken).merging(["Accept": "application/json"]) { $1 })

@@ -11,7 +11,10 @@ struct ActivateCommand: AsyncParsableCommand {
 
               $ tok=$(idflow activate --user "$uid" | jq -r .activationToken)
 
-            An already active user gives E0000016 (exit 3); an unknown user exits 5.
+            An already active user gives E0000016 (exit 3); an unknown user exits 5. A PROVISIONED user whose token \
+            was lost or expired gets a new one with --reactivate (the old one stops working):
+
+              $ tok=$(idflow activate --user "$uid" --reactivate | jq -r .activationToken)
             """)
 
     @Option(help: ArgumentHelp("The user's id (00u…) or login.", valueName: "id-or-login"))
@@ -20,11 +23,14 @@ struct ActivateCommand: AsyncParsableCommand {
     @Flag(name: .customLong("send-email"), help: "Let the server e-mail the activation link instead of printing it.")
     var sendEmail = false
 
+    @Flag(help: "Issue a PROVISIONED user (activated, no password yet) a new activation token; the old one stops working.")
+    var reactivate = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try await ActivateUser(user: user, sendEmail: sendEmail).run(context)
+            try await ActivateUser(user: user, sendEmail: sendEmail, reactivate: reactivate).run(context)
         }
     }
 }
