@@ -37,6 +37,19 @@ struct NetworkFailureTests {
         #expect(result.error?["message"]?.stringValue?.contains("3 attempts") == true)
     }
 
+    @Test func anAnswerLargerThan10MiBIsRefusedExit7() async throws {
+        let sandbox = try await LiveSandbox.start()
+        let kibibyte = String(repeating: "x", count: 1024)
+        let (status, _) = try await sandbox.call(
+            "POST", "/sandbox/faults",
+            json: ["pathPrefix": "/api/v1/users", "status": 200, "body": .string(kibibyte), "bodyRepeat": .number(11 * 1024), "count": 1])
+        #expect(status == 201)
+        let result = try await sandbox.idflow(["register", "--email", "big@example.com"])
+        #expect(result.exitCode == 7, "\(result)")
+        #expect(result.error?["message"]?.stringValue?.contains("larger than 10 MiB") == true, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func aNonJSON502IsAClearServerErrorExit7() async throws {
         let sandbox = try await LiveSandbox.start()
         _ = try await sandbox.call(

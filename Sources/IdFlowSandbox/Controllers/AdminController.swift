@@ -89,6 +89,8 @@ struct AdminController {
         var delayMs: Int?
         var count: Int?
         var dropConnection: Bool?
+        /// The body is sent this many times over, so a test can get a large answer from a small request.
+        var bodyRepeat: Int?
     }
 
     /// `POST /sandbox/faults` → 201 with the stored fault (its `id`, and `count` = uses left).
@@ -109,10 +111,15 @@ struct AdminController {
         guard (0...120_000).contains(delayMs) else {
             throw OktaErrorResponse.validation("delayMs", causes: ["delayMs: must be between 0 and 120000"])
         }
+        let bodyRepeat = body.bodyRepeat ?? 1
+        guard (1...100_000).contains(bodyRepeat) else {
+            throw OktaErrorResponse.validation("bodyRepeat", causes: ["bodyRepeat: must be between 1 and 100000"])
+        }
         let fault = Fault(
             id: RandomToken.string(count: 12), pathPrefix: pathPrefix, method: body.method?.uppercased(),
             status: body.status, body: body.body ?? "", contentType: body.contentType ?? Response.jsonContentType,
-            headers: body.headers ?? [:], delayMs: delayMs, remaining: count, dropConnection: body.dropConnection ?? false)
+            headers: body.headers ?? [:], delayMs: delayMs, remaining: count, dropConnection: body.dropConnection ?? false,
+            bodyRepeat: bodyRepeat)
         await state.addFault(fault)
         return .json(fault.json, status: .created)
     }

@@ -39,6 +39,13 @@ struct FaultMiddleware: RouterMiddleware {
                 })
         }
         guard fault.status != nil else { return try await next(request, context) }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: fault.body)))
+        let chunk = ByteBuffer(string: fault.body)
+        guard fault.bodyRepeat > 1 else { return Response(status: status, headers: headers, body: .init(byteBuffer: chunk)) }
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody { writer in
+                for _ in 0..<fault.bodyRepeat { try await writer.write(chunk) }
+                try await writer.finish(nil)
+            })
     }
 }

@@ -14,6 +14,8 @@ struct Fault: Sendable {
     let delayMs: Int
     var remaining: Int
     let dropConnection: Bool
+    /// How many times `body` is sent back to back.
+    var bodyRepeat: Int = 1
 
     func matches(path: String, method: String) -> Bool {
         path.hasPrefix(pathPrefix) && (self.method.map { $0.uppercased() == method.uppercased() } ?? true)
@@ -31,6 +33,7 @@ struct Fault: Sendable {
             "delayMs": .int(delayMs),
             "count": .int(remaining),
             "dropConnection": .bool(dropConnection),
+            "bodyRepeat": .int(bodyRepeat),
         ]
     }
 }
