@@ -37,6 +37,12 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var confidentialClientId: String?
     /// The secret of `confidentialClientId`.
     public var confidentialClientSecret: String?
+    /// When Authn asks for a second factor after the password (devices.md, push sign-in).
+    public var mfaPolicy: MFAPolicy = .whenEnrolled
+    /// The `userVerification` of sign-in push challenges; `/sandbox/push` can ask for another per challenge.
+    public var pushUserVerification: PushUserVerification = .none
+    /// How long a push challenge can be answered (its JWT's `exp` − `iat`), on the sandbox clock.
+    public var pushChallengeSeconds: Int = 300
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -107,6 +113,9 @@ public struct SandboxConfiguration: Codable, Sendable {
                 key: "confidentialClientId",
                 reason: "set both confidentialClientId and confidentialClientSecret, with an id other than clientId")
         }
+        if pushChallengeSeconds < 1 {
+            throw SandboxConfigurationError.invalidValue(key: "pushChallengeSeconds", reason: "must be at least 1")
+        }
         if refreshTokenGraceSeconds < 0 {
             throw SandboxConfigurationError.invalidValue(key: "refreshTokenGraceSeconds", reason: "must not be negative")
         }
@@ -116,6 +125,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         case host, port, apiToken, clientId, redirectURIs, rateLimits, rateLimitWindowSeconds
         case refreshTokenGraceSeconds, accessTokenLifetimeSeconds, activationURLStyle
         case confidentialClientId, confidentialClientSecret
+        case mfaPolicy, pushUserVerification, pushChallengeSeconds
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -139,6 +149,12 @@ public struct SandboxConfiguration: Codable, Sendable {
             try container.decodeIfPresent(ActivationURLStyle.self, forKey: .activationURLStyle) ?? defaults.activationURLStyle
         confidentialClientId = try container.decodeIfPresent(String.self, forKey: .confidentialClientId)
         confidentialClientSecret = try container.decodeIfPresent(String.self, forKey: .confidentialClientSecret)
+        mfaPolicy = try container.decodeIfPresent(MFAPolicy.self, forKey: .mfaPolicy) ?? defaults.mfaPolicy
+        pushUserVerification =
+            try container.decodeIfPresent(PushUserVerification.self, forKey: .pushUserVerification)
+            ?? defaults.pushUserVerification
+        pushChallengeSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .pushChallengeSeconds) ?? defaults.pushChallengeSeconds
     }
 }
 

@@ -6,10 +6,11 @@ import Testing
 
 @Suite("Error bodies and common headers")
 struct ErrorResponseTests {
-    @Test("an unknown route is 404 E0000007 in Okta's shape")
+    @Test("an unknown route is 404 E0000007 in Okta's shape (with the API token; without it, 401)")
     func unknownRoute() async throws {
         try await withSandbox { api in
-            let reply = try await api.send(.get, "/api/v1/nothing-here", auth: .none)
+            #expect(try await api.send(.get, "/api/v1/nothing-here", auth: .none).status == .unauthorized)
+            let reply = try await api.send(.get, "/api/v1/nothing-here")
             #expect(reply.status == .notFound)
             #expect(reply.header("Content-Type") == "application/json;charset=UTF-8")
             let error = try reply.oktaError()

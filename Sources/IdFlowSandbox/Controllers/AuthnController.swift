@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// `/api/v1/authn…`: the classic, stateful Authn API (okta-core.md §C). No SSWS token needed.
@@ -8,6 +9,13 @@ struct AuthnController {
         routes.post("/api/v1/authn", use: authenticate)
         routes.post("/api/v1/authn/credentials/reset_password", use: resetPassword)
         routes.post("/api/v1/authn/cancel", use: cancel)
+        routes.post("/api/v1/authn/factors/:factorId/verify") { request, context in
+            try await verifyFactor(request, context: context, resend: false)
+        }
+        routes.post("/api/v1/authn/factors/:factorId/verify/resend") { request, context in
+            try await verifyFactor(request, context: context, resend: true)
+        }
+        routes.post("/api/v1/authn/previous", use: previous)
     }
 
     /// Every field any of the three `POST /api/v1/authn` forms uses.
@@ -47,6 +55,36 @@ struct AuthnController {
         }
         let outcome = try await state.resetPassword(stateToken: stateToken, newPassword: newPassword)
         return .json(AuthnWire.render(outcome, orgURL: await state.orgURL))
+    }
+
+    /// `POST /api/v1/authn/factors/{id}/verify[/resend]` `{"stateToken"}` for a push factor: sends the
+    /// push, then answers each poll with WAITING, SUCCESS, REJECTED or TIMEOUT.
+    func verifyFactor(_ request: Request, context: SandboxRequestContext, resend: Bool) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSONBody(AuthnBody.self, context: context) ?? AuthnBody()
+        guard let stateToken = body.stateToken else { throw OktaErrorResponse.invalidToken }
+        let outcome = try await state.verifyPushFactor(
+            stateToken: stateToken, factorId: request.pathParameter("factorId", context: context), resend: resend,
+            clientOS: Self.clientOS(userAgent: request.headers[.userAgent]))
+        return .json(AuthnWire.render(outcome, orgURL: await state.orgURL))
+    }
+
+    /// `POST /api/v1/authn/previous` `{"stateToken"}`: from MFA_CHALLENGE back to MFA_REQUIRED.
+    @Sendable func previous(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSONBody(AuthnBody.self, context: context) ?? AuthnBody()
+        guard let stateToken = body.stateToken else { throw OktaErrorResponse.invalidToken }
+        return .json(AuthnWire.render(try await state.previousAuthnStep(stateToken: stateToken), orgURL: await state.orgURL))
+    }
+
+    /// The push challenge's `clientOS`, as far as the signing-in client's User-Agent tells it.
+    static func clientOS(userAgent: String?) -> String {
+        let agent = userAgent ?? ""
+        for (marker, name) in [("Windows", "Windows"), ("Mac OS X", "Mac OS X"), ("Darwin", "Mac OS X"), ("Linux", "Linux")]
+        where agent.contains(marker) {
+            return name
+        }
+        return "UNKNOWN"
     }
 
     /// `{"stateToken"}` → 200 `{}`; the token is dead afterwards.

@@ -42,6 +42,8 @@ struct TokenController {
             guard let refreshToken = form["refresh_token"] else { throw Self.missing("refresh_token") }
             let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) }
             grant = try await state.refresh(refreshToken, client: client, server: server, requestedScopes: scopes)
+        case Self.jwtBearerGrant:
+            grant = try await maintenanceGrant(form, client: client, server: server)
         case nil:
             throw Self.missing("grant_type")
         default:
@@ -65,6 +67,25 @@ struct TokenController {
         response.headers[.cacheControl] = "no-store"
         response.headers[.pragma] = "no-cache"
         return response
+    }
+
+    static let jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+    /// The jwt-bearer grant of a push authenticator (devices.md §7b): an ES256 assertion signed by
+    /// the enrollment's proof-of-possession key buys an access token with maintenance scopes.
+    private func maintenanceGrant(
+        _ form: FormParameters, client: OAuthClient, server: AuthorizationServer
+    ) async throws -> TokenGrant {
+        guard let assertion = form["assertion"], !assertion.isEmpty else { throw Self.missing("assertion") }
+        do {
+            let header = try DeviceJWT.header(of: assertion)
+            let (key, enrollment) = try await state.assertionKey(kid: header.kid)
+            let claims = try await DeviceJWT.verify(assertion, with: key.publicKey, kid: key.kid, as: DeviceAssertionClaims.self)
+            let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) }
+            return try await state.maintenanceGrant(claims, enrollment: enrollment, client: client, server: server, scopes: scopes)
+        } catch let error as DeviceJWT.Rejected {
+            throw SandboxState.invalidAssertion(error.reason)
+        }
     }
 
     /// The `token` form field introspect and revoke both require.

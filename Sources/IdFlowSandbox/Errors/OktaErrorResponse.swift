@@ -13,6 +13,9 @@ struct OktaErrorResponse: HTTPResponseError, Sendable {
     let errorCauses: [String]
     /// Extra headers for this error only (a 429 forces `X-Rate-Limit-Remaining: 0`).
     var headers: HTTPFields = [:]
+    /// Leaves `errorCauses` out when there are none, as the MyAccount app-authenticator API's
+    /// recorded errors do (`okta-devices/error-*.json`).
+    var omitsEmptyCauses = false
 
     init(_ status: HTTPResponse.Status, _ code: String, _ summary: String, causes: [String] = []) {
         self.status = status
@@ -22,13 +25,16 @@ struct OktaErrorResponse: HTTPResponseError, Sendable {
     }
 
     var body: JSONValue {
-        [
+        var body: JSONObject = [
             "errorCode": .string(errorCode),
             "errorSummary": .string(errorSummary),
             "errorLink": .string(errorCode),
             "errorId": .string(RandomToken.errorID()),
-            "errorCauses": .array(errorCauses.map { ["errorSummary": .string($0)] }),
         ]
+        if !(omitsEmptyCauses && errorCauses.isEmpty) {
+            body["errorCauses"] = .array(errorCauses.map { ["errorSummary": .string($0)] })
+        }
+        return .object(body)
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 
-/// Requires `Authorization: SSWS <apiToken>` on the management API and the sandbox admin API.
+/// Requires `Authorization: SSWS <apiToken>` on every route except the public ones listed here:
+/// protection is the default, so a route added later (a new `/api/v1/…` or `/sandbox/…` family, or a
+/// path nobody registered) is refused without the token rather than served to anyone.
 ///
 /// `SSWS<token>` without the space is accepted too: some generated Okta SDKs send it that way.
 struct APITokenMiddleware: RouterMiddleware {
@@ -9,13 +11,20 @@ struct APITokenMiddleware: RouterMiddleware {
 
     let apiToken: String
 
-    static let protectedPrefixes = ["/api/v1/users", "/sandbox/"]
+    /// Paths anyone may call, each with everything below it: Authn (state tokens), OAuth/OIDC
+    /// (client authentication and the sign-in pages), the well-known documents, and the MyAccount
+    /// app-authenticator API (Bearer access tokens; its verify endpoint takes no credentials).
+    static let publicPaths = ["/api/v1/authn", "/oauth2", "/.well-known", "/idp/myaccount/app-authenticators"]
+
+    /// Whether `path` may be called without the API token.
+    static func isPublic(_ path: String) -> Bool {
+        publicPaths.contains { path == $0 || path.hasPrefix($0 + "/") }
+    }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let path = request.uri.path
-        if Self.protectedPrefixes.contains(where: { path.hasPrefix($0) }) {
+        if !Self.isPublic(request.uri.path) {
             let header = request.headers[.authorization] ?? ""
             guard header.hasPrefix("SSWS"),
                 header.dropFirst(4).trimmingCharacters(in: .whitespaces) == apiToken

@@ -44,9 +44,14 @@ enum AuthorizationServer: Sendable, Equatable {
         }
     }
 
-    /// The scopes a client may request (and discovery lists).
+    /// The scopes a client may request (and discovery lists). The MyAccount app-authenticator scopes
+    /// (devices.md §0) belong to the org AS at Okta; the sandbox grants them on `default` too, the
+    /// issuer idflow uses unless told otherwise, so `login-pkce --scope "… okta.myAccount.…"` works.
     var scopesSupported: [String] {
-        let standard = ["openid", "profile", "email", "address", "phone", "offline_access"]
+        let standard = [
+            "openid", "profile", "email", "address", "phone", "offline_access",
+            SandboxState.manageScope, SandboxState.readScope,
+        ]
         switch self {
         case .org: return standard + ["groups"]
         case .custom: return standard

@@ -34,6 +34,11 @@ struct SigningKey: Sendable {
         try await keys.sign(payload, kid: JWKIdentifier(string: kid))
     }
 
+    /// Signs with an explicit `typ` header (push challenges are `okta-pushbind+jwt`, devices.md §5b).
+    func sign(_ payload: some JWTPayload, type: String) async throws -> String {
+        try await keys.sign(payload, kid: JWKIdentifier(string: kid), header: ["typ": .string(type)])
+    }
+
     /// Parses a token this key signed, or returns nil (bad signature, not a JWT, other claims).
     func verified<Payload: JWTPayload>(_ token: String, as type: Payload.Type) async -> Payload? {
         try? await keys.verify(token, as: type)

@@ -1,8 +1,11 @@
 import Foundation
 
-/// An Authn transaction the sandbox can be in (it needs no MFA states).
+/// An Authn transaction the sandbox can be in.
 enum AuthnStatus: String, Sendable {
     case passwordReset = "PASSWORD_RESET"
+    case mfaRequired = "MFA_REQUIRED"
+    case mfaEnroll = "MFA_ENROLL"
+    case mfaChallenge = "MFA_CHALLENGE"
     case success = "SUCCESS"
 }
 
@@ -15,6 +18,10 @@ struct AuthnTransaction: Sendable {
     let recoveryType: String?
     /// Slides forward on every use; clients must read `expiresAt` rather than assume a lifetime.
     var expiresAt: Date
+    /// In MFA_CHALLENGE: the push factor (method enrollment id) being verified.
+    var factorId: String?
+    /// In MFA_CHALLENGE: the push challenge sent, until its result has been reported.
+    var pushTransactionId: String?
 }
 
 /// Who a session token authenticated, and when; what `/authorize?sessionToken=` needs.
@@ -34,6 +41,9 @@ struct SessionTokenRecord: Sendable {
 enum AuthnOutcome: Sendable {
     case passwordReset(AuthnTransaction, UserRecord)
     case success(sessionToken: String, expiresAt: Date, user: UserRecord)
+    case mfaRequired(AuthnTransaction, UserRecord, [PushFactor])
+    case mfaEnroll(AuthnTransaction, UserRecord)
+    case mfaChallenge(AuthnTransaction, UserRecord, PushFactor, factorResult: String)
 }
 
 /// The classic Authn API (okta-core.md §C): activation-token redemption, primary authentication,
@@ -69,10 +79,12 @@ extension SandboxState {
 
     /// `POST /api/v1/authn {"username","password"}`: only an ACTIVE user with that password succeeds;
     /// every other case is the same E0000004, so the API does not reveal which logins exist.
+    /// `mfaPolicy` may ask for push MFA first (`SandboxState+Push.swift`).
     func authenticate(username: String, password: String) throws -> AuthnOutcome {
         guard let user = verifiedUser(username: username, password: password) else {
             throw OktaErrorResponse.authenticationFailed
         }
+        if let step = secondFactorStep(for: user) { return step }
         return succeed(userId: user.id)
     }
 
@@ -116,7 +128,7 @@ extension SandboxState {
 
     /// `POST /api/v1/authn/cancel`: ends the transaction; the state token is dead afterwards.
     func cancelTransaction(stateToken: String) throws {
-        _ = try liveTransaction(stateToken)
+        if let tx = try liveTransaction(stateToken).pushTransactionId { closeWaitingChallenge(tx) }
         transactions[stateToken] = nil
     }
 
@@ -135,7 +147,7 @@ extension SandboxState {
         endOAuthSessions(userId: userId)
     }
 
-    private func liveTransaction(_ stateToken: String) throws -> AuthnTransaction {
+    func liveTransaction(_ stateToken: String) throws -> AuthnTransaction {
         guard let transaction = transactions[stateToken] else { throw OktaErrorResponse.invalidToken }
         guard transaction.expiresAt > clock.now else {
             transactions[stateToken] = nil
@@ -144,7 +156,7 @@ extension SandboxState {
         return transaction
     }
 
-    private func succeed(userId: String) -> AuthnOutcome {
+    func succeed(userId: String) -> AuthnOutcome {
         noteRecordActivity()
         let now = clock.now
         users[userId]!.lastLogin = now

@@ -29,6 +29,8 @@ extension SandboxState {
             "tokenFamilies": tokenFamilies.count,
             "accessTokens": accessTokens.count,
             "refreshTokens": refreshTokens.count,
+            "pushChallenges": pushChallenges.count,
+            "usedDeviceTokenIDs": usedDeviceTokenIDs.count,
         ]
     }
 
@@ -66,6 +68,9 @@ extension SandboxState {
         authorizationCodes = authorizationCodes.filter { entry in
             entry.value.expiresAt > now || entry.value.familyID.map { tokenFamilies[$0] != nil } ?? false
         }
+
+        pushChallenges = pushChallenges.filter { $0.value.expiresAt + Self.pushChallengeRetention > now }
+        usedDeviceTokenIDs = usedDeviceTokenIDs.filter { $0.value >= now }
 
         let kept = recordCounts().filter { $0.key != "users" }.values.reduce(0, +)
         sweep = SweepSchedule(lastSweep: now, recordsKept: kept)

@@ -32,6 +32,17 @@ public actor SandboxState {
     var accessTokens: [String: AccessTokenRecord] = [:]
     var refreshTokens: [String: RefreshTokenRecord] = [:]
 
+    // Push authenticator (devices.md): `SandboxState+Devices.swift`, `SandboxState+Push.swift`.
+    var devices: [String: DeviceRecord] = [:]
+    var enrollments: [String: EnrollmentRecord] = [:]
+    /// Deleted enrollment ids, so a second DELETE or PATCH is E0000154 rather than "not found".
+    var deletedEnrollmentIds: Set<String> = []
+    /// Every registered device key by `kid` (client-instance, proof-of-possession, user-verification).
+    var deviceKeys: [String: RegisteredKey] = [:]
+    var pushChallenges: [String: PushChallengeRecord] = [:]
+    /// The `jti` of every device-signed token accepted, until its `exp` passes (replay detection).
+    var usedDeviceTokenIDs: [String: Date] = [:]
+
     /// When expired records were last purged (`SandboxState+Purge.swift`).
     var sweep = SweepSchedule(lastSweep: Date())
 

@@ -34,6 +34,11 @@ enum JSONValue: Sendable {
         return nil
     }
 
+    var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
     var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
@@ -164,4 +169,9 @@ extension JSONValue: Decodable {
             self = .object(JSONObject(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
         }
     }
+}
+
+extension JSONObject {
+    /// The object as a `JSONValue`.
+    var asValue: JSONValue { .object(self) }
 }

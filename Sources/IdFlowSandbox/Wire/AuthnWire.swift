@@ -29,7 +29,71 @@ enum AuthnWire {
                 "sessionToken": .string(sessionToken),
                 "_embedded": ["user": embeddedUser(user)],
             ]
+        case .mfaRequired(let transaction, let user, let factors):
+            let policyInfo = JSONObject(factors.map { ($0.enrollment.pushMethodId, ["autoPushEnabled": false] as JSONValue) })
+            return transactionBody(
+                transaction,
+                embedded: [
+                    "user": embeddedUser(user),
+                    "factors": .array(factors.map { PushFactorWire.factor($0, orgURL: orgURL, links: true) }),
+                    "policy": rememberDevicePolicy(factorsPolicyInfo: .object(policyInfo)),
+                ],
+                links: ["cancel": link("\(orgURL)/api/v1/authn/cancel")]
+            ).asValue
+        case .mfaEnroll(let transaction, let user):
+            return transactionBody(
+                transaction,
+                embedded: ["user": embeddedUser(user), "factors": [PushFactorWire.enrollableFactor(orgURL: orgURL)]],
+                links: ["cancel": link("\(orgURL)/api/v1/authn/cancel")]
+            ).asValue
+        case .mfaChallenge(let transaction, let user, let factor, let result):
+            let verify = "\(orgURL)/api/v1/authn/factors/\(factor.enrollment.pushMethodId)/verify"
+            var body = transactionBody(transaction, factorResult: result, embedded: [:], links: [:])
+            // The WAITING recording (okta-auth-swift) shows the whole factor and the policy; the
+            // REJECTED and TIMEOUT ones (Okta's reference) a short factor and no policy.
+            let embedded: JSONValue =
+                result == "WAITING"
+                ? [
+                    "user": embeddedUser(user), "factor": PushFactorWire.factor(factor, orgURL: orgURL, links: false),
+                    "policy": rememberDevicePolicy(factorsPolicyInfo: .null),
+                ]
+                : ["user": embeddedUser(user), "factor": PushFactorWire.shortFactor(factor)]
+            body["_embedded"] = embedded
+            body["_links"] = [
+                "next": ["name": .string(result == "WAITING" ? "poll" : "verify"), "href": .string(verify), "hints": ["allow": ["POST"]]],
+                "cancel": link("\(orgURL)/api/v1/authn/cancel"),
+                "prev": link("\(orgURL)/api/v1/authn/previous"),
+                "resend": [["name": "push", "href": .string(verify + "/resend"), "hints": ["allow": ["POST"]]]],
+            ]
+            return .object(body)
         }
+    }
+
+    /// `stateToken`, `expiresAt`, `status`, then `_embedded` and `_links`, in the recorded order.
+    private static func transactionBody(
+        _ transaction: AuthnTransaction, factorResult: String? = nil, embedded: JSONObject, links: JSONObject
+    ) -> JSONObject {
+        var body: JSONObject = [
+            "stateToken": .string(transaction.stateToken),
+            "expiresAt": .string(Timestamps.iso8601(transaction.expiresAt)),
+            "status": .string(transaction.status.rawValue),
+        ]
+        if let factorResult { body["factorResult"] = .string(factorResult) }
+        body["_embedded"] = .object(embedded)
+        body["_links"] = .object(links)
+        return body
+    }
+
+    private static func link(_ href: String) -> JSONValue {
+        ["href": .string(href), "hints": ["allow": ["POST"]]]
+    }
+
+    /// `_embedded.policy` of an MFA step: remembering the device is not offered.
+    private static func rememberDevicePolicy(factorsPolicyInfo: JSONValue) -> JSONValue {
+        [
+            "allowRememberDevice": false, "rememberDeviceLifetimeInMinutes": 0, "rememberDeviceByDefault": false,
+            "factorsPolicyInfo": factorsPolicyInfo,
+        ]
     }
 
     /// `_embedded.user`: id, passwordChanged and a short profile with the org's locale defaults.
