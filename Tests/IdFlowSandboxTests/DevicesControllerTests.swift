@@ -28,7 +28,9 @@ struct DevicesControllerTests {
             #expect(config.status == .ok)
             let authenticator = try #require(try config.array().first)
             #expect(authenticator["authenticatorId"] as? String == "autidflowsandbox0000")
-            #expect(authenticator["appAuthenticatorEnrollEndpoint"] as? String == (await api.state.orgURL) + "/idp/myaccount/app-authenticators")
+            #expect(
+                authenticator["appAuthenticatorEnrollEndpoint"] as? String == (await api.state.orgURL) + "/idp/myaccount/app-authenticators"
+            )
             let method = try #require((authenticator["supportedMethods"] as? [[String: Any]])?.first)
             #expect(method["type"] as? String == "push")
 
@@ -46,7 +48,10 @@ struct DevicesControllerTests {
         try await withSandbox { api in
             for base in ["/oauth2/default/v1", "/oauth2/v1"] {
                 let (_, token) = try await api.accessToken(email: "scope\(base.count)@example.com", base: base)
-                #expect(try jwtClaims(token)["scp"] as? [String] == ["openid", "profile", "offline_access", "okta.myAccount.appAuthenticator.manage"])
+                #expect(
+                    try jwtClaims(token)["scp"] as? [String] == [
+                        "openid", "profile", "offline_access", "okta.myAccount.appAuthenticator.manage",
+                    ])
                 _ = try await api.enrollDevice(accessToken: token, login: "scope\(base.count)@example.com")
             }
         }

@@ -25,7 +25,9 @@ struct PushChallengeTests {
             #expect(verified.userVerification == nil, "NONE by default: no claim")
 
             let claims = try jwtClaims(challenge)
-            #expect(claims["verificationUri"] as? String == (await api.state.orgURL) + "/idp/myaccount/app-authenticators/challenge/\(tx)/verify")
+            #expect(
+                claims["verificationUri"] as? String == (await api.state.orgURL)
+                    + "/idp/myaccount/app-authenticators/challenge/\(tx)/verify")
             #expect(claims["authenticatorEnrollmentId"] as? String == device.enrollmentId)
             #expect(claims["methodEnrollmentId"] as? String == device.methodId)
             #expect(claims["userId"] as? String == device.userId)
@@ -123,7 +125,10 @@ struct PushChallengeTests {
                 ("aud", try await api.respond(to: challenge, device: device, overrides: ["aud": "https://example.okta.com"])),
                 ("tx", try await api.respond(to: challenge, device: device, overrides: ["tx": "ftother"])),
                 ("nonce", try await api.respond(to: challenge, device: device, overrides: ["nonce": "other"])),
-                ("methodEnrollmentId", try await api.respond(to: challenge, device: device, overrides: ["methodEnrollmentId": other.methodId])),
+                (
+                    "methodEnrollmentId",
+                    try await api.respond(to: challenge, device: device, overrides: ["methodEnrollmentId": other.methodId])
+                ),
                 ("exp", try await api.respond(to: challenge, device: device, overrides: ["exp": now - 1])),
                 ("nbf", try await api.respond(to: challenge, device: device, overrides: ["nbf": now + 60])),
                 ("no jti", try await api.respond(to: challenge, device: device, overrides: ["jti": NSNull()])),
@@ -148,7 +153,8 @@ struct PushChallengeTests {
             #expect(noResponse.status == .badRequest)
             let unknown = try await api.send(
                 .post, "/idp/myaccount/app-authenticators/challenge/ftunknown/verify",
-                json: ["method": "push", "challengeResponse": try pop.sign(["tx": "ftunknown"], header: ["typ": "okta-pushbind+jwt"])], auth: .none)
+                json: ["method": "push", "challengeResponse": try pop.sign(["tx": "ftunknown"], header: ["typ": "okta-pushbind+jwt"])],
+                auth: .none)
             #expect(unknown.status == .notFound)
 
             #expect(try await api.pushStatus(tx)["status"] as? String == "WAITING")

@@ -100,6 +100,19 @@ struct SandboxServerTests {
         #expect(configuration.accessTokenLifetimeSeconds == 3600)
         #expect(configuration.redirectURIs == ["com.example.idflow:/callback", "http://127.0.0.1/callback"])
         #expect(configuration.apiToken == nil)
+        #expect(configuration.mfaPolicy == .whenEnrolled)
+        #expect(configuration.pushUserVerification == .none)
+        #expect(configuration.pushChallengeSeconds == 300)
+    }
+
+    @Test("the push settings are read from the file")
+    func loadPushSettings() throws {
+        let url = try Self.write(#"{"mfaPolicy": "always", "pushUserVerification": "REQUIRED", "pushChallengeSeconds": 30}"#)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let configuration = try SandboxConfiguration.load(from: url)
+        #expect(configuration.mfaPolicy == .always)
+        #expect(configuration.pushUserVerification == .required)
+        #expect(configuration.pushChallengeSeconds == 30)
     }
 
     @Test("unknown keys are rejected with a message that names them")
@@ -115,7 +128,8 @@ struct SandboxServerTests {
     func loadInvalid() throws {
         let invalid = [
             #"{"port": "x"}"#, #"{"rateLimits": {"usres": 1}}"#, #"[1]"#, #"{"port": 70000}"#, "nope",
-            #"{"confidentialClientId": "0oaconfidential00000"}"#,
+            #"{"confidentialClientId": "0oaconfidential00000"}"#, #"{"mfaPolicy": "sometimes"}"#,
+            #"{"pushUserVerification": "required"}"#, #"{"pushChallengeSeconds": 0}"#,
         ]
         for json in invalid {
             let url = try Self.write(json)
