@@ -174,6 +174,8 @@ struct DevicesControllerTests {
     func update() async throws {
         try await withSandbox { api in
             let device = try await api.enrollDevice(email: "patch@example.com")
+            // The token is checked before the body.
+            #expect(try await api.send(.patch, device.path, json: [:] as [String: Any], auth: .none).status == .unauthorized)
             let merge: HTTPFields = [.accept: "application/merge-patch+json; okta-version=1.0.0"]
             let pushToken = try await api.send(
                 .patch, device.path, json: ["methods": ["push": ["pushToken": "abcdef"]]],

@@ -62,6 +62,8 @@ struct DevicesController {
     /// `PATCH …/{id}` (merge patch): `…maintenance.manage` or `…manage`; the user-verification key
     /// only with `…manage` → 200, the whole enrollment.
     @Sendable func update(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        // The token is checked first; which scope it needs depends on the body.
+        let (claims, user) = try await bearer(request, anyOf: [])
         var request = request
         let body = try await request.decodeJSONBody(JSONValue.self, context: context)
         guard let push = body?["methods"]?["push"]?.objectValue else {
@@ -93,7 +95,7 @@ struct DevicesController {
         let scopes =
             keys?["userVerification"] == nil
             ? [SandboxState.manageScope, SandboxState.maintenanceManageScope] : [SandboxState.manageScope]
-        let (_, user) = try await bearer(request, anyOf: scopes)
+        try Self.requireScope(claims, anyOf: scopes)
         let id = request.pathParameter("enrollmentId", context: context)
         let snapshot = try await state.updateEnrollment(id: id, userId: user.id, patch: patch)
         return .json(DevicesWire.enrollment(snapshot, orgURL: await state.orgURL))
@@ -219,10 +221,15 @@ struct DevicesController {
         guard let claims = await key.verified(token, as: AccessTokenClaims.self),
             let user = await state.activeAccessToken(claims)
         else { throw OktaErrorResponse.invalidBearerToken }
+        try Self.requireScope(claims, anyOf: scopes)
+        return (claims, user)
+    }
+
+    /// 403 E0000006 unless the token carries one of `scopes` (none: any token will do).
+    private static func requireScope(_ claims: AccessTokenClaims, anyOf scopes: [String]) throws {
         guard scopes.isEmpty || scopes.contains(where: claims.scp.contains) else {
             throw OktaErrorResponse.insufficientScope(scopes)
         }
-        return (claims, user)
     }
 
     /// Reads the enrollment body (devices.md §2b); a second enrollment's attestation is verified here.
