@@ -46,7 +46,8 @@ final class FakePushOrg: @unchecked Sendable {
     /// Mints a challenge for the enrollment as the org would (RS256, typ okta-pushbind+jwt), listed until answered.
     @discardableResult
     func push(
-        enrollment: String, userId: String = "00u1", userVerification: String? = nil, key: JWTKit.Insecure.RSA.PrivateKey = FakePushOrg.orgKey,
+        enrollment: String, userId: String = "00u1", userVerification: String? = nil,
+        key: JWTKit.Insecure.RSA.PrivateKey = FakePushOrg.orgKey,
         expiresIn: Int = 300
     ) async throws -> String {
         let tx = "tx\(state.current.order.count + 1)"
@@ -127,7 +128,9 @@ final class FakePushOrg: @unchecked Sendable {
         case "POST /oauth2/v1/token":
             guard request.formBody["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer" else { return nil }
             return .json(
-                200, "{\"access_token\":\"maintenance-at\",\"token_type\":\"Bearer\",\"expires_in\":3600,\"scope\":\"\(request.formBody["scope"] ?? "")\"}")
+                200,
+                "{\"access_token\":\"maintenance-at\",\"token_type\":\"Bearer\",\"expires_in\":3600,\"scope\":\"\(request.formBody["scope"] ?? "")\"}"
+            )
         case "GET /oauth2/default/.well-known/openid-configuration":
             return OktaReplies.discovery
         case "POST /api/v1/authn":
@@ -145,7 +148,8 @@ final class FakePushOrg: @unchecked Sendable {
                 state.authnResults.count > 1 ? state.authnResults.removeFirst() : state.authnResults.first ?? "WAITING"
             }
             if result == "SUCCESS" {
-                return .json(200, "{\"status\":\"SUCCESS\",\"sessionToken\":\"20111push-session\",\"expiresAt\":\"2026-11-22T10:05:00.000Z\"}")
+                return .json(
+                    200, "{\"status\":\"SUCCESS\",\"sessionToken\":\"20111push-session\",\"expiresAt\":\"2026-11-22T10:05:00.000Z\"}")
             }
             return .json(
                 200,
@@ -216,7 +220,8 @@ struct AnyClaims: JWTPayload {
 
     func enroll(_ org: FakePushOrg, extra: [String] = [], environment: [String: String]? = nil) async throws -> String {
         let result = await CLI.run(
-            ["enroll", "--access-token-stdin", "--name", "ci-runner-7"] + extra + configuration, transport: org.transport, stdin: "user-at\n",
+            ["enroll", "--access-token-stdin", "--name", "ci-runner-7"] + extra + configuration, transport: org.transport,
+            stdin: "user-at\n",
             environment: environment ?? self.environment)
         #expect(result.exitCode == 0, "\(result.stderr)")
         return try #require(result.json?["enrollmentId"]?.stringValue)
@@ -272,7 +277,9 @@ struct AnyClaims: JWTPayload {
         let attestation = try DecodedJWT(try #require(second["device"]?["deviceAttestation"]?["clientInstanceKeyAttestation"]?.stringValue))
         #expect(attestation.header["typ"] == "")
         #expect(attestation.header["kid"] == body["device"]?["clientInstanceKey"]?["kid"])
-        #expect(attestation.claims["iss"] == "cli1" && attestation.claims["sub"] == "guo1" && attestation.claims["aud"] == .string(FakePushOrg.org))
+        #expect(
+            attestation.claims["iss"] == "cli1" && attestation.claims["sub"] == "guo1"
+                && attestation.claims["aud"] == .string(FakePushOrg.org))
 
         let list = await CLI.run(["enroll", "list"] + configuration, environment: environment)
         #expect(list.json?["enrollments"]?.arrayValue?.compactMap { $0["enrollmentId"]?.stringValue } == ["pfd1", "pfd2"])
@@ -315,7 +322,8 @@ struct AnyClaims: JWTPayload {
         #expect(resolve.exitCode == 0, "\(resolve.stderr)")
         #expect(
             resolve.json == [
-                "transactionId": .string(tx), "decision": "APPROVED", "userConsent": "APPROVED_CONSENT_PROMPT", "keyType": "proofOfPossession",
+                "transactionId": .string(tx), "decision": "APPROVED", "userConsent": "APPROVED_CONSENT_PROMPT",
+                "keyType": "proofOfPossession",
             ])
         let verify = try #require(org.transport.requests.last { $0.url?.path.hasSuffix("/verify") == true })
         #expect(verify.value(forHTTPHeaderField: "Authorization") == nil)
@@ -340,7 +348,8 @@ struct AnyClaims: JWTPayload {
         let org = FakePushOrg()
         let enrollment = try await enroll(org)
         let tx = try await org.push(enrollment: enrollment, userVerification: "REQUIRED")
-        let deny = await CLI.run(["resolve", "--transaction-id", tx, "--deny"] + configuration, transport: org.transport, environment: environment)
+        let deny = await CLI.run(
+            ["resolve", "--transaction-id", tx, "--deny"] + configuration, transport: org.transport, environment: environment)
         #expect(deny.exitCode == 0, "\(deny.stderr)")
         #expect(deny.json?["decision"] == "DENIED")
         #expect(deny.json?["userConsent"] == "DENIED_CONSENT_PROMPT")
@@ -385,7 +394,8 @@ struct AnyClaims: JWTPayload {
         #expect(org.answer(tx1) == nil)
 
         let approved = await CLI.run(
-            ["resolve", "--next", "--approve", "--pin-stdin"] + configuration, transport: org.transport, stdin: "2468\n", environment: environment)
+            ["resolve", "--next", "--approve", "--pin-stdin"] + configuration, transport: org.transport, stdin: "2468\n",
+            environment: environment)
         #expect(approved.exitCode == 0, "\(approved.stderr)")
         #expect(approved.json?["keyType"] == "userVerification")
         #expect(approved.json?["userConsent"] == "APPROVED_USER_VERIFICATION")
@@ -406,7 +416,8 @@ struct AnyClaims: JWTPayload {
         let org = FakePushOrg()
         let enrollment = try await enroll(org)
         let on = await CLI.run(
-            ["enroll", "update", enrollment, "--user-verification", "on", "--pin-file", "/dev/null", "--access-token-stdin"] + configuration,
+            ["enroll", "update", enrollment, "--user-verification", "on", "--pin-file", "/dev/null", "--access-token-stdin"]
+                + configuration,
             transport: org.transport, stdin: "user-at", environment: environment)
         #expect(on.exitCode == 64, "an empty PIN is refused: \(on.stderr)")
         let onWithPIN = await CLI.run(
@@ -419,11 +430,13 @@ struct AnyClaims: JWTPayload {
         #expect(patch.jsonBody?["methods"]?["push"]?["keys"]?["userVerification"]?["kty"] == "EC")
 
         let off = await CLI.run(
-            ["enroll", "update", enrollment, "--user-verification", "off", "--access-token-stdin"] + configuration, transport: org.transport,
+            ["enroll", "update", enrollment, "--user-verification", "off", "--access-token-stdin"] + configuration,
+            transport: org.transport,
             stdin: "user-at", environment: environment)
         #expect(off.exitCode == 0, "\(off.stderr)")
         #expect(off.json?["userVerification"] == false)
-        #expect(org.transport.requests.last { $0.httpMethod == "PATCH" }?.jsonBody?["methods"]?["push"]?["keys"] == ["userVerification": .null])
+        #expect(
+            org.transport.requests.last { $0.httpMethod == "PATCH" }?.jsonBody?["methods"]?["push"]?["keys"] == ["userVerification": .null])
 
         try await org.push(enrollment: enrollment)
         let delete = await CLI.run(
@@ -456,7 +469,8 @@ struct AnyClaims: JWTPayload {
         let enrollment = try #require(enroll.json?["enrollmentId"]?.stringValue)
         try await org.push(enrollment: enrollment, userVerification: "REQUIRED")
         let challenges = await CLI.run(["challenges", "-v"] + configuration, transport: org.transport, environment: environment)
-        let resolve = await CLI.run(["resolve", "--next", "--approve", "-v"] + configuration, transport: org.transport, environment: withPIN)
+        let resolve = await CLI.run(
+            ["resolve", "--next", "--approve", "-v"] + configuration, transport: org.transport, environment: withPIN)
         #expect(resolve.exitCode == 0, "\(resolve.stderr)")
 
         let trace = enroll.stderr + challenges.stderr + resolve.stderr
@@ -464,7 +478,9 @@ struct AnyClaims: JWTPayload {
         var secrets = ["user-at", "97531", "maintenance-at"]
         secrets += org.transport.requests.compactMap { $0.formBody["assertion"] }
         secrets += org.transport.requests.compactMap { $0.jsonBody?["challengeResponse"]?.stringValue }
-        secrets += org.transport.requests.compactMap { $0.jsonBody?["device"]?["deviceAttestation"]?["clientInstanceKeyAttestation"]?.stringValue }
+        secrets += org.transport.requests.compactMap {
+            $0.jsonBody?["device"]?["deviceAttestation"]?["clientInstanceKeyAttestation"]?.stringValue
+        }
         let keys = stateDirectory.appendingPathComponent("devices/o.example.com/keys")
         for name in try FileManager.default.contentsOfDirectory(atPath: keys.path) {
             let stored = try JSONValue(data: try Data(contentsOf: keys.appendingPathComponent(name)))

@@ -23,7 +23,9 @@ public struct ChallengeVerifier: Sendable {
     {
         var issuer = orgURL
         if let authorizationServerId {
-            issuer = OrgEndpoint(orgURL: orgURL).url(["oauth2", try OrgDeviceFolder.safeName(authorizationServerId, what: "authorization server id")])
+            issuer = OrgEndpoint(orgURL: orgURL).url([
+                "oauth2", try OrgDeviceFolder.safeName(authorizationServerId, what: "authorization server id"),
+            ])
         }
         let discovered = try await DiscoveredIssuer.discover(context, issuer: issuer)
         return ChallengeVerifier(keys: discovered.validator.keys)

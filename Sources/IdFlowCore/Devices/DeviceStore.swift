@@ -199,16 +199,19 @@ public struct OrgDeviceFolder: Sendable {
     }
 
     public func enrollment(_ id: String) throws(IdFlowError) -> EnrollmentRecord? {
-        try Self.decode(EnrollmentRecord.self, from: enrollmentsFolder.appendingPathComponent("\(try Self.safeName(id, what: "enrollment id")).json"))
+        try Self.decode(
+            EnrollmentRecord.self, from: enrollmentsFolder.appendingPathComponent("\(try Self.safeName(id, what: "enrollment id")).json"))
     }
 
     public func save(_ record: EnrollmentRecord) throws(IdFlowError) {
-        try Self.write(record, to: enrollmentsFolder.appendingPathComponent("\(try Self.safeName(record.enrollmentId, what: "enrollment id")).json"))
+        try Self.write(
+            record, to: enrollmentsFolder.appendingPathComponent("\(try Self.safeName(record.enrollmentId, what: "enrollment id")).json"))
     }
 
     /// Forgets the enrollment and its own keys; the device identity stays for the next enrollment.
     public func remove(_ record: EnrollmentRecord) throws(IdFlowError) {
-        try SecureFile.remove(enrollmentsFolder.appendingPathComponent("\(try Self.safeName(record.enrollmentId, what: "enrollment id")).json"))
+        try SecureFile.remove(
+            enrollmentsFolder.appendingPathComponent("\(try Self.safeName(record.enrollmentId, what: "enrollment id")).json"))
         try removeKey(record.proofOfPossessionKeyId)
         if let uv = record.userVerificationKeyId { try removeKey(uv) }
     }

@@ -7,7 +7,8 @@ public enum MyAccount {
     public static let mergePatch = "application/merge-patch+json; okta-version=1.0.0"
 
     /// The scopes the maintenance token is asked for: read for the pending list, manage for push-token updates.
-    public static let maintenanceScopes = "okta.myAccount.appAuthenticator.maintenance.manage okta.myAccount.appAuthenticator.maintenance.read"
+    public static let maintenanceScopes =
+        "okta.myAccount.appAuthenticator.maintenance.manage okta.myAccount.appAuthenticator.maintenance.read"
 
     static let tokenHint =
         "the access token is missing, expired, or lacks okta.myAccount.appAuthenticator.manage; log in with --scope \"openid profile offline_access okta.myAccount.appAuthenticator.manage\" (or `idflow refresh`)"
@@ -88,7 +89,9 @@ public struct EnrollAuthenticatorRequest: APIRequest {
     public func decode(_ response: HTTPResponse) throws(IdFlowError) -> AppAuthenticatorEnrollment {
         guard response.isSuccess else {
             if case .okta(let status, let body, nil) = response.failure(), body.errorCode == "E0000158" {
-                throw .okta(status: status, body: body, hint: "the org's policy requires a user-verification key: add --user-verification and a PIN")
+                throw .okta(
+                    status: status, body: body, hint: "the org's policy requires a user-verification key: add --user-verification and a PIN"
+                )
             }
             throw MyAccount.failure(response)
         }

@@ -135,7 +135,8 @@ public struct EnrollDevice: Sendable {
         var device: [String: JSONValue] = [
             "displayName": .string(signals.displayName), "platform": .string(signals.platform), "osVersion": .string(signals.osVersion),
             "secureHardwarePresent": false, "clientInstanceBundleId": "idflow", "clientInstanceVersion": .string(IdFlowVersion.string),
-            "clientInstanceDeviceSdkVersion": .string("idflow \(IdFlowVersion.string)"), "authenticatorAppKey": .string(identity.installationId),
+            "clientInstanceDeviceSdkVersion": .string("idflow \(IdFlowVersion.string)"),
+            "authenticatorAppKey": .string(identity.installationId),
         ]
         device["manufacturer"] = signals.manufacturer.map(JSONValue.string)
         device["model"] = signals.model.map(JSONValue.string)

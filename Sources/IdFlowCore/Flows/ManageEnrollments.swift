@@ -106,13 +106,15 @@ public struct DeleteEnrollment: Sendable {
             let org = try PushAuthenticator.origin(try PushAuthenticator.url(record.orgUrl))
             let (token, _) = try PushAuthenticator.userToken(context, org: org, fromStandardInput: accessTokenFromStandardInput)
             let url = try PushAuthenticator.onOrg(
-                record.selfUrl ?? OrgEndpoint(orgURL: org).url(["idp", "myaccount", "app-authenticators", record.enrollmentId]).absoluteString,
+                record.selfUrl
+                    ?? OrgEndpoint(orgURL: org).url(["idp", "myaccount", "app-authenticators", record.enrollmentId]).absoluteString,
                 org: org, what: "enrollment link")
             code = try await context.http.send(DeleteEnrollmentRequest(url: url, accessToken: token))
             if let code { context.message("the server answered \(code): the enrollment is already gone there") }
         }
         try folder.remove(record)
-        context.message(localOnly ? "forgot enrollment \(record.enrollmentId) on this machine only" : "deleted enrollment \(record.enrollmentId)")
+        context.message(
+            localOnly ? "forgot enrollment \(record.enrollmentId) on this machine only" : "deleted enrollment \(record.enrollmentId)")
         return Output(enrollmentId: record.enrollmentId, deleted: true, localOnly: localOnly, serverErrorCode: code)
     }
 }
@@ -157,7 +159,8 @@ public struct ListEnrollments: Sendable {
                 createdAt: ISO8601.string(record.createdAt))
             if check {
                 do {
-                    _ = try await PushAuthenticator.pending(context, record, folder: try store.org(try PushAuthenticator.url(record.orgUrl)))
+                    _ = try await PushAuthenticator.pending(
+                        context, record, folder: try store.org(try PushAuthenticator.url(record.orgUrl)))
                     entry.serverStatus = "ACTIVE"
                 } catch {
                     guard let status = Self.status(of: error) else { throw error }

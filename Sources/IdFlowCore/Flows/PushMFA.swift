@@ -54,7 +54,8 @@ public struct PushMFA: MFAResolver {
                 current = answer.transaction
                 wait = answer.retryAfter
             case ("MFA_CHALLENGE", "REJECTED"?), ("MFA_CHALLENGE", "CANCELLED"?):
-                throw .denied("the push was denied (\(current.factorResult ?? ""))", hint: "the sign-in was refused on the push authenticator")
+                throw .denied(
+                    "the push was denied (\(current.factorResult ?? ""))", hint: "the sign-in was refused on the push authenticator")
             case ("MFA_CHALLENGE", "TIMEOUT"?), ("MFA_CHALLENGE", "TIME_WINDOW_EXCEEDED"?):
                 throw .timedOut(
                     "the push expired before anyone answered it (\(current.factorResult ?? ""))",

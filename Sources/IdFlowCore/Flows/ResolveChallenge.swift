@@ -47,7 +47,11 @@ public struct ResolveChallenge: Sendable {
         }
         guard let (record, challenge) = picked else {
             let what: String
-            if case .transaction(let id) = target { what = "no pending push challenge \(id)" } else { what = "no push challenge is pending" }
+            if case .transaction(let id) = target {
+                what = "no pending push challenge \(id)"
+            } else {
+                what = "no push challenge is pending"
+            }
             throw .notFound(what, hint: "it was answered, expired or never sent; `idflow challenges` lists what is pending")
         }
 

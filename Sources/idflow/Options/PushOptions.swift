@@ -25,7 +25,8 @@ struct PINOptions: ParsableArguments {
 struct AccessTokenOption: ParsableArguments {
     @Flag(
         name: .customLong("access-token-stdin"),
-        help: "Read the user's access token (scope okta.myAccount.appAuthenticator.manage) from standard input instead of the profile's store."
+        help:
+            "Read the user's access token (scope okta.myAccount.appAuthenticator.manage) from standard input instead of the profile's store."
     )
     var accessTokenStdin = false
 }

@@ -18,7 +18,8 @@ struct ChallengeResponseTests {
             "signals": .array(signals.map(JSONValue.string)),
         ]
         claims["userVerification"] = userVerification.map(JSONValue.string)
-        return try PushChallenge(try TestKeys.craft(header: ["alg": "RS256", "typ": "okta-pushbind+jwt", "kid": "k1"], claims: .object(claims)))
+        return try PushChallenge(
+            try TestKeys.craft(header: ["alg": "RS256", "typ": "okta-pushbind+jwt", "kid": "k1"], claims: .object(claims)))
     }
 
     static let record = EnrollmentRecord(
@@ -27,7 +28,8 @@ struct ChallengeResponseTests {
         pendingUrl: "https://o.example.com/p", selfUrl: nil, pushToken: "", proofOfPossessionKeyId: "K1", userVerificationKeyId: nil,
         createdAt: Date())
 
-    static let signals = DeviceSignals(displayName: "ci-runner-7", platform: "LINUX", manufacturer: nil, model: "x86_64", osVersion: "6.1.0")
+    static let signals = DeviceSignals(
+        displayName: "ci-runner-7", platform: "LINUX", manufacturer: nil, model: "x86_64", osVersion: "6.1.0")
 
     @Test func theKeyAndConsentFollowTheChallengeAndTheUsersAnswer() throws {
         let none = try Self.challenge()
@@ -43,8 +45,11 @@ struct ChallengeResponseTests {
             #expect(plan.consent == consent, sourceLocation: sourceLocation)
             #expect(plan.amr == amr, sourceLocation: sourceLocation)
         }
-        check(ChallengeResponse.plan(approve: false, challenge: required, userVerification: .notAsked), .proofOfPossession, .deniedConsentPrompt)
-        check(ChallengeResponse.plan(approve: true, challenge: none, userVerification: .notAsked), .proofOfPossession, .approvedConsentPrompt)
+        check(
+            ChallengeResponse.plan(approve: false, challenge: required, userVerification: .notAsked), .proofOfPossession,
+            .deniedConsentPrompt)
+        check(
+            ChallengeResponse.plan(approve: true, challenge: none, userVerification: .notAsked), .proofOfPossession, .approvedConsentPrompt)
         check(
             ChallengeResponse.plan(approve: true, challenge: required, userVerification: .unlocked(uv)), .userVerification,
             .approvedUserVerification, ["pin"])
@@ -94,7 +99,8 @@ struct ChallengeResponseTests {
         #expect(payload["challengeResponseContext"] == ["userConsent": "APPROVED_CONSENT_PROMPT", "transactionType": "CIBA"])
         #expect(
             payload["deviceSignals"] == [
-                "id": "guo1", "clientInstanceId": "cli1", "authenticatorAppKey": "INSTALL-1", "displayName": "ci-runner-7", "platform": "LINUX",
+                "id": "guo1", "clientInstanceId": "cli1", "authenticatorAppKey": "INSTALL-1", "displayName": "ci-runner-7",
+                "platform": "LINUX",
             ])
         #expect(payload["integrations"] == [] && payload["signalProviders"] == [])
 

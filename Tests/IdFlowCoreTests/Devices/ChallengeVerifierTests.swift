@@ -13,7 +13,8 @@ struct ChallengeVerifierTests {
     static func claims(exp: Int = 1_800_000_300) -> JSONValue {
         [
             "iss": "https://o.example.com", "aud": "0oaclient", "iat": 1_800_000_000, "exp": .number(Double(exp)), "nonce": "n",
-            "transactionId": "tx-1", "orgId": "00o1", "verificationUri": "https://o.example.com/idp/myaccount/app-authenticators/challenge/tx-1/verify",
+            "transactionId": "tx-1", "orgId": "00o1",
+            "verificationUri": "https://o.example.com/idp/myaccount/app-authenticators/challenge/tx-1/verify",
             "challengeContext": ["transactionType": "LOGIN"],
         ]
     }
@@ -66,10 +67,13 @@ struct ChallengeVerifierTests {
     }
 
     @Test func unsignedAndHMACChallengesAreRefused() async throws {
-        let none = try PushChallenge(try TestKeys.craft(header: ["alg": "none", "typ": "okta-pushbind+jwt", "kid": "org-key"], claims: Self.claims()))
+        let none = try PushChallenge(
+            try TestKeys.craft(header: ["alg": "none", "typ": "okta-pushbind+jwt", "kid": "org-key"], claims: Self.claims()))
         #expect(try await refusal(none)?.exitStatus == .security)
         let hmac = try PushChallenge(
-            try TestKeys.craft(header: ["alg": "HS256", "typ": "okta-pushbind+jwt", "kid": "org-key"], claims: Self.claims()) { _ in Data(repeating: 1, count: 32) })
+            try TestKeys.craft(header: ["alg": "HS256", "typ": "okta-pushbind+jwt", "kid": "org-key"], claims: Self.claims()) { _ in
+                Data(repeating: 1, count: 32)
+            })
         #expect(try await refusal(hmac)?.securityMessage?.contains("HS256") == true)
         let es256 = try PushChallenge(try await TestKeys.sign(Self.claims(), with: TestKeys.ec, kid: "org-key"))
         #expect(try await refusal(es256)?.exitStatus == .security)

@@ -40,7 +40,8 @@ struct EnrollUpdateCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
             try await UpdateEnrollment(
-                enrollmentId: enrollmentId, pushToken: try? PushToken.validate(pushToken), userVerification: userVerification.map { $0 == .on },
+                enrollmentId: enrollmentId, pushToken: try? PushToken.validate(pushToken),
+                userVerification: userVerification.map { $0 == .on },
                 pin: try pin.source(context), accessTokenFromStandardInput: accessToken.accessTokenStdin
             ).run(context)
         }
