@@ -41,6 +41,12 @@ enum PushAuthenticator {
         return url
     }
 
+    /// Where an enrollment is PATCHed and DELETEd: its `links.self`, else `{org}/idp/myaccount/app-authenticators/{id}` (§3).
+    static func enrollmentLink(_ record: EnrollmentRecord, org: URL) throws(IdFlowError) -> URL {
+        let fallback = OrgEndpoint(orgURL: org).url(["idp", "myaccount", "app-authenticators", record.enrollmentId])
+        return try onOrg(record.selfUrl ?? fallback.absoluteString, org: org, what: "enrollment link")
+    }
+
     /// The user's access token for the MyAccount calls (enroll, update, delete) and the OAuth client it was
     /// issued to: from stdin, or the profile's store, whose issuer must be on the org.
     static func userToken(_ context: IdFlowContext, org: URL, fromStandardInput: Bool) throws(IdFlowError) -> (

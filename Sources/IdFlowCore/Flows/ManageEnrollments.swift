@@ -35,9 +35,7 @@ public struct UpdateEnrollment: Sendable {
             pinSecret = try context.secrets.read("PIN", from: pin)
         }
         let (token, _) = try PushAuthenticator.userToken(context, org: org, fromStandardInput: accessTokenFromStandardInput)
-        let url = try PushAuthenticator.onOrg(
-            record.selfUrl ?? OrgEndpoint(orgURL: org).url(["idp", "myaccount", "app-authenticators", record.enrollmentId]).absoluteString,
-            org: org, what: "enrollment link")
+        let url = try PushAuthenticator.enrollmentLink(record, org: org)
 
         var push: [String: JSONValue] = [:]
         if let pushToken, !pushToken.isEmpty { push["pushToken"] = .string(pushToken) }
@@ -105,10 +103,7 @@ public struct DeleteEnrollment: Sendable {
         if !localOnly {
             let org = try PushAuthenticator.origin(try PushAuthenticator.url(record.orgUrl))
             let (token, _) = try PushAuthenticator.userToken(context, org: org, fromStandardInput: accessTokenFromStandardInput)
-            let url = try PushAuthenticator.onOrg(
-                record.selfUrl
-                    ?? OrgEndpoint(orgURL: org).url(["idp", "myaccount", "app-authenticators", record.enrollmentId]).absoluteString,
-                org: org, what: "enrollment link")
+            let url = try PushAuthenticator.enrollmentLink(record, org: org)
             code = try await context.http.send(DeleteEnrollmentRequest(url: url, accessToken: token))
             if let code { context.message("the server answered \(code): the enrollment is already gone there") }
         }
