@@ -34,6 +34,8 @@ let package = Package(
             name: "IdFlowCore",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+                // scrypt, for the PIN that seals a push enrollment's user-verification key.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -80,6 +82,10 @@ let package = Package(
             name: "IdFlowCLITests",
             dependencies: [
                 "idflow", "IdFlowCore", "IdFlowTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The push tests sign challenges as an org would (RS256).
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             exclude: ["Snapshots"]
         ),

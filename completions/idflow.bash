@@ -173,13 +173,13 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|login-pkce|refresh|token|userinfo|logout|sandbox|demo|help)
+    register|activate|set-password|login-pkce|refresh|token|userinfo|logout|enroll|challenges|resolve|sandbox|demo|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce refresh token userinfo logout sandbox demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce refresh token userinfo logout enroll challenges resolve sandbox demo help' -- "${cur}"))
         ;;
     esac
 }
@@ -350,7 +350,7 @@ _idflow_login-pkce() {
     repeating_flags=()
     non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --no-store --verbose -v --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -371,6 +371,13 @@ _idflow_login-pkce() {
         return
         ;;
     '--browser-timeout')
+        return
+        ;;
+    '--mfa')
+        __idflow_add_completions -W 'push'
+        return
+        ;;
+    '--mfa-timeout')
         return
         ;;
     '--client-secret-file')
@@ -722,6 +729,315 @@ _idflow_logout() {
     # Offer option value completions
     case "${prev}" in
     '--client-secret-file')
+        return
+        ;;
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    esac
+}
+
+_idflow_enroll() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __idflow_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    create|list|update|delete)
+        # Offer subcommand argument completions
+        "_idflow_enroll_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'create list update delete' -- "${cur}"))
+        ;;
+    esac
+}
+
+_idflow_enroll_create() {
+    repeating_flags=()
+    non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--push-token --name --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    __idflow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--push-token')
+        return
+        ;;
+    '--name')
+        return
+        ;;
+    '--pin-file')
+        return
+        ;;
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    esac
+}
+
+_idflow_enroll_list() {
+    repeating_flags=()
+    non_repeating_flags=(--check --verbose -v --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    __idflow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    esac
+}
+
+_idflow_enroll_update() {
+    repeating_flags=()
+    non_repeating_flags=(--access-token-stdin --pin-stdin --verbose -v --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--push-token --user-verification --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    __idflow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--push-token')
+        return
+        ;;
+    '--user-verification')
+        __idflow_add_completions -W 'on'$'\n''off'
+        return
+        ;;
+    '--pin-file')
+        return
+        ;;
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    esac
+}
+
+_idflow_enroll_delete() {
+    repeating_flags=()
+    non_repeating_flags=(--local-only --access-token-stdin --verbose -v --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    __idflow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    esac
+}
+
+_idflow_challenges() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--enrollment --wait --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    __idflow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--enrollment')
+        return
+        ;;
+    '--wait')
+        return
+        ;;
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    esac
+}
+
+_idflow_resolve() {
+    repeating_flags=()
+    non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--transaction-id --enrollment --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    __idflow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--transaction-id')
+        return
+        ;;
+    '--enrollment')
+        return
+        ;;
+    '--pin-file')
         return
         ;;
     '--org-url')

@@ -14,11 +14,11 @@ struct IdFlow: AsyncParsableCommand {
                1  internal failure (a bug)
                3  the server rejected the request (validation, conflict, policy)
                4  authentication or authorization failed (401/403, invalid_grant, bad or expired token)
-               5  not found (user, transaction)
+               5  not found (user, enrollment, challenge, transaction)
                6  network or TLS failure, timeout, connection refused
                7  server error (5xx), or still rate-limited (429) after the retries
-               8  the user or a policy said no
-               9  gave up waiting (browser redirect, MFA)
+               8  the user or a policy said no (push denied)
+               9  gave up waiting (browser redirect, MFA, push challenge)
               12  local state problem (nothing stored, store unreadable, lock not obtained)
               13  security check failed (plain http to a remote host, state, ID-token checks)
               64  usage error (bad flags, missing configuration)
@@ -34,7 +34,8 @@ struct IdFlow: AsyncParsableCommand {
         version: IdFlowVersion.string,
         subcommands: [
             RegisterCommand.self, ActivateCommand.self, SetPasswordCommand.self, LoginPKCECommand.self, RefreshCommand.self,
-            TokenCommand.self, UserinfoCommand.self, LogoutCommand.self, SandboxCommand.self, DemoCommand.self,
+            TokenCommand.self, UserinfoCommand.self, LogoutCommand.self, EnrollCommand.self, ChallengesCommand.self, ResolveCommand.self,
+            SandboxCommand.self, DemoCommand.self,
         ]
     )
 

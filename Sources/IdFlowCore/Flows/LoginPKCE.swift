@@ -117,7 +117,9 @@ public struct LoginPKCE: Sendable {
                 let factors = transaction.embedded?.factors?.map(\.factorType).joined(separator: ", ") ?? "unknown"
                 throw .authentication(
                     "the sign-on policy requires multifactor authentication (\(transaction.status); factors: \(factors))",
-                    hint: "push MFA is not supported by this version of idflow; use --browser, or a user without MFA")
+                    hint:
+                        "rerun with --mfa push to wait for a push answered by an enrolled authenticator (`idflow resolve` on the enrolled machine), or use --browser"
+                )
             }
             return try await mfa.sessionToken(for: transaction, authn: authn)
         case "MFA_ENROLL", "MFA_ENROLL_ACTIVATE":

@@ -10,6 +10,8 @@ public enum Redactor {
         "token", "access_token", "refresh_token", "id_token", "id_token_hint", "code", "code_verifier", "client_secret",
         "device_secret", "interaction_code", "interaction_handle", "apitoken", "clientsecret", "activationurl",
         "resetpasswordurl", "assertion", "temppassword", "client_assertion", "recoverytoken", "statehandle", "pin",
+        // Push authenticator: the signed challenge answer and the device attestation are single-use assertions.
+        "challengeresponse", "clientinstancekeyattestation",
     ]
 
     /// Headers whose values are credentials; the auth scheme word is kept so the trace still shows which one was used.

@@ -116,3 +116,41 @@ enum AuthnRequests {
         return error
     }
 }
+
+/// Starts or polls a factor's verification: POST `{"stateToken"}` to the factor's `verify` link, then to
+/// `_links.next` while the push is WAITING (okta-core.md §C4). The link must be on the org. The server's
+/// `Retry-After`, when it sends one, says how long to wait before the next poll.
+public struct FactorVerifyRequest: APIRequest {
+    public var orgURL: URL
+    public var link: String
+    public var stateToken: String
+
+    public init(orgURL: URL, link: String, stateToken: String) {
+        self.orgURL = orgURL
+        self.link = link
+        self.stateToken = stateToken
+    }
+
+    public struct Answer: Sendable {
+        public var transaction: AuthnTransaction
+        public var retryAfter: Duration?
+    }
+
+    private struct Body: Encodable { var stateToken: String }
+
+    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        let org = OrgEndpoint(orgURL: orgURL)
+        guard let url = URL(string: link), org.contains(url) else {
+            throw .security(
+                "the server's factor link \(Redactor.url(link)) is not on the org \(orgURL.absoluteString); refusing to send the state token there"
+            )
+        }
+        return try AuthnRequests.post(url, Body(stateToken: stateToken))
+    }
+
+    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> Answer {
+        let transaction = try AuthnRequests.decode(response, hint: "the sign-in transaction expired; start the login again")
+        let retryAfter = response.header("Retry-After").flatMap(Int.init).map { Duration.seconds(max(0, min($0, 60))) }
+        return Answer(transaction: transaction, retryAfter: retryAfter)
+    }
+}

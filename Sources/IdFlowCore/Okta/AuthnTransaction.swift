@@ -36,9 +36,18 @@ public struct AuthnTransaction: Codable, Sendable, Equatable {
 
     /// A factor offered or required (`MFA_REQUIRED`, `MFA_ENROLL`), kept for the MFA flows that build on it.
     public struct Factor: Codable, Sendable, Equatable {
+        public struct Links: Codable, Sendable, Equatable {
+            public var verify: Link?
+        }
         public var id: String?
         public var factorType: String
         public var provider: String?
+        public var links: Links?
+
+        private enum CodingKeys: String, CodingKey {
+            case id, factorType, provider
+            case links = "_links"
+        }
     }
 
     public struct Embedded: Codable, Sendable, Equatable {

@@ -16,10 +16,12 @@ struct LoginPKCECommand: AsyncParsableCommand {
 
             Endpoints come from {issuer}/.well-known/openid-configuration; --browser and --manual work with any \
             OpenID Connect provider. The ID token is validated (signature against the JWKS, iss, aud, exp/iat, \
-            nonce, at_hash) before anything is printed or stored; a failure exits 13.
+            nonce, at_hash) before anything is printed or stored; a failure exits 13. With --mfa push, a sign-in \
+            that needs MFA sends a push and waits for it (denied: exit 8; nobody answered: exit 9).
 
               $ idflow login-pkce --session-token-stdin <<<"$st" | jq -r .access_token
               $ printf '%s' "$PW" | idflow login-pkce --username jo@example.com --password-stdin
+              $ printf '%s' "$PW" | idflow login-pkce --username jo@example.com --password-stdin --mfa push
               $ idflow login-pkce --browser
             """)
 
@@ -53,6 +55,16 @@ struct LoginPKCECommand: AsyncParsableCommand {
     @Flag(help: "Print the authorization URL and read the redirect URL (or the code) back from stdin.")
     var manual = false
 
+    @Option(
+        help: ArgumentHelp(
+            "With --username: answer an MFA_REQUIRED sign-in with this factor, waiting for it (progress on stderr).", valueName: "factor"))
+    var mfa: MFAFactor?
+
+    @Option(
+        name: .customLong("mfa-timeout"),
+        help: ArgumentHelp("Seconds to wait for the push to be answered (exit 9 after).", valueName: "seconds"))
+    var mfaTimeout: Int = 300
+
     @Flag(name: .customLong("no-store"), help: "Print the tokens without saving them.")
     var noStore = false
 
@@ -72,6 +84,8 @@ struct LoginPKCECommand: AsyncParsableCommand {
             throw ValidationError("a password is only used with --username")
         }
         guard browserTimeout > 0 else { throw ValidationError("--browser-timeout must be positive") }
+        if mfa != nil && username == nil { throw ValidationError("--mfa works with --username (Okta primary authentication)") }
+        guard mfaTimeout > 0 else { throw ValidationError("--mfa-timeout must be positive") }
     }
 
     func run() async throws {
@@ -88,7 +102,14 @@ struct LoginPKCECommand: AsyncParsableCommand {
                 let source: SecretSource = sessionTokenStdin ? .standardInput : .argument(sessionToken ?? "")
                 method = .sessionToken(try context.secrets.read("session token", from: source))
             }
-            return try await LoginPKCE(method: method, clientSecret: try clientSecret.secret(context), store: !noStore).run(context)
+            let resolver = mfa.map { _ in PushMFA(context: context, timeout: .seconds(mfaTimeout)) }
+            return try await LoginPKCE(method: method, clientSecret: try clientSecret.secret(context), store: !noStore, mfa: resolver).run(
+                context)
         }
     }
+}
+
+/// The second factors `login-pkce --mfa` can wait for.
+enum MFAFactor: String, CaseIterable, ExpressibleByArgument {
+    case push
 }

@@ -29,7 +29,9 @@ enum GlobalArguments {
                 break
             }
         }
-        guard !path.isEmpty, !globals.isEmpty, command.configuration.subcommands.isEmpty else { return arguments }
+        // A group with a default subcommand (`enroll`) runs it, so its flags may follow the group's name.
+        guard !path.isEmpty, !globals.isEmpty, command.configuration.subcommands.isEmpty || command.configuration.defaultSubcommand != nil
+        else { return arguments }
         return path + globals + arguments[index...]
     }
 }

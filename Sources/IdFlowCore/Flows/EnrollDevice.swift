@@ -1,0 +1,185 @@
+import Foundation
+
+/// `idflow enroll`: makes this machine a push authenticator of the signed-in user (devices.md §1, §2).
+/// Discovery (org id, then the app-authenticator configuration), keys (the org's client-instance key, a
+/// PoP key, a PIN-sealed user-verification key when asked), the enrollment POST, and the record.
+public struct EnrollDevice: Sendable {
+    public var accessTokenFromStandardInput: Bool
+    /// Lowercase hex, or nil for an empty token (no APNs here: challenges are fetched, not pushed).
+    public var pushToken: String?
+    public var userVerification: Bool
+    /// Where the PIN sealing the user-verification key comes from; needed only with `userVerification`.
+    public var pin: SecretSource?
+    public var name: String?
+    /// Signals describing the machine; nil reads this one's.
+    public var signals: DeviceSignals?
+
+    public init(
+        accessTokenFromStandardInput: Bool = false, pushToken: String? = nil, userVerification: Bool = false, pin: SecretSource? = nil,
+        name: String? = nil, signals: DeviceSignals? = nil
+    ) {
+        self.accessTokenFromStandardInput = accessTokenFromStandardInput
+        self.pushToken = pushToken
+        self.userVerification = userVerification
+        self.pin = pin
+        self.name = name
+        self.signals = signals
+    }
+
+    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> EnrollmentOutput {
+        let org = try PushAuthenticator.configuredOrg(context)
+        var pinSecret: Secret?
+        if userVerification {
+            guard let pin else { throw Self.pinMissing }
+            pinSecret = try context.secrets.read("PIN", from: pin)
+        }
+        let (token, configuredClient) = try PushAuthenticator.userToken(context, org: org, fromStandardInput: accessTokenFromStandardInput)
+        guard let clientID = configuredClient, !clientID.isEmpty else {
+            throw .configuration("no OAuth client id configured", hint: "pass --client-id or export OKTA_OAUTH2_CLIENTID")
+        }
+
+        let organization = try await context.http.send(OktaOrganizationRequest(orgURL: org))
+        let configurations = try await context.http.send(
+            AppAuthenticatorConfigurationRequest(orgURL: org, clientID: clientID, accessToken: token))
+        guard !configurations.isEmpty else {
+            throw .notFound(
+                "the org has no app authenticator for the OAuth client \(clientID) (authenticator policy not found)",
+                hint: "an admin must create a custom authenticator bound to this client, or pass the right --client-id")
+        }
+        guard let configuration = configurations.first(where: { $0.pushMethod != nil }) else {
+            throw .notFound(
+                "no app authenticator of the org offers the push method", hint: "an admin must enable push on the custom authenticator")
+        }
+        let enrollURL = try PushAuthenticator.onOrg(configuration.appAuthenticatorEnrollEndpoint, org: org, what: "enroll endpoint")
+
+        let folder = try PushAuthenticator.store(context).org(org)
+        var identity = try folder.identity().flatMap { $0.orgId == organization.id && $0.orgUrl == org.absoluteString ? $0 : nil }
+        let signals = signals ?? DeviceSignals.current(name: name)
+        for attempt in 1...2 {
+            let reused = identity?.deviceId != nil
+            let (current, clientInstanceKey) = try deviceIdentity(identity, folder: folder, org: org, orgId: organization.id, context)
+            let proofOfPossession = DeviceKey.generate(.proofOfPossession)
+            let userVerificationKey = userVerification ? DeviceKey.generate(.userVerification) : nil
+            try folder.save(proofOfPossession, pin: nil, now: context.now())
+            if let userVerificationKey { try folder.save(userVerificationKey, pin: pinSecret, now: context.now()) }
+            func discardNewKeys() {
+                try? folder.removeKey(proofOfPossession.kid)
+                if let userVerificationKey { try? folder.removeKey(userVerificationKey.kid) }
+            }
+            let body = try enrollmentBody(
+                configuration: configuration, identity: current, clientInstanceKey: clientInstanceKey, reused: reused,
+                proofOfPossession: proofOfPossession, userVerification: userVerificationKey, signals: signals, org: org, context)
+            let enrollment: AppAuthenticatorEnrollment
+            do {
+                enrollment = try await context.http.send(EnrollAuthenticatorRequest(url: enrollURL, accessToken: token, body: body))
+            } catch {
+                discardNewKeys()
+                // §2b/§8: the server no longer knows the stored device; forget it and enroll once as a new device.
+                if reused, attempt == 1, case .okta(_, let failure, _) = error, ["E0000153", "E0000011"].contains(failure.errorCode) {
+                    context.message("the org no longer knows this device (\(failure.errorCode)); enrolling once more as a new device")
+                    try? folder.removeKey(clientInstanceKey.kid)
+                    try folder.removeIdentity()
+                    identity = nil
+                    continue
+                }
+                if !reused { try? folder.removeKey(clientInstanceKey.kid) }
+                throw error
+            }
+            let record: EnrollmentRecord
+            do {
+                record = try Self.record(
+                    enrollment, org: org, orgId: organization.id, clientID: clientID, signals: signals, pushToken: pushToken ?? "",
+                    proofOfPossession: proofOfPossession, userVerification: userVerificationKey, now: context.now())
+            } catch {
+                discardNewKeys()
+                throw error
+            }
+            var saved = current
+            saved.deviceId = enrollment.device.id
+            saved.clientInstanceId = enrollment.device.clientInstanceId
+            try folder.save(saved)
+            try folder.save(record)
+            context.message(
+                "enrolled \(signals.displayName) as a push authenticator of \(enrollment.user.username ?? record.userId) (enrollment \(record.enrollmentId))"
+            )
+            return EnrollmentOutput(record)
+        }
+        throw .internalFailure("enrollment retry fell through")
+    }
+
+    static let pinMissing = IdFlowError.invalidInput(
+        "a user-verification key needs a PIN to seal it", hint: "pass --pin-stdin or --pin-file, or export IDFLOW_PIN")
+
+    /// The stored identity and its client-instance key, or a new identity with a new key (saved, not yet
+    /// known to the server).
+    private func deviceIdentity(_ identity: DeviceIdentity?, folder: OrgDeviceFolder, org: URL, orgId: String, _ context: IdFlowContext)
+        throws(IdFlowError) -> (DeviceIdentity, DeviceKey)
+    {
+        if let identity, identity.deviceId != nil {
+            return (identity, try folder.silentKey(identity.clientInstanceKeyId, role: .clientInstance))
+        }
+        let key = DeviceKey.generate(.clientInstance)
+        try folder.save(key, pin: nil, now: context.now())
+        let fresh = DeviceIdentity(
+            orgUrl: org.absoluteString, orgId: orgId, installationId: identity?.installationId ?? UUID().uuidString.uppercased(),
+            clientInstanceKeyId: key.kid)
+        return (fresh, key)
+    }
+
+    /// The body of §2b. A device already known to the org is named by id and client instance id and proves
+    /// it holds the client-instance key with an attestation JWT, instead of sending the key again.
+    private func enrollmentBody(
+        configuration: AppAuthenticatorConfiguration, identity: DeviceIdentity, clientInstanceKey: DeviceKey, reused: Bool,
+        proofOfPossession: DeviceKey, userVerification: DeviceKey?, signals: DeviceSignals, org: URL, _ context: IdFlowContext
+    ) throws(IdFlowError) -> JSONValue {
+        var device: [String: JSONValue] = [
+            "displayName": .string(signals.displayName), "platform": .string(signals.platform), "osVersion": .string(signals.osVersion),
+            "secureHardwarePresent": false, "clientInstanceBundleId": "idflow", "clientInstanceVersion": .string(IdFlowVersion.string),
+            "clientInstanceDeviceSdkVersion": .string("idflow \(IdFlowVersion.string)"),
+            "authenticatorAppKey": .string(identity.installationId),
+        ]
+        device["manufacturer"] = signals.manufacturer.map(JSONValue.string)
+        device["model"] = signals.model.map(JSONValue.string)
+        if reused, let deviceId = identity.deviceId, let clientInstanceId = identity.clientInstanceId {
+            device["id"] = .string(deviceId)
+            device["clientInstanceId"] = .string(clientInstanceId)
+            var claims = DeviceJWT.timeClaims(now: context.now())
+            claims["iss"] = .string(clientInstanceId)
+            claims["aud"] = .string(org.absoluteString)
+            claims["sub"] = .string(deviceId)
+            device["deviceAttestation"] = [
+                "clientInstanceKeyAttestation": .string(try DeviceJWT.sign(type: "", claims: .object(claims), key: clientInstanceKey))
+            ]
+        } else {
+            device["clientInstanceKey"] = clientInstanceKey.publicJWK
+        }
+        var keys: [String: JSONValue] = ["proofOfPossession": proofOfPossession.publicJWK]
+        keys["userVerification"] = userVerification?.publicJWK
+        let push: JSONValue = [
+            "pushToken": .string(pushToken ?? ""), "apsEnvironment": "production", "capabilities": ["transactionTypes": ["LOGIN"]],
+            "keys": .object(keys),
+        ]
+        return ["authenticatorId": .string(configuration.authenticatorId), "device": .object(device), "methods": ["push": push]]
+    }
+
+    /// What §2c says to keep; an answer without the push method or its pending link cannot be used later.
+    static func record(
+        _ enrollment: AppAuthenticatorEnrollment, org: URL, orgId: String, clientID: String, signals: DeviceSignals, pushToken: String,
+        proofOfPossession: DeviceKey, userVerification: DeviceKey?, now: Date
+    ) throws(IdFlowError) -> EnrollmentRecord {
+        guard let push = enrollment.methods?.push else {
+            throw .protocolViolation("the server replied with unexpected enrollment data: no methods.push")
+        }
+        guard let pending = push.links?.pending?.href else {
+            throw .protocolViolation("the enrollment has no methods.push.links.pending link; challenges could not be fetched")
+        }
+        _ = try PushAuthenticator.onOrg(pending, org: org, what: "pending-challenges link")
+        _ = try OrgDeviceFolder.safeName(enrollment.id, what: "enrollment id")
+        return EnrollmentRecord(
+            enrollmentId: enrollment.id, authenticatorId: enrollment.authenticatorId, orgUrl: org.absoluteString, orgId: orgId,
+            oauthClientId: clientID, userId: enrollment.user.id, username: enrollment.user.username, displayName: signals.displayName,
+            deviceId: enrollment.device.id, clientInstanceId: enrollment.device.clientInstanceId, methodEnrollmentId: push.id,
+            pendingUrl: pending, selfUrl: enrollment.links?.`self`?.href, pushToken: pushToken,
+            proofOfPossessionKeyId: proofOfPossession.kid, userVerificationKeyId: userVerification?.kid, createdAt: now)
+    }
+}

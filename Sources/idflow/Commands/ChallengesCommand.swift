@@ -1,0 +1,33 @@
+import ArgumentParser
+import IdFlowCore
+
+struct ChallengesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "challenges",
+        abstract: "List the push challenges pending for this machine's enrollments.",
+        discussion: """
+            Each enrollment fetches its own maintenance token (the JWT-bearer grant signed by its device key), \
+            so no user login is needed after `idflow enroll`. Signatures are checked by `idflow resolve`.
+
+              $ idflow challenges | jq '.challenges[] | {transactionId, clientOS, clientLocation}'
+              $ idflow challenges --wait 60
+            """)
+
+    @Option(help: ArgumentHelp("Only this enrollment's challenges.", valueName: "enrollment-id"))
+    var enrollment: String?
+
+    @Option(help: ArgumentHelp("Wait up to this long for at least one challenge (exit 9 if none comes).", valueName: "seconds"))
+    var wait: Int?
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let wait, wait <= 0 { throw ValidationError("--wait must be positive") }
+    }
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            try await ListChallenges(enrollmentId: enrollment, wait: wait.map { .seconds($0) }).run(context)
+        }
+    }
+}

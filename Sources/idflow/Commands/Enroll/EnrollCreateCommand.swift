@@ -1,0 +1,52 @@
+import ArgumentParser
+import IdFlowCore
+
+struct EnrollCreateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Enroll this machine as a push authenticator (the default of `enroll`).",
+        discussion: """
+            Needs the user's access token with the scope okta.myAccount.appAuthenticator.manage: the profile's \
+            stored login (idflow login-pkce --scope "openid profile offline_access okta.myAccount.appAuthenticator.manage"), \
+            or --access-token-stdin. A second enrollment on the same org reuses this machine's device identity.
+
+              $ idflow enroll --name ci-runner-7 --user-verification --pin-stdin <<<"$PIN" | jq -r .enrollmentId
+            """)
+
+    @OptionGroup var accessToken: AccessTokenOption
+
+    @Option(
+        name: .customLong("push-token"),
+        help: ArgumentHelp("The push (APNs) device token as hex; default empty, challenges are fetched instead.", valueName: "hex"))
+    var pushToken: String?
+
+    @Flag(
+        name: .customLong("user-verification"),
+        help: "Also enroll a user-verification key, sealed under a PIN (--pin-stdin, --pin-file or IDFLOW_PIN).")
+    var userVerification = false
+
+    @Option(help: ArgumentHelp("The device's display name; default: the host name.", valueName: "name"))
+    var name: String?
+
+    @OptionGroup var pin: PINOptions
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        _ = try PushToken.validate(pushToken)
+        if accessToken.accessTokenStdin && pin.pinStdin {
+            throw ValidationError("--access-token-stdin and --pin-stdin cannot both read standard input")
+        }
+        if (pin.pinStdin || pin.pinFile != nil) && !userVerification {
+            throw ValidationError("a PIN is only used with --user-verification")
+        }
+    }
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            try await EnrollDevice(
+                accessTokenFromStandardInput: accessToken.accessTokenStdin, pushToken: try? PushToken.validate(pushToken),
+                userVerification: userVerification, pin: try pin.source(context), name: name
+            ).run(context)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import IdFlowCore
+
+struct EnrollDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete an enrollment on the server and forget it (and its keys) here.",
+        discussion: """
+            An answer saying the enrollment, device or user is already gone (E0000154, E0000156, E0000153, E0000008) \
+            or suspended (E0000152, E0000155, E0000180) counts as deleted. --local-only forgets it here without \
+            asking the server.
+
+              $ idflow enroll delete "$ENROLLMENT_ID" | jq .deleted
+            """)
+
+    @Argument(help: ArgumentHelp("The enrollment id (see `idflow enroll list`).", valueName: "enrollment-id"))
+    var enrollmentId: String
+
+    @Flag(name: .customLong("local-only"), help: "Forget the enrollment on this machine only; the server keeps it.")
+    var localOnly = false
+
+    @OptionGroup var accessToken: AccessTokenOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if localOnly && accessToken.accessTokenStdin {
+            throw ValidationError("--local-only sends nothing, so it takes no access token")
+        }
+    }
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            try await DeleteEnrollment(
+                enrollmentId: enrollmentId, localOnly: localOnly, accessTokenFromStandardInput: accessToken.accessTokenStdin
+            ).run(context)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import IdFlowCore
+
+struct ResolveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "Approve or deny a pending push challenge.",
+        discussion: """
+            The challenge's signature is checked against the org's published keys first (exit 13, nothing sent, \
+            when it does not verify); an expired one is refused (exit 9); an unknown or already answered one \
+            exits 5. A challenge that asks for user verification needs the PIN (--pin-stdin, --pin-file or \
+            IDFLOW_PIN); a wrong PIN answers UV_TEMPORARILY_UNAVAILABLE, as a phone does, and exits 4.
+
+              $ idflow resolve --next --approve | jq -r .decision
+              $ idflow resolve --transaction-id "$TX" --deny
+            """)
+
+    @Option(name: .customLong("transaction-id"), help: ArgumentHelp("The challenge's transactionId.", valueName: "tx"))
+    var transactionId: String?
+
+    @Flag(help: "Answer the oldest pending challenge.")
+    var next = false
+
+    @Flag(help: "Approve the sign-in.")
+    var approve = false
+
+    @Flag(help: "Deny the sign-in.")
+    var deny = false
+
+    @Flag(
+        name: .customLong("user-verification"),
+        help: "Sign with the user-verification key (unlocked by the PIN) even if the challenge does not ask for it.")
+    var userVerification = false
+
+    @Option(help: ArgumentHelp("Only look at this enrollment's challenges.", valueName: "enrollment-id"))
+    var enrollment: String?
+
+    @OptionGroup var pin: PINOptions
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard (transactionId != nil) != next else { throw ValidationError("choose exactly one of --transaction-id or --next") }
+        guard approve != deny else { throw ValidationError("choose exactly one of --approve or --deny") }
+        if deny && userVerification { throw ValidationError("--user-verification only applies to --approve") }
+    }
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            try await ResolveChallenge(
+                target: transactionId.map { .transaction($0) } ?? .next, approve: approve, userVerification: userVerification,
+                pin: try pin.source(context), enrollmentId: enrollment
+            ).run(context)
+        }
+    }
+}

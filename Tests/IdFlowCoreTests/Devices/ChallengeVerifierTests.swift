@@ -1,0 +1,88 @@
+import Foundation
+import IdFlowTestSupport
+import JWTKit
+import Testing
+
+@testable import IdFlowCore
+
+/// A challenge is answered only if the org signed it: RS256/384/512 by a key of its JWKS, typ
+/// okta-pushbind+jwt, not expired.
+struct ChallengeVerifierTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_100)
+
+    static func claims(exp: Int = 1_800_000_300) -> JSONValue {
+        [
+            "iss": "https://o.example.com", "aud": "0oaclient", "iat": 1_800_000_000, "exp": .number(Double(exp)), "nonce": "n",
+            "transactionId": "tx-1", "orgId": "00o1",
+            "verificationUri": "https://o.example.com/idp/myaccount/app-authenticators/challenge/tx-1/verify",
+            "challengeContext": ["transactionType": "LOGIN"],
+        ]
+    }
+
+    static func signed(_ claims: JSONValue, key: JWTKit.Insecure.RSA.PrivateKey, kid: String = "org-key", typ: String = "okta-pushbind+jwt")
+        async throws -> PushChallenge
+    {
+        let collection = JWTKeyCollection()
+        await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+        var header = JWTHeader()
+        header.kid = kid
+        header.typ = typ
+        return try PushChallenge(try await collection.sign(TestClaims(claims), kid: JWKIdentifier(string: kid), header: header))
+    }
+
+    static func verifier() throws -> ChallengeVerifier {
+        ChallengeVerifier(keys: StaticKeySet(jwks: Data(try TestKeys.jwks(try TestKeys.jwk(TestKeys.rsa, kid: "org-key")).utf8)))
+    }
+
+    func refusal(_ challenge: PushChallenge) async throws -> IdFlowError? {
+        let verifier = try Self.verifier()
+        do {
+            try await verifier.verify(challenge, now: Self.now)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aChallengeSignedByTheOrgsKeyPasses() async throws {
+        let challenge = try await Self.signed(Self.claims(), key: TestKeys.rsa)
+        #expect(try await refusal(challenge) == nil)
+    }
+
+    @Test func aChallengeSignedByAKeyNotInTheJWKSIsASecurityFailure() async throws {
+        let forged = try await Self.signed(Self.claims(), key: TestKeys.otherRSA)
+        #expect(try await refusal(forged)?.exitStatus == .security)
+        let unknownKid = try await Self.signed(Self.claims(), key: TestKeys.otherRSA, kid: "attacker")
+        #expect(try await refusal(unknownKid)?.securityMessage?.contains("attacker") == true)
+    }
+
+    @Test func anExpiredChallengeIsRefusedWithoutTheNetwork() async throws {
+        let expired = try await Self.signed(Self.claims(exp: 1_799_999_000), key: TestKeys.rsa)
+        let error = try await refusal(expired)
+        #expect(error?.exitStatus == .timedOut)
+        // The check needs no keys at all.
+        #expect(throws: IdFlowError.self) {
+            try ChallengeVerifier(keys: StaticKeySet(jwks: Data())).checkNotExpired(expired, now: Self.now)
+        }
+    }
+
+    @Test func unsignedAndHMACChallengesAreRefused() async throws {
+        let none = try PushChallenge(
+            try TestKeys.craft(header: ["alg": "none", "typ": "okta-pushbind+jwt", "kid": "org-key"], claims: Self.claims()))
+        #expect(try await refusal(none)?.exitStatus == .security)
+        let hmac = try PushChallenge(
+            try TestKeys.craft(header: ["alg": "HS256", "typ": "okta-pushbind+jwt", "kid": "org-key"], claims: Self.claims()) { _ in
+                Data(repeating: 1, count: 32)
+            })
+        #expect(try await refusal(hmac)?.securityMessage?.contains("HS256") == true)
+        let es256 = try PushChallenge(try await TestKeys.sign(Self.claims(), with: TestKeys.ec, kid: "org-key"))
+        #expect(try await refusal(es256)?.exitStatus == .security)
+    }
+
+    @Test func anotherTypIsRefusedAndCaseDoesNotMatter() async throws {
+        let other = try await Self.signed(Self.claims(), key: TestKeys.rsa, typ: "okta-enrollmentupdate+jwt")
+        #expect(try await refusal(other)?.securityMessage?.contains("typ") == true)
+        let upper = try await Self.signed(Self.claims(), key: TestKeys.rsa, typ: "OKTA-PUSHBIND+JWT")
+        #expect(try await refusal(upper) == nil)
+    }
+}
