@@ -37,6 +37,8 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var confidentialClientId: String?
     /// The secret of `confidentialClientId`.
     public var confidentialClientSecret: String?
+    /// The `interval` of device authorizations (RFC 8628): polls sooner than this get `slow_down`.
+    public var deviceIntervalSeconds: Int = 5
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -107,6 +109,9 @@ public struct SandboxConfiguration: Codable, Sendable {
                 key: "confidentialClientId",
                 reason: "set both confidentialClientId and confidentialClientSecret, with an id other than clientId")
         }
+        if deviceIntervalSeconds < 1 {
+            throw SandboxConfigurationError.invalidValue(key: "deviceIntervalSeconds", reason: "must be at least 1")
+        }
         if refreshTokenGraceSeconds < 0 {
             throw SandboxConfigurationError.invalidValue(key: "refreshTokenGraceSeconds", reason: "must not be negative")
         }
@@ -116,6 +121,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         case host, port, apiToken, clientId, redirectURIs, rateLimits, rateLimitWindowSeconds
         case refreshTokenGraceSeconds, accessTokenLifetimeSeconds, activationURLStyle
         case confidentialClientId, confidentialClientSecret
+        case deviceIntervalSeconds
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -139,6 +145,8 @@ public struct SandboxConfiguration: Codable, Sendable {
             try container.decodeIfPresent(ActivationURLStyle.self, forKey: .activationURLStyle) ?? defaults.activationURLStyle
         confidentialClientId = try container.decodeIfPresent(String.self, forKey: .confidentialClientId)
         confidentialClientSecret = try container.decodeIfPresent(String.self, forKey: .confidentialClientSecret)
+        deviceIntervalSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .deviceIntervalSeconds) ?? defaults.deviceIntervalSeconds
     }
 }
 

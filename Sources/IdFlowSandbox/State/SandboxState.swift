@@ -31,6 +31,9 @@ public actor SandboxState {
     var tokenFamilies: [String: TokenFamily] = [:]
     var accessTokens: [String: AccessTokenRecord] = [:]
     var refreshTokens: [String: RefreshTokenRecord] = [:]
+    /// Device authorizations by device code, and the device code of each user code (`SandboxState+Device.swift`).
+    var deviceAuthorizations: [String: DeviceAuthorizationRecord] = [:]
+    var deviceCodesByUserCode: [String: String] = [:]
 
     /// When expired records were last purged (`SandboxState+Purge.swift`).
     var sweep = SweepSchedule(lastSweep: Date())
