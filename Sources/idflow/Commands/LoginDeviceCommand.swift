@@ -16,7 +16,8 @@ struct LoginDeviceCommand: AsyncParsableCommand {
             offer the grant: exit 64. Ctrl-C: exit 130, nothing stored.
 
               $ idflow login-device | jq -r .id_token_claims.sub
-              $ idflow login-device 2>&1 >tokens.json | grep --line-buffered '"user_code"' | jq -r .verification_uri_complete
+              $ idflow login-device --open
+              $ idflow login-device 2>&1 >tokens.json | grep --line-buffered user_code
             """)
 
     @Flag(help: "Also open the verification link (with the code in it) with $BROWSER or xdg-open.")
