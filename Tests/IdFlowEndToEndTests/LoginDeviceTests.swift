@@ -45,7 +45,7 @@ struct LoginDeviceTests {
         let login = try await sandbox.idflow(
             ["login-device", "--open"],
             environment: [
-                "BROWSER": try Self.browserScript(verdictFile: verdict.path), "TEST_USERNAME": "tv@example.com",
+                "BROWSER": try LoginPKCETests.browserScript(decision: "approve", pageFile: verdict.path), "TEST_USERNAME": "tv@example.com",
                 "TEST_SIGNIN_WORD": "Str0ng-Passw0rd!",
             ])
         #expect(login.exitCode == 0, "\(login)")
@@ -149,23 +149,5 @@ struct LoginDeviceTests {
         let login = try await sandbox.idflow(["login-device"])
         #expect(login.exitCode == 64, "\(login)")
         #expect(login.error?["hint"]?.stringValue?.contains("login-pkce --manual") == true)
-    }
-
-    /// A `$BROWSER` that signs in on the activate page with curl and writes the result page to `verdictFile`.
-    /// The password reaches it as TEST_SIGNIN_WORD: idflow starts the browser without any variable whose name
-    /// says PASSWORD.
-    static func browserScript(verdictFile: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("device-browser-\(UUID().uuidString).sh")
-        try """
-        #!/bin/sh
-        set -e
-        page=$(curl -s "$1")
-        txn=$(printf '%s' "$page" | sed -n 's/.*name="txn" value="\\([^"]*\\)".*/\\1/p')
-        action=$(printf '%s' "$page" | sed -n 's/.*<form[^>]*action="\\([^"]*\\)".*/\\1/p')
-        curl -s --data-urlencode "username=$TEST_USERNAME" --data-urlencode "password=$TEST_SIGNIN_WORD" \\
-            --data-urlencode "txn=$txn" --data-urlencode "decision=approve" "$action" > '\(verdictFile)'
-        """.write(to: url, atomically: true, encoding: .utf8)
-        chmod(url.path, 0o755)
-        return url.path
     }
 }
