@@ -10,13 +10,13 @@ public enum Interruption {
         _ message: String, _ body: @escaping @Sendable () async throws(IdFlowError) -> T
     ) async throws(IdFlowError) -> T {
         let task = Task { () async throws -> T in try await body() }
-        let previous = signal(SIGINT, SIG_IGN)
+        takeOverSIGINT()
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler { task.cancel() }
         source.resume()
         defer {
             source.cancel()
-            signal(SIGINT, previous)
+            releaseSIGINT()
         }
         do {
             return try await withTaskCancellationHandler {
@@ -29,6 +29,24 @@ public enum Interruption {
         } catch {
             // A request cut off by the cancellation fails as a network error; the cause was the user.
             throw .interrupted(message)
+        }
+    }
+
+    /// How many waits hold SIGINT, and the disposition to restore when the last one ends; counted so that
+    /// overlapping waits (in-process tests run side by side) cannot leave SIGINT ignored.
+    private static let holders = Locked<(count: Int, previous: (@convention(c) (Int32) -> Void)?)>((0, nil))
+
+    private static func takeOverSIGINT() {
+        holders.withLock { state in
+            if state.count == 0 { state.previous = signal(SIGINT, SIG_IGN) }
+            state.count += 1
+        }
+    }
+
+    private static func releaseSIGINT() {
+        holders.withLock { state in
+            state.count -= 1
+            if state.count == 0 { signal(SIGINT, state.previous) }
         }
     }
 }
