@@ -173,13 +173,13 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|login-pkce|refresh|token|userinfo|logout|enroll|challenges|resolve|sandbox|demo|help)
+    register|activate|set-password|login-pkce|login-device|refresh|token|userinfo|logout|enroll|challenges|resolve|sandbox|demo|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce refresh token userinfo logout enroll challenges resolve sandbox demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh token userinfo logout enroll challenges resolve sandbox demo help' -- "${cur}"))
         ;;
     esac
 }
@@ -378,6 +378,54 @@ _idflow_login-pkce() {
         return
         ;;
     '--mfa-timeout')
+        return
+        ;;
+    '--client-secret-file')
+        return
+        ;;
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    esac
+}
+
+_idflow_login-device() {
+    repeating_flags=()
+    non_repeating_flags=(--open --no-store --verbose -v --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--device-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    __idflow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--device-timeout')
         return
         ;;
     '--client-secret-file')

@@ -46,6 +46,7 @@ func buildRouter(state: SandboxState) -> Router<SandboxRequestContext> {
     DiscoveryController(state: state).register(in: routes)
     AuthorizeController(state: state).register(in: routes)
     TokenController(state: state).register(in: routes)
+    DeviceController(state: state).register(in: routes)
     UserInfoController(state: state).register(in: routes)
     LogoutController(state: state).register(in: routes)
     DevicesController(state: state).register(in: routes)

@@ -43,6 +43,8 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var pushUserVerification: PushUserVerification = .none
     /// How long a push challenge can be answered (its JWT's `exp` − `iat`), on the sandbox clock.
     public var pushChallengeSeconds: Int = 300
+    /// The `interval` of device authorizations (RFC 8628): polls sooner than this get `slow_down`.
+    public var deviceIntervalSeconds: Int = 5
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -116,6 +118,9 @@ public struct SandboxConfiguration: Codable, Sendable {
         if pushChallengeSeconds < 1 {
             throw SandboxConfigurationError.invalidValue(key: "pushChallengeSeconds", reason: "must be at least 1")
         }
+        if deviceIntervalSeconds < 1 {
+            throw SandboxConfigurationError.invalidValue(key: "deviceIntervalSeconds", reason: "must be at least 1")
+        }
         if refreshTokenGraceSeconds < 0 {
             throw SandboxConfigurationError.invalidValue(key: "refreshTokenGraceSeconds", reason: "must not be negative")
         }
@@ -126,6 +131,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         case refreshTokenGraceSeconds, accessTokenLifetimeSeconds, activationURLStyle
         case confidentialClientId, confidentialClientSecret
         case mfaPolicy, pushUserVerification, pushChallengeSeconds
+        case deviceIntervalSeconds
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -155,6 +161,8 @@ public struct SandboxConfiguration: Codable, Sendable {
             ?? defaults.pushUserVerification
         pushChallengeSeconds =
             try container.decodeIfPresent(Int.self, forKey: .pushChallengeSeconds) ?? defaults.pushChallengeSeconds
+        deviceIntervalSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .deviceIntervalSeconds) ?? defaults.deviceIntervalSeconds
     }
 }
 

@@ -18,10 +18,11 @@ struct IdFlow: AsyncParsableCommand {
                6  network or TLS failure, timeout, connection refused
                7  server error (5xx), or still rate-limited (429) after the retries
                8  the user or a policy said no (push denied)
-               9  gave up waiting (browser redirect, MFA, push challenge)
+               9  gave up waiting (browser redirect, MFA, push challenge, device code)
               12  local state problem (nothing stored, store unreadable, lock not obtained)
               13  security check failed (plain http to a remote host, state, ID-token checks)
               64  usage error (bad flags, missing configuration)
+             130  interrupted (Ctrl-C) while waiting; nothing stored
 
             Configuration comes from flags, then the environment (OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, \
             OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID, OKTA_OAUTH2_REDIRECTURI, IDFLOW_SCOPE, IDFLOW_PROFILE, \
@@ -33,9 +34,9 @@ struct IdFlow: AsyncParsableCommand {
             """,
         version: IdFlowVersion.string,
         subcommands: [
-            RegisterCommand.self, ActivateCommand.self, SetPasswordCommand.self, LoginPKCECommand.self, RefreshCommand.self,
-            TokenCommand.self, UserinfoCommand.self, LogoutCommand.self, EnrollCommand.self, ChallengesCommand.self, ResolveCommand.self,
-            SandboxCommand.self, DemoCommand.self,
+            RegisterCommand.self, ActivateCommand.self, SetPasswordCommand.self, LoginPKCECommand.self, LoginDeviceCommand.self,
+            RefreshCommand.self, TokenCommand.self, UserinfoCommand.self, LogoutCommand.self, EnrollCommand.self, ChallengesCommand.self,
+            ResolveCommand.self, SandboxCommand.self, DemoCommand.self,
         ]
     )
 

@@ -253,9 +253,11 @@ struct LoginPKCETests {
         return url.path
     }
 
-    /// A `$BROWSER` that signs in with curl: GET the page, POST the form, follow the redirect once. The password
-    /// reaches it as TEST_SIGNIN_WORD: idflow starts the browser without any variable whose name says PASSWORD.
-    static func browserScript() throws -> String {
+    /// A `$BROWSER` that signs in with curl: GET the page, POST the form (with `decision` when given, as the
+    /// device page's buttons send it), follow the redirect once if there is one, and keep the page the POST
+    /// answered in `pageFile` when given. The password reaches it as TEST_SIGNIN_WORD: idflow starts the browser
+    /// without any variable whose name says PASSWORD.
+    static func browserScript(decision: String? = nil, pageFile: String = "/dev/null") throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString).sh")
         try """
         #!/bin/sh
@@ -263,9 +265,9 @@ struct LoginPKCETests {
         page=$(curl -s "$1")
         txn=$(printf '%s' "$page" | sed -n 's/.*name="txn" value="\\([^"]*\\)".*/\\1/p')
         action=$(printf '%s' "$page" | sed -n 's/.*<form[^>]*action="\\([^"]*\\)".*/\\1/p')
-        location=$(curl -s -o /dev/null -w '%{redirect_url}' --data-urlencode "username=$TEST_USERNAME" \\
-            --data-urlencode "password=$TEST_SIGNIN_WORD" --data-urlencode "txn=$txn" "$action")
-        curl -s "$location" >/dev/null
+        location=$(curl -s -o '\(pageFile)' -w '%{redirect_url}' --data-urlencode "username=$TEST_USERNAME" \\
+            --data-urlencode "password=$TEST_SIGNIN_WORD" --data-urlencode "txn=$txn" \(decision.map { "--data-urlencode decision=\($0)" } ?? "") "$action")
+        if [ -n "$location" ]; then curl -s "$location" >/dev/null; fi
         """.write(to: url, atomically: true, encoding: .utf8)
         chmod(url.path, 0o755)
         return url.path

@@ -48,7 +48,8 @@ public struct ChallengeVerifier: Sendable {
         if let type = decoded.type, type.lowercased() != Self.type {
             throw .security("the push challenge's typ is \(type), not \(Self.type)", hint: Self.hint)
         }
-        let policy = TokenValidationPolicy(issuer: challenge.issuer, allowedAlgorithms: Self.allowedAlgorithms, now: now)
+        let policy = TokenValidationPolicy(
+            issuer: challenge.issuer, nonce: .notInThisGrant(.pushChallenge), allowedAlgorithms: Self.allowedAlgorithms, now: now)
         let algorithm = try JWTValidator.checkHeader(decoded, policy: policy)
         guard let keyID = decoded.keyID else {
             throw .security("the push challenge names no kid", hint: Self.hint)

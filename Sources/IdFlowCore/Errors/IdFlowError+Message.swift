@@ -27,7 +27,7 @@ extension IdFlowError {
         case .configuration(let message, _), .invalidInput(let message, _), .notFound(let message, _), .rejected(let message, _),
             .authentication(let message, _), .denied(let message, _), .timedOut(let message, _),
             .security(let message, _), .localState(let message, _), .protocolViolation(let message),
-            .internalFailure(let message):
+            .internalFailure(let message), .interrupted(let message):
             return message
         }
     }
@@ -52,6 +52,7 @@ extension IdFlowError {
             return hint
         case .weakPassword(_, let hint): return hint ?? "choose a password that meets every requirement listed in causes"
         case .protocolViolation: return "run again with --verbose to see the exchange"
+        case .interrupted: return "nothing was stored; run the command again to start over"
         case .internalFailure: return "this is a bug in idflow; please report it with the --verbose trace"
         }
     }

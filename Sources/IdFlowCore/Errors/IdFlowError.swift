@@ -27,6 +27,8 @@ public enum IdFlowError: Error, Sendable, Equatable {
     case denied(String, hint: String? = nil)
     /// Gave up waiting for something (a browser callback, a push answer).
     case timedOut(String, hint: String? = nil)
+    /// The user pressed Ctrl-C (SIGINT) while idflow waited; nothing was stored.
+    case interrupted(String)
     /// A security check failed: state mismatch, token signature or claims, an unexpected host.
     case security(String, hint: String? = nil)
     /// The local state (token store, device keys, lock) cannot be used.
@@ -57,6 +59,7 @@ extension IdFlowError {
         case .authentication: return .authentication
         case .denied: return .denied
         case .timedOut: return .timedOut
+        case .interrupted: return .interrupted
         case .localState: return .localState
         case .protocolViolation: return .server
         case .internalFailure: return .internalFailure
@@ -86,6 +89,8 @@ extension IdFlowError {
             "interaction_required", "consent_required", "account_selection_required":
             return .authentication
         case "access_denied": return .denied
+        // RFC 8628 §3.5: the device code ran out before the user answered.
+        case "expired_token": return .timedOut
         case "server_error", "temporarily_unavailable": return .server
         default:
             if let httpStatus, httpStatus >= 500 { return .server }
@@ -110,6 +115,7 @@ extension IdFlowError {
         case .authentication: return "authentication"
         case .denied: return "denied"
         case .timedOut: return "timed_out"
+        case .interrupted: return "interrupted"
         case .security: return "security"
         case .localState: return "local_state"
         case .protocolViolation: return "protocol_violation"

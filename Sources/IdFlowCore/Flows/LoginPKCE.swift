@@ -63,20 +63,10 @@ public struct LoginPKCE: Sendable {
             code = line.contains("=") ? try AuthorizationResponse.code(from: line, expectedState: request.state) : line
         }
 
-        try await server.prepareToValidate(scope: request.scope)
-        let response = try await server.tokenEndpoint.exchange(
-            code: code, redirectURI: request.redirectURI, verifier: request.pkce.verifier)
-        // Nothing is printed or stored before the ID token checks out.
-        let claims = try await server.validateIDToken(in: response, nonce: request.nonce, requestedScope: request.scope)
-        let storeAt = TokenStore(directory: context.configuration.profileDirectory)
-        let (output, record) = server.result(response, claims: claims, previous: nil)
-        if store {
-            try await storeAt.withLock { () throws(IdFlowError) in try storeAt.save(record) }
+        return try await server.completeLogin(context, scope: request.scope, nonce: .mustEqual(request.nonce), store: store) {
+            () throws(IdFlowError) in
+            try await server.tokenEndpoint.exchange(code: code, redirectURI: request.redirectURI, verifier: request.pkce.verifier)
         }
-        context.message(
-            "logged in\(claims?["sub"]?.stringValue.map { " as \($0)" } ?? "")\(store ? "; tokens saved for profile \(context.configuration.profile)" : "")"
-        )
-        return output
     }
 
     private func configuredRedirectURI(_ context: IdFlowContext) throws(IdFlowError) -> String {

@@ -22,7 +22,7 @@ public struct RefreshTokens: Sendable {
             let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
             try await server.prepareToValidate(scope: scope)
             let response = try await server.tokenEndpoint.refresh(givenRefreshToken.value, scope: scope)
-            let claims = try await server.validateIDToken(in: response, nonce: nil, requestedScope: scope)
+            let claims = try await server.validateIDToken(in: response, nonce: .notInThisGrant(.refreshToken), requestedScope: scope)
             return server.result(response, claims: claims, previous: nil).0
         }
         let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
@@ -43,7 +43,8 @@ public struct RefreshTokens: Sendable {
             let response = try await server.tokenEndpoint.refresh(refreshToken, scope: scope)
             let claims: JSONValue?
             do throws(IdFlowError) {
-                claims = try await server.validateIDToken(in: response, nonce: nil, requestedScope: requestedScope)
+                claims = try await server.validateIDToken(
+                    in: response, nonce: .notInThisGrant(.refreshToken), requestedScope: requestedScope)
                 if let claims, let before = stored.idTokenClaims?["sub"], claims["sub"] != before {
                     throw IdFlowError.security("the refreshed ID token is for another subject than the stored one", hint: "log in again")
                 }

@@ -26,7 +26,8 @@ public struct VerifyToken: Sendable {
         let value = resolved.value
         let issuer = try await DiscoveredIssuer.discover(context, issuer: try resolved.issuer(context))
         let policy = TokenValidationPolicy(
-            issuer: issuer.metadata.issuer, audience: audience, nonce: nil, accessToken: nil, now: context.now())
+            issuer: issuer.metadata.issuer, audience: audience, nonce: .notInThisGrant(.standaloneVerification), accessToken: nil,
+            now: context.now())
         let claims = try await issuer.validator.validate(value, policy: policy)
         return Output(valid: true, issuer: issuer.metadata.issuer, header: try DecodedJWT(value).header, claims: claims)
     }

@@ -237,7 +237,7 @@ public struct JWTValidator: Sendable {
             throw .security("iat is in the future: \(timestamp(issuedAt)) \(window)", hint: "check this machine's clock")
         }
 
-        if let expected = policy.nonce {
+        if case .mustEqual(let expected) = policy.nonce {
             guard let nonce = claims["nonce"]?.stringValue else {
                 throw .security(
                     "nonce is missing, expected the one sent with the authorization request",

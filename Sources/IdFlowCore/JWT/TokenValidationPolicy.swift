@@ -12,8 +12,9 @@ public struct TokenValidationPolicy: Sendable {
     public var issuer: String
     /// Must be `aud` or one of its members (and equal `azp` when the token carries one); nil skips the audience check.
     public var audience: String?
-    /// When non-nil, the token's `nonce` must equal it; a token without `nonce` then fails.
-    public var nonce: String?
+    /// Whether the token must echo a `nonce`; every caller says which grant it validates for, so no check is
+    /// skipped by a forgotten argument.
+    public var nonce: NonceRequirement
     /// When non-nil and the token carries `at_hash`, that hash must match this access token (OIDC Core §3.1.3.6, §3.2.2.9).
     public var accessToken: String?
     public var allowedAlgorithms: Set<String>
@@ -23,7 +24,7 @@ public struct TokenValidationPolicy: Sendable {
     public var now: Date
 
     public init(
-        issuer: String, audience: String? = nil, nonce: String? = nil, accessToken: String? = nil,
+        issuer: String, audience: String? = nil, nonce: NonceRequirement, accessToken: String? = nil,
         allowedAlgorithms: Set<String> = TokenValidationPolicy.defaultAllowedAlgorithms, clockSkew: Duration = .seconds(120),
         now: Date = Date()
     ) {
@@ -35,4 +36,27 @@ public struct TokenValidationPolicy: Sendable {
         self.clockSkew = clockSkew
         self.now = now
     }
+}
+
+/// What an ID token's `nonce` claim must be (OIDC Core §3.1.3.7 item 11).
+public enum NonceRequirement: Sendable, Equatable {
+    /// The authorization request carried this nonce; the token must carry exactly it, and a token without one fails.
+    case mustEqual(String)
+    /// The grant has no authorization request a nonce could travel in, so there is nothing to compare: the
+    /// claim is not checked (a nonce the server adds anyway is ignored). Every other check still applies.
+    case notInThisGrant(NonceFreeGrant)
+}
+
+/// The grants that carry no nonce, named so that not checking one is a decision a reader can find.
+public enum NonceFreeGrant: String, Sendable, Equatable {
+    /// RFC 8628: the device authorization request has only `client_id` and `scope` (§3.1). What binds the tokens
+    /// to this login instead is the device code, which only this client holds and the server redeems once.
+    case deviceAuthorization = "device authorization grant"
+    /// OIDC Core §12.2: an ID token issued for a refresh token has no new nonce.
+    case refreshToken = "refresh token grant"
+    /// `token verify`: a token checked on its own, outside any login of this client's.
+    case standaloneVerification = "standalone verification"
+    /// A push challenge (devices.md §5): the org signs it for the device, outside any login of this client's;
+    /// what binds the answer to the sign-in is the challenge's `tx`, which the signed response repeats.
+    case pushChallenge = "push challenge"
 }

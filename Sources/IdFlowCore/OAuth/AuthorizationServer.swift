@@ -59,7 +59,7 @@ public struct AuthorizationServer: Sendable {
     /// Validates the ID token of a token response (signature, iss, aud, exp/iat, nonce, at_hash) and returns
     /// its claims. A response without one is accepted only when `requestedScope` did not ask for `openid`: a
     /// server that drops the ID token would otherwise pass tokens off as a validated login.
-    public func validateIDToken(in response: TokenResponse, nonce: String?, requestedScope: String?) async throws(IdFlowError)
+    public func validateIDToken(in response: TokenResponse, nonce: NonceRequirement, requestedScope: String?) async throws(IdFlowError)
         -> JSONValue?
     {
         guard let idToken = response.idToken else {

@@ -11,6 +11,8 @@ public struct OpenIDConfiguration: Codable, Sendable, Equatable {
     public var introspectionEndpoint: URL?
     public var revocationEndpoint: URL?
     public var endSessionEndpoint: URL?
+    /// RFC 8628 §4: where a device asks for a user code; only providers that offer the device grant list it.
+    public var deviceAuthorizationEndpoint: URL?
     public var codeChallengeMethodsSupported: [String]?
     public var idTokenSigningAlgValuesSupported: [String]?
     public var tokenEndpointAuthMethodsSupported: [String]?
@@ -24,6 +26,7 @@ public struct OpenIDConfiguration: Codable, Sendable, Equatable {
         case introspectionEndpoint = "introspection_endpoint"
         case revocationEndpoint = "revocation_endpoint"
         case endSessionEndpoint = "end_session_endpoint"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"

@@ -19,6 +19,11 @@ public struct TokenEndpoint: Sendable {
             AuthorizationCodeTokenRequest(tokenEndpoint: url, client: client, code: code, redirectURI: redirectURI, verifier: verifier))
     }
 
+    /// Polls once with a device code (RFC 8628 §3.4): tokens, or an answer to keep waiting.
+    public func poll(deviceCode: String) async throws(IdFlowError) -> DeviceCodeTokenRequest.Outcome {
+        try await http.send(DeviceCodeTokenRequest(tokenEndpoint: url, client: client, deviceCode: deviceCode))
+    }
+
     /// Uses a refresh token; `scope` (optional) must be within the originally granted scopes.
     public func refresh(_ refreshToken: String, scope: String?) async throws(IdFlowError) -> TokenResponse {
         try await http.send(RefreshTokenRequest(tokenEndpoint: url, client: client, refreshToken: refreshToken, scope: scope))

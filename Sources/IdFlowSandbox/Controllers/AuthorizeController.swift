@@ -76,24 +76,7 @@ struct AuthorizeController {
             throw RedirectedError(
                 error: "invalid_request", description: "The 'state' parameter contains illegal characters.")
         }
-        var scopes: [String] = []
-        for scope in (query["scope"] ?? "").split(separator: " ").map(String.init) where !scopes.contains(scope) {
-            scopes.append(scope)
-        }
-        guard !scopes.isEmpty else {
-            throw RedirectedError(
-                error: "invalid_scope",
-                description:
-                    "The authorization server resource does not have any configured default scopes, 'scope' must be provided.")
-        }
-        guard scopes.allSatisfy(server.scopesSupported.contains) else {
-            throw RedirectedError(
-                error: "invalid_scope",
-                description: "One or more scopes are not configured for the authorization server resource.")
-        }
-        guard scopes.contains("openid") else {
-            throw RedirectedError(error: "invalid_scope", description: "The 'openid' scope is required.")
-        }
+        let scopes = try requestedScopes(query["scope"], server: server)
         let challenge = query["code_challenge"]
         if challenge == nil, client.isPublic {
             throw RedirectedError(
@@ -117,6 +100,30 @@ struct AuthorizeController {
         return AuthorizeRequest(
             server: server, client: client, redirectURI: redirectURI, scopes: scopes, state: state,
             nonce: query["nonce"], codeChallenge: challenge, responseMode: mode)
+    }
+
+    /// The requested scopes, each once and in order, checked as Okta checks them at `/authorize` and at
+    /// `/device/authorize`: at least one, all offered by `server`, `openid` among them.
+    static func requestedScopes(_ raw: String?, server: AuthorizationServer) throws(RedirectedError) -> [String] {
+        var scopes: [String] = []
+        for scope in (raw ?? "").split(separator: " ").map(String.init) where !scopes.contains(scope) {
+            scopes.append(scope)
+        }
+        guard !scopes.isEmpty else {
+            throw RedirectedError(
+                error: "invalid_scope",
+                description:
+                    "The authorization server resource does not have any configured default scopes, 'scope' must be provided.")
+        }
+        guard scopes.allSatisfy(server.scopesSupported.contains) else {
+            throw RedirectedError(
+                error: "invalid_scope",
+                description: "One or more scopes are not configured for the authorization server resource.")
+        }
+        guard scopes.contains("openid") else {
+            throw RedirectedError(error: "invalid_scope", description: "The 'openid' scope is required.")
+        }
+        return scopes
     }
 
     /// The `prompt` values (`none`, `login`, `consent`), space-separated in the request.

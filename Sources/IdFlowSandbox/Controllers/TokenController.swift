@@ -27,7 +27,7 @@ struct TokenController {
         OAuthErrorResponse(.badRequest, "invalid_request", "The '\(parameter)' parameter is required.")
     }
 
-    /// `authorization_code` and `refresh_token` grants → the token response, `Cache-Control: no-store`.
+    /// `authorization_code`, `refresh_token` and device code grants → the token response, `Cache-Control: no-store`.
     @Sendable func token(
         _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
     ) async throws -> Response {
@@ -44,6 +44,10 @@ struct TokenController {
             grant = try await state.refresh(refreshToken, client: client, server: server, requestedScopes: scopes)
         case Self.jwtBearerGrant:
             grant = try await maintenanceGrant(form, client: client, server: server)
+        case DeviceController.grantType:
+            guard client.allowsDeviceGrant else { throw DeviceController.unauthorizedClient }
+            guard let deviceCode = form["device_code"] else { throw Self.missing("device_code") }
+            grant = try await state.pollDeviceCode(deviceCode, client: client, server: server)
         case nil:
             throw Self.missing("grant_type")
         default:

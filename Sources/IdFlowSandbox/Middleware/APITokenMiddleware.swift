@@ -12,9 +12,10 @@ struct APITokenMiddleware: RouterMiddleware {
     let apiToken: String
 
     /// Paths anyone may call, each with everything below it: Authn (state tokens), OAuth/OIDC
-    /// (client authentication and the sign-in pages), the well-known documents, and the MyAccount
-    /// app-authenticator API (Bearer access tokens; its verify endpoint takes no credentials).
-    static let publicPaths = ["/api/v1/authn", "/oauth2", "/.well-known", "/idp/myaccount/app-authenticators"]
+    /// (client authentication and the sign-in pages), the well-known documents, the MyAccount
+    /// app-authenticator API (Bearer access tokens; its verify endpoint takes no credentials), and the device
+    /// grant's `/activate` sign-in page (the person signs in there).
+    static let publicPaths = ["/api/v1/authn", "/oauth2", "/.well-known", "/idp/myaccount/app-authenticators", "/activate"]
 
     /// Whether `path` may be called without the API token.
     static func isPublic(_ path: String) -> Bool {

@@ -10,6 +10,10 @@ struct OAuthClient: Sendable, Equatable {
 
     var isPublic: Bool { secret == nil }
 
+    /// Whether the client may use the device authorization grant. Okta allows it only for native apps; the
+    /// sandbox's public client is one, its confidential client stands for a web app and gets `unauthorized_client`.
+    var allowsDeviceGrant: Bool { isPublic }
+
     /// Exact match with a registered URI; a registered loopback `http://127.0.0.1/…` or
     /// `http://localhost/…` matches any port (RFC 8252 §7.3), since native apps pick a free one.
     func allowsRedirect(to uri: String) -> Bool {

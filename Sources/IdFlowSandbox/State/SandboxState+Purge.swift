@@ -7,7 +7,8 @@ import Foundation
 /// code and an unknown code are the same `invalid_grant`), so purging is invisible on the wire. What
 /// reuse detection needs stays: a rotated refresh token lives until its own idle expiry (at which
 /// point presenting it is a plain `invalid_grant` anyway), a used code until its family is gone, and
-/// a family as long as any token of it is left.
+/// a family as long as any token of it is left, and an expired device code for an hour (`expired_token`, not
+/// `invalid_grant`).
 extension SandboxState {
     /// A sweep runs after this many record-creating operations at least; more when more is stored,
     /// so that a sweep's cost (proportional to what is stored) is spread over as many operations.
@@ -31,6 +32,7 @@ extension SandboxState {
             "refreshTokens": refreshTokens.count,
             "pushChallenges": pushChallenges.count,
             "usedDeviceTokenIDs": usedDeviceTokenIDs.count,
+            "deviceAuthorizations": deviceAuthorizations.count,
         ]
     }
 
@@ -54,6 +56,9 @@ extension SandboxState {
         sessionTokens = sessionTokens.filter { $0.value.expiresAt > now }
         pendingAuthorizations = pendingAuthorizations.filter { $0.value.expiresAt > now }
         browserSessions = browserSessions.filter { $0.value.expiresAt > now }
+        // Kept past expiry for a while: an expired code answers expired_token, an unknown one invalid_grant.
+        deviceAuthorizations = deviceAuthorizations.filter { $0.value.expiresAt + Self.deviceCodeRetention > now }
+        deviceCodesByUserCode = deviceCodesByUserCode.filter { deviceAuthorizations[$0.value] != nil }
 
         func liveFamily(_ id: String) -> Bool { tokenFamilies[id].map { !$0.revoked } ?? false }
         accessTokens = accessTokens.filter { !$0.value.revoked && $0.value.expiresAt > now && liveFamily($0.value.familyID) }

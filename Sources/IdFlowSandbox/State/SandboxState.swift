@@ -31,6 +31,9 @@ public actor SandboxState {
     var tokenFamilies: [String: TokenFamily] = [:]
     var accessTokens: [String: AccessTokenRecord] = [:]
     var refreshTokens: [String: RefreshTokenRecord] = [:]
+    /// Device authorizations by device code, and the device code of each user code (`SandboxState+Device.swift`).
+    var deviceAuthorizations: [String: DeviceAuthorizationRecord] = [:]
+    var deviceCodesByUserCode: [String: String] = [:]
 
     // Push authenticator (devices.md): `SandboxState+Devices.swift`, `SandboxState+Push.swift`.
     var devices: [String: DeviceRecord] = [:]

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// What `/authorize` sends back to the browser: redirects in the requested response mode, the
@@ -33,23 +34,35 @@ enum AuthorizeWire {
 
     /// The sign-in form. Deliberately trivial, so a shell script can play the browser:
     /// `sed -n 's/.*name="txn" value="\([^"]*\)".*/\1/p'` extracts the transaction id.
-    static func signInPage(action: String, txn: String, error: String? = nil, username: String = "") -> Response {
+    ///
+    /// `intro` is a line above the form; `choices` (value, label) replace the one submit button with several
+    /// named `decision`, the first being the one a browser submits on Enter (the device page's approve/deny).
+    static func signInPage(
+        action: String, txn: String, error: String? = nil, username: String = "", intro: String? = nil,
+        choices: [(value: String, label: String)] = [], status: HTTPResponse.Status = .ok
+    ) -> Response {
         let message = error.map { #"<p class="error" role="alert">\#(escape($0))</p>"# } ?? ""
+        let introduction = intro.map { "<p>\(escape($0))</p>\n" } ?? ""
+        let buttons =
+            choices.isEmpty
+            ? #"<button type="submit">Sign in</button>"#
+            : choices.map { #"<button type="submit" name="decision" value="\#(escape($0.value))">\#(escape($0.label))</button>"# }
+                .joined(separator: "\n")
         return .html(
             """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>Sign in - idflow sandbox</title></head>
             <body>
             <h1>Sign in</h1>
-            \(message)
+            \(introduction)\(message)
             <form method="post" action="\(escape(action))">
             <input type="hidden" name="txn" value="\(escape(txn))">
             <label>Username <input type="text" name="username" value="\(escape(username))" autocomplete="username"></label>
             <label>Password <input type="password" name="password" autocomplete="current-password"></label>
-            <button type="submit">Sign in</button>
+            \(buttons)
             </form>
             </body></html>
-            """)
+            """, status: status)
     }
 
     /// A 400 page for errors that must not be redirected (unknown client, unregistered redirect URI).

@@ -1,10 +1,11 @@
 /// Discovery documents with the keys of the recorded ones (`oidc-openid-configuration-*.json`,
 /// `oauth-authorization-server-metadata-custom-as.json`), pointing at this server. Values describe
-/// what the sandbox actually supports (code flow, S256, RS256, query/fragment/form_post); endpoints
-/// it does not implement (device, PAR, registration, CIBA) are listed for shape and answer 404.
+/// what the sandbox actually supports (code flow, device grant, S256, RS256, query/fragment/form_post);
+/// endpoints it does not implement (PAR, registration, CIBA) are listed for shape and answer 404.
 enum DiscoveryWire {
     static let authMethods: JSONValue = ["client_secret_basic", "client_secret_post", "none"]
     static let signingAlgorithms: JSONValue = ["RS256"]
+    static let grantTypes: JSONValue = ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]
 
     static let oidcClaims: [String] = [
         "iss", "ver", "sub", "aud", "iat", "exp", "jti", "auth_time", "amr", "idp", "nonce", "name", "nickname",
@@ -28,7 +29,7 @@ enum DiscoveryWire {
         document["device_authorization_endpoint"] = .string("\(base)/device/authorize")
         if case .custom = server { document["dpop_signing_alg_values_supported"] = signingAlgorithms }
         document["end_session_endpoint"] = .string("\(base)/logout")
-        document["grant_types_supported"] = ["authorization_code", "refresh_token"]
+        document["grant_types_supported"] = grantTypes
         document["id_token_signing_alg_values_supported"] = signingAlgorithms
         document["introspection_endpoint"] = .string("\(base)/introspect")
         document["introspection_endpoint_auth_methods_supported"] = authMethods
@@ -61,7 +62,7 @@ enum DiscoveryWire {
             "jwks_uri": .string("\(base)/keys"),
             "response_types_supported": ["code"],
             "response_modes_supported": ["query", "fragment", "form_post"],
-            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "grant_types_supported": grantTypes,
             "subject_types_supported": ["public"],
             "scopes_supported": .array(server.scopesSupported.map(JSONValue.string)),
             "token_endpoint_auth_methods_supported": authMethods,

@@ -34,7 +34,7 @@ struct JWTValidatorTests {
     }
 
     static func policy(
-        audience: String? = clientID, nonce: String? = nonce, accessToken: String? = accessToken,
+        audience: String? = clientID, nonce: NonceRequirement = .mustEqual(nonce), accessToken: String? = accessToken,
         allowedAlgorithms: Set<String> = TokenValidationPolicy.defaultAllowedAlgorithms
     ) -> TokenValidationPolicy {
         TokenValidationPolicy(
@@ -254,8 +254,21 @@ struct JWTValidatorTests {
         let (validator, _) = Self.validator(serving: [try Self.standardJWKS(), try Self.standardJWKS()])
         let token = try await TestKeys.sign(Self.claims(["nonce": nil]), with: TestKeys.rsa, kid: "k1")
         #expect(await Self.rejection(token, by: validator) == "nonce is missing, expected the one sent with the authorization request")
-        // Without a nonce in the policy the same token is fine.
-        _ = try await validator.validate(token, policy: Self.policy(nonce: nil))
+        // A grant that carries no nonce (refresh, device) accepts the same token.
+        _ = try await validator.validate(token, policy: Self.policy(nonce: .notInThisGrant(.refreshToken)))
+    }
+
+    /// The device grant has no authorization request to carry a nonce: the claim is not compared, whether the
+    /// server leaves it out or adds one, while every other check still runs.
+    @Test func theDeviceGrantPolicyComparesNoNonceButEverythingElse() async throws {
+        let (validator, _) = Self.validator(serving: Array(repeating: try Self.standardJWKS(), count: 3))
+        let policy = Self.policy(nonce: .notInThisGrant(.deviceAuthorization))
+        _ = try await validator.validate(
+            try await TestKeys.sign(Self.claims(["nonce": nil]), with: TestKeys.rsa, kid: "k1"), policy: policy)
+        _ = try await validator.validate(
+            try await TestKeys.sign(Self.claims(["nonce": "its-own"]), with: TestKeys.rsa, kid: "k1"), policy: policy)
+        let foreign = try await TestKeys.sign(Self.claims(["aud": "0oaother"]), with: TestKeys.rsa, kid: "k1")
+        #expect(await Self.rejection(foreign, by: validator, policy: policy)?.hasPrefix("aud") == true)
     }
 
     @Test func aTokenExpiredBeyondTheClockSkewIsRejected() async throws {
@@ -309,7 +322,8 @@ struct JWTValidatorTests {
         let keys = StaticKeySet(jwks: try Fixtures.data("okta-core/oauth-keys-jwks.json"))
         let validator = JWTValidator(keys: keys)
         let policy = TokenValidationPolicy(
-            issuer: "https://example.com/oauth2/default", audience: "0oa3en4fIMQ3ddc204w5", now: Date(timeIntervalSince1970: 1_642_532_600))
+            issuer: "https://example.com/oauth2/default", audience: "0oa3en4fIMQ3ddc204w5",
+            nonce: .notInThisGrant(.standaloneVerification), now: Date(timeIntervalSince1970: 1_642_532_600))
         for name in ["id_token", "access_token"] {
             let token = try #require(response[name]?.stringValue)
             #expect(await Self.rejection(token, by: validator, policy: policy) == "alg HS256 is not allowed")

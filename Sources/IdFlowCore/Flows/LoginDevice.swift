@@ -1,0 +1,159 @@
+import Foundation
+
+/// The OAuth 2.0 device authorization grant (RFC 8628), for a machine with no browser: the user approves a
+/// short code on any other device while idflow polls the token endpoint. The tokens then end the login as
+/// `login-pkce`'s do (``AuthorizationServer/completeLogin(_:scope:nonce:store:grant:)``).
+public struct LoginDevice: Sendable {
+    public var clientSecret: Secret?
+    /// Save to the profile's token store (false with `--no-store`).
+    public var store: Bool
+    /// How long to wait for the user (`--device-timeout`); nil waits as long as the code lives (`expires_in`).
+    public var timeout: Duration?
+    /// Opens `verification_uri_complete` (`--open`); nil only prints it.
+    public var opener: BrowserOpener?
+
+    public init(clientSecret: Secret? = nil, store: Bool = true, timeout: Duration? = nil, opener: BrowserOpener? = nil) {
+        self.clientSecret = clientSecret
+        self.store = store
+        self.timeout = timeout
+        self.opener = opener
+    }
+
+    /// RFC 8628 §3.5: each `slow_down` adds this to the interval, for that poll and every later one.
+    static let slowDownStep = Duration.seconds(5)
+    /// How often a "still waiting" line reaches stderr while nothing else happens.
+    static let progressEvery = Duration.seconds(60)
+
+    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
+        let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
+        guard let endpoint = server.metadata.deviceAuthorizationEndpoint else {
+            throw .configuration(
+                "the issuer \(server.metadata.issuer) does not advertise a device_authorization_endpoint (RFC 8628)",
+                hint:
+                    "sign in with `idflow login-pkce --manual` instead (any browser, the redirect pasted back), or pass --issuer of a server that offers the device grant"
+            )
+        }
+        try TransportSecurity.check(endpoint)
+        let scope = context.configuration.scope
+        let authorization = try await server.http.send(
+            DeviceAuthorizationRequest(endpoint: endpoint, client: server.client, scope: scope))
+        try Self.show(authorization, context)
+        if let opener {
+            if let problem = opener.open(authorization.verificationURIComplete ?? authorization.verificationURI) {
+                context.message(problem)
+            }
+        }
+        let limit = timeout ?? .seconds(authorization.expiresIn)
+        return try await server.completeLogin(
+            context, scope: scope, nonce: .notInThisGrant(.deviceAuthorization), store: store
+        ) { () throws(IdFlowError) in
+            try await Interruption.cancellingOnSIGINT("interrupted while waiting for the device sign-in") { () throws(IdFlowError) in
+                try await Self.poll(server.tokenEndpoint, authorization, limit: limit, context)
+            }
+        }
+    }
+
+    /// Shows what the user needs on stderr: the page, the code (grouped, so it reads at a glance), the link
+    /// that carries the code, and one JSON line with the same for a script that watches stderr.
+    static func show(_ authorization: DeviceAuthorization, _ context: IdFlowContext) throws(IdFlowError) {
+        var lines = [
+            "To sign in, open this page on any device:", "", "    \(authorization.verificationURI.absoluteString)", "",
+            "and enter the code:", "", "    \(grouped(authorization.userCode))", "",
+        ]
+        if let complete = authorization.verificationURIComplete {
+            lines += ["or open this link, which carries the code:", "", "    \(complete.absoluteString)", ""]
+        }
+        lines.append("The code expires in \(duration(.seconds(authorization.expiresIn))).")
+        for line in lines { context.message(line) }
+        let json = try JSONOutput.encode(UserCodeNotice(authorization), style: .compact)
+        context.message(String(decoding: json.dropLast(), as: UTF8.self))
+    }
+
+    /// The `{"user_code","verification_uri","verification_uri_complete","expires_in"}` line of CONTRACT.md.
+    struct UserCodeNotice: Encodable {
+        var userCode: String
+        var verificationURI: URL
+        var verificationURIComplete: URL?
+        var expiresIn: Int
+
+        init(_ authorization: DeviceAuthorization) {
+            userCode = authorization.userCode
+            verificationURI = authorization.verificationURI
+            verificationURIComplete = authorization.verificationURIComplete
+            expiresIn = authorization.expiresIn
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case userCode = "user_code"
+            case verificationURI = "verification_uri"
+            case verificationURIComplete = "verification_uri_complete"
+            case expiresIn = "expires_in"
+        }
+    }
+
+    /// A code without separators in groups of four (`HMBS RJRC`); one that has its own (`ABCD-EFGH`) as it is.
+    /// The exact code is in the JSON line and the complete link.
+    static func grouped(_ code: String) -> String {
+        guard code.count > 4, code.allSatisfy({ $0.isLetter || $0.isNumber }) else { return code }
+        var groups: [Substring] = []
+        var rest = Substring(code)
+        while !rest.isEmpty {
+            groups.append(rest.prefix(4))
+            rest = rest.dropFirst(4)
+        }
+        return groups.joined(separator: " ")
+    }
+
+    static func duration(_ duration: Duration) -> String {
+        let seconds = Int(duration.inSeconds.rounded())
+        guard seconds >= 120 else { return "\(seconds) s" }
+        return seconds % 60 == 0 ? "\(seconds / 60) minutes" : "\(seconds / 60) min \(seconds % 60) s"
+    }
+
+    /// Polls until the tokens come, the server ends the code (denied, expired), or `limit` has passed.
+    ///
+    /// Time is counted both by the clock and by the waits themselves, whichever is further along, so that
+    /// a test whose `sleep` returns at once still reaches the limit after the same number of polls.
+    static func poll(
+        _ tokenEndpoint: TokenEndpoint, _ authorization: DeviceAuthorization, limit: Duration, _ context: IdFlowContext
+    ) async throws(IdFlowError) -> TokenResponse {
+        var interval = Duration.seconds(max(1, authorization.interval))
+        let started = ContinuousClock.now
+        var waited = Duration.zero
+        var lastProgress = Duration.zero
+        context.message("Waiting for the sign-in (polling every \(duration(interval)), for up to \(duration(limit)))…")
+        while true {
+            let elapsed = max(waited, ContinuousClock.now - started)
+            let remaining = limit - elapsed
+            // A poll is only made a full interval after the last one; rather than poll early, stop at the limit.
+            guard remaining >= interval else {
+                try await sleep(max(remaining, .zero), tokenEndpoint.http)
+                throw .timedOut(
+                    "the sign-in was not approved within \(duration(limit))",
+                    hint: "approve the code sooner, or give more time with --device-timeout SECONDS")
+            }
+            try await sleep(interval, tokenEndpoint.http)
+            waited += interval
+            switch try await tokenEndpoint.poll(deviceCode: authorization.deviceCode) {
+            case .tokens(let response):
+                return response
+            case .pending:
+                if waited - lastProgress >= progressEvery {
+                    lastProgress = waited
+                    context.message("still waiting for the sign-in (\(duration(max(limit - waited, .zero))) left)…")
+                }
+            case .slowDown:
+                interval += slowDownStep
+                context.message("the server asked to poll less often; polling every \(duration(interval)) now")
+            }
+        }
+    }
+
+    private static func sleep(_ duration: Duration, _ http: HTTPClient) async throws(IdFlowError) {
+        do {
+            try await http.sleep(duration)
+        } catch {
+            throw .interrupted("interrupted while waiting for the device sign-in")
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import IdFlowCore
+
+struct LoginDeviceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login-device",
+        abstract: "Log in from a machine without a browser (OAuth 2.0 device authorization grant, RFC 8628).",
+        discussion: """
+            Asks the issuer's device_authorization_endpoint for a code, shows the page and the code on stderr (as \
+            text, and as one JSON line {"user_code","verification_uri","verification_uri_complete","expires_in"}), \
+            then polls the token endpoint at the server's interval (slower when it says slow_down) until the code is \
+            approved on any other device. The tokens are validated, printed and saved as login-pkce's are, so \
+            refresh, token, userinfo and logout work the same.
+
+            Denied: exit 8. Expired, or not approved within --device-timeout: exit 9. A provider that does not \
+            offer the grant: exit 64. Ctrl-C: exit 130, nothing stored.
+
+              $ idflow login-device | jq -r .id_token_claims.sub
+              $ idflow login-device --open
+              $ idflow login-device 2>&1 >tokens.json | grep --line-buffered user_code
+            """)
+
+    @Flag(help: "Also open the verification link (with the code in it) with $BROWSER or xdg-open.")
+    var open = false
+
+    @Option(
+        name: .customLong("device-timeout"),
+        help: ArgumentHelp("Seconds to wait for the approval (exit 9 after); default: as long as the code lives.", valueName: "seconds"))
+    var deviceTimeout: Int?
+
+    @Flag(name: .customLong("no-store"), help: "Print the tokens without saving them.")
+    var noStore = false
+
+    @OptionGroup var clientSecret: ClientSecretOption
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let deviceTimeout, deviceTimeout <= 0 { throw ValidationError("--device-timeout must be positive") }
+    }
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            try await LoginDevice(
+                clientSecret: try clientSecret.secret(context), store: !noStore, timeout: deviceTimeout.map { .seconds($0) },
+                opener: open ? BrowserOpener(environment: context.secrets.environment) : nil
+            ).run(context)
+        }
+    }
+}
