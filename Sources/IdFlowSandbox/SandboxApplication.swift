@@ -48,6 +48,7 @@ func buildRouter(state: SandboxState) -> Router<SandboxRequestContext> {
     TokenController(state: state).register(in: routes)
     UserInfoController(state: state).register(in: routes)
     LogoutController(state: state).register(in: routes)
+    CustomRegistrationController(state: state).register(in: routes)
     routes.finish()
     return router
 }

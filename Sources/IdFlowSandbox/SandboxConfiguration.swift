@@ -37,6 +37,8 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var confidentialClientId: String?
     /// The secret of `confidentialClientId`.
     public var confidentialClientSecret: String?
+    /// The custom-registration client and identity providers (`CustomRegistration/`).
+    public var customRegistration = CustomRegistrationConfiguration()
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -110,12 +112,18 @@ public struct SandboxConfiguration: Codable, Sendable {
         if refreshTokenGraceSeconds < 0 {
             throw SandboxConfigurationError.invalidValue(key: "refreshTokenGraceSeconds", reason: "must not be negative")
         }
+        try customRegistration.validate()
+        if [clientId, confidentialClientId].contains(customRegistration.clientId) {
+            throw SandboxConfigurationError.invalidValue(
+                key: "customRegistration.clientId", reason: "must differ from clientId and confidentialClientId")
+        }
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, apiToken, clientId, redirectURIs, rateLimits, rateLimitWindowSeconds
         case refreshTokenGraceSeconds, accessTokenLifetimeSeconds, activationURLStyle
         case confidentialClientId, confidentialClientSecret
+        case customRegistration
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -139,6 +147,8 @@ public struct SandboxConfiguration: Codable, Sendable {
             try container.decodeIfPresent(ActivationURLStyle.self, forKey: .activationURLStyle) ?? defaults.activationURLStyle
         confidentialClientId = try container.decodeIfPresent(String.self, forKey: .confidentialClientId)
         confidentialClientSecret = try container.decodeIfPresent(String.self, forKey: .confidentialClientSecret)
+        customRegistration =
+            try container.decodeIfPresent(CustomRegistrationConfiguration.self, forKey: .customRegistration) ?? defaults.customRegistration
     }
 }
 

@@ -27,8 +27,10 @@ extension IdFlowError {
         case .configuration(let message, _), .invalidInput(let message, _), .notFound(let message, _), .rejected(let message, _),
             .authentication(let message, _), .denied(let message, _), .timedOut(let message, _),
             .security(let message, _), .localState(let message, _), .protocolViolation(let message),
-            .internalFailure(let message):
+            .internalFailure(let message), .interrupted(let message):
             return message
+        case .customRegistration(let stop):
+            return stop.message
         }
     }
 
@@ -53,6 +55,8 @@ extension IdFlowError {
         case .weakPassword(_, let hint): return hint ?? "choose a password that meets every requirement listed in causes"
         case .protocolViolation: return "run again with --verbose to see the exchange"
         case .internalFailure: return "this is a bug in idflow; please report it with the --verbose trace"
+        case .customRegistration(let stop): return stop.hint
+        case .interrupted: return nil
         }
     }
 

@@ -39,6 +39,10 @@ public enum IdFlowError: Error, Sendable, Equatable {
     case protocolViolation(String)
     /// A bug: something that should not happen.
     case internalFailure(String)
+    /// A custom identity provider's script answered a retry (4xxx) or failure (5xxx, or any other) status.
+    case customRegistration(CustomRegistrationStop)
+    /// The user pressed Ctrl-C at a prompt; what was kept for the interrupted work has been removed.
+    case interrupted(String)
 }
 
 extension IdFlowError {
@@ -60,6 +64,8 @@ extension IdFlowError {
         case .localState: return .localState
         case .protocolViolation: return .server
         case .internalFailure: return .internalFailure
+        case .customRegistration(let stop): return stop.recoverable ? .registrationRetry : .registrationRestart
+        case .interrupted: return .interrupted
         }
     }
 
@@ -86,11 +92,20 @@ extension IdFlowError {
             "interaction_required", "consent_required", "account_selection_required":
             return .authentication
         case "access_denied": return .denied
+        // The Token Server's custom-registration errors: no such identity provider, or no such transaction.
+        case "invalid_idp_identifier", "invalid_transaction": return .notFound
         case "server_error", "temporarily_unavailable": return .server
         default:
             if let httpStatus, httpStatus >= 500 { return .server }
             return .rejected
         }
+    }
+
+    /// The one failure that still prints a document on stdout: a custom registration's recoverable status
+    /// (exit 10), whose `{"status", "step", "transactionId", "data", "identityProvider"}` a script continues from.
+    public var standardOutputDocument: CustomRegistrationStop? {
+        if case .customRegistration(let stop) = self, stop.recoverable { return stop }
+        return nil
     }
 
     /// A short machine-readable category for the `kind` key of the error line.
@@ -114,6 +129,8 @@ extension IdFlowError {
         case .localState: return "local_state"
         case .protocolViolation: return "protocol_violation"
         case .internalFailure: return "internal"
+        case .customRegistration(let stop): return stop.recoverable ? "registration_retry" : "registration_failed"
+        case .interrupted: return "interrupted"
         }
     }
 }

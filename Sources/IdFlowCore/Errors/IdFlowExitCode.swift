@@ -27,4 +27,6 @@ public enum IdFlowExitCode: Int32, Sendable, CaseIterable {
     case security = 13
     /// Bad flags or missing configuration.
     case usage = 64
+    /// Interrupted (Ctrl-C at a prompt) after cleaning up: nothing half-stored.
+    case interrupted = 130
 }

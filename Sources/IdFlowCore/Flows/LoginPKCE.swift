@@ -67,14 +67,9 @@ public struct LoginPKCE: Sendable {
         let response = try await server.tokenEndpoint.exchange(
             code: code, redirectURI: request.redirectURI, verifier: request.pkce.verifier)
         // Nothing is printed or stored before the ID token checks out.
-        let claims = try await server.validateIDToken(in: response, nonce: request.nonce, requestedScope: request.scope)
-        let storeAt = TokenStore(directory: context.configuration.profileDirectory)
-        let (output, record) = server.result(response, claims: claims, previous: nil)
-        if store {
-            try await storeAt.withLock { () throws(IdFlowError) in try storeAt.save(record) }
-        }
+        let output = try await server.acceptLogin(response, nonce: request.nonce, requestedScope: request.scope, store: store, context)
         context.message(
-            "logged in\(claims?["sub"]?.stringValue.map { " as \($0)" } ?? "")\(store ? "; tokens saved for profile \(context.configuration.profile)" : "")"
+            "logged in\(output.idTokenClaims?["sub"]?.stringValue.map { " as \($0)" } ?? "")\(store ? "; tokens saved for profile \(context.configuration.profile)" : "")"
         )
         return output
     }

@@ -11,6 +11,10 @@ struct APITokenMiddleware: RouterMiddleware {
 
     static let protectedPrefixes = ["/api/v1/users", "/sandbox/"]
 
+    /// Paths that are deliberately not SSWS-protected because their handler authenticates the caller
+    /// itself: the custom-registration endpoints take the registering client's HTTP Basic credentials.
+    static let clientAuthenticatedPrefixes = [CustomRegistrationController.pathPrefix]
+
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {

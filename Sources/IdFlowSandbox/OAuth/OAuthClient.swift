@@ -32,6 +32,11 @@ extension SandboxConfiguration {
         if let id = confidentialClientId, let secret = confidentialClientSecret {
             clients.append(OAuthClient(id: id, secret: secret, redirectURIs: redirectURIs))
         }
+        // The custom-registration client gets its tokens from the complete step, never from /authorize; it
+        // refreshes, introspects and revokes them like any confidential client.
+        if let secret = customRegistration.clientSecret {
+            clients.append(OAuthClient(id: customRegistration.clientId, secret: secret, redirectURIs: []))
+        }
         return clients
     }
 }

@@ -172,7 +172,7 @@ extension SandboxState {
 
     /// Builds the claims of a token response and records the tokens. A refresh token is issued
     /// only with `offline_access`, an ID token only with `openid`.
-    private func makeGrant(family: TokenFamily, scopes: [String], nonce: String?) -> TokenGrant {
+    func makeGrant(family: TokenFamily, scopes: [String], nonce: String?) -> TokenGrant {
         let now = clock.now
         let iat = Int(now.timeIntervalSince1970)
         let user = users[family.userId]!

@@ -29,6 +29,7 @@ extension SandboxState {
             "tokenFamilies": tokenFamilies.count,
             "accessTokens": accessTokens.count,
             "refreshTokens": refreshTokens.count,
+            "customRegistrations": customRegistrations.count,
         ]
     }
 
@@ -52,6 +53,7 @@ extension SandboxState {
         sessionTokens = sessionTokens.filter { $0.value.expiresAt > now }
         pendingAuthorizations = pendingAuthorizations.filter { $0.value.expiresAt > now }
         browserSessions = browserSessions.filter { $0.value.expiresAt > now }
+        customRegistrations = customRegistrations.filter { $0.value.expiresAt > now }
 
         func liveFamily(_ id: String) -> Bool { tokenFamilies[id].map { !$0.revoked } ?? false }
         accessTokens = accessTokens.filter { !$0.value.revoked && $0.value.expiresAt > now && liveFamily($0.value.familyID) }
