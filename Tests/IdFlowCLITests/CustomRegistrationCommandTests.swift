@@ -32,7 +32,8 @@ import Testing
                 }
                 return .json(
                     200,
-                    #"{"status":2000,"oauth_token":{"token_type":"bearer","access_token":"at-reg","refresh_token":"rt-reg","expires_in":3600}}"#)
+                    #"{"status":2000,"oauth_token":{"token_type":"bearer","access_token":"at-reg","refresh_token":"rt-reg","expires_in":3600}}"#
+                )
             default:
                 return nil
             }
@@ -100,7 +101,9 @@ import Testing
             ["register", "--idp", "invite-code", "--transaction-id", "tx1", "--data-stdin"] + Self.client, transport: server,
             stdin: "K7Q2\n", environment: environment)
         #expect(second.exitCode == 0, "\(second.stderr)")
-        let completes = server.requests.filter { $0.route.hasSuffix("/complete") }.compactMap { try? JSONValue(data: $0.httpBody ?? Data()) }
+        let completes = server.requests.filter { $0.route.hasSuffix("/complete") }.compactMap {
+            try? JSONValue(data: $0.httpBody ?? Data())
+        }
         #expect(completes.count == 2)
         #expect(completes.last?["transaction_id"] == "tx1")
         #expect(completes.last?["profile_id"] == completes.first?["profile_id"])
@@ -130,7 +133,9 @@ import Testing
         #expect(result.stderr.contains("Init data for sms-otp"))
         #expect(result.stderr.contains("sms-otp complete: 4002: \"invalid code\""))
         #expect(result.stderr.contains("Data for sms-otp, again: "))
-        let completes = server.requests.filter { $0.route.hasSuffix("/complete") }.compactMap { try? JSONValue(data: $0.httpBody ?? Data()) }
+        let completes = server.requests.filter { $0.route.hasSuffix("/complete") }.compactMap {
+            try? JSONValue(data: $0.httpBody ?? Data())
+        }
         #expect(completes.map { $0["data"] } == ["000000", "123456"])
         #expect(completes.allSatisfy { $0["transaction_id"] == "tx1" })
     }
@@ -139,7 +144,8 @@ import Testing
         let environment = Self.environment()
         let server = Self.tokenServer()
         let result = await CLI.run(
-            ["register", "--idp", "invite-code"] + Self.client, transport: server, environment: environment, terminalAnswers: ["", "NOPE", ""])
+            ["register", "--idp", "invite-code"] + Self.client, transport: server, environment: environment,
+            terminalAnswers: ["", "NOPE", ""])
         #expect(result.exitCode == 10, "\(result.stderr)")
         #expect(!server.requests.contains { $0.route.hasSuffix("/init") })
         #expect(result.json?["transactionId"] == "tx1")
@@ -149,7 +155,8 @@ import Testing
     @Test func anUnrecoverableStatusExits11AndForgetsTheTransaction() async throws {
         let environment = Self.environment()
         let server = Self.tokenServer(retry: 4001)
-        _ = await CLI.run(["register", "--idp", "invite-code", "--data", "WRONG"] + Self.client, transport: server, environment: environment)
+        _ = await CLI.run(
+            ["register", "--idp", "invite-code", "--data", "WRONG"] + Self.client, transport: server, environment: environment)
         #expect(Self.keptTransactions(environment).count == 1)
 
         let failing = Self.tokenServer(retry: 5001)
@@ -219,7 +226,8 @@ import Testing
     }
 
     @Test func withoutAClientSecretNothingIsSent() async {
-        let result = await CLI.run(["register", "--idp", "invite-code", "--data", "K7Q2"] + Self.client, environment: CLI.isolatedEnvironment())
+        let result = await CLI.run(
+            ["register", "--idp", "invite-code", "--data", "K7Q2"] + Self.client, environment: CLI.isolatedEnvironment())
         #expect(result.exitCode == 64)
         #expect(result.error?["hint"]?.stringValue?.contains("--client-secret-file") == true)
     }

@@ -89,7 +89,8 @@ struct CustomRegistrationTests {
         #expect(kept(sandbox).count == 1)
 
         let second = try await sandbox.idflow(
-            ["register", "--idp", "sms-otp", "--transaction-id", transactionID, "--data-stdin"] + client, stdin: try await textedCode(sandbox))
+            ["register", "--idp", "sms-otp", "--transaction-id", transactionID, "--data-stdin"] + client,
+            stdin: try await textedCode(sandbox))
         #expect(second.exitCode == 0, "\(second)")
         #expect(kept(sandbox).isEmpty)
     }
@@ -130,9 +131,11 @@ struct CustomRegistrationTests {
         let first = try await sandbox.idflow(
             ["register", "--idp", "sms-otp", "--init-data", #"{"phone":"+31600000000"}"#, "--data", "wrong"] + client)
         let transactionID = try #require(try first.json()["transactionId"]?.stringValue)
-        let second = try await sandbox.idflow(["register", "--idp", "sms-otp", "--transaction-id", transactionID, "--data", "wrong"] + client)
+        let second = try await sandbox.idflow(
+            ["register", "--idp", "sms-otp", "--transaction-id", transactionID, "--data", "wrong"] + client)
         #expect(second.exitCode == 10, "\(second)")
-        let third = try await sandbox.idflow(["register", "--idp", "sms-otp", "--transaction-id", transactionID, "--data", "wrong"] + client)
+        let third = try await sandbox.idflow(
+            ["register", "--idp", "sms-otp", "--transaction-id", transactionID, "--data", "wrong"] + client)
         #expect(third.exitCode == 11, "\(third)")
         #expect(third.stdout.isEmpty)
         #expect(third.error?["errorCode"] == "5002")
@@ -152,7 +155,8 @@ struct CustomRegistrationTests {
         let transactionID = try #require(try first.json()["transactionId"]?.stringValue)
         try await sandbox.call("POST", "/sandbox/clock", json: ["advanceSeconds": 301])
         let late = try await sandbox.idflow(
-            ["register", "--idp", "sms-otp", "--transaction-id", transactionID, "--data-stdin"] + client, stdin: try await textedCode(sandbox))
+            ["register", "--idp", "sms-otp", "--transaction-id", transactionID, "--data-stdin"] + client,
+            stdin: try await textedCode(sandbox))
         #expect(late.exitCode == 5, "\(late)")
         #expect(late.error?["errorCode"] == "invalid_transaction")
         #expect(late.error?["hint"]?.stringValue?.contains("start the registration again") == true)
@@ -168,7 +172,8 @@ struct CustomRegistrationTests {
         #expect(unknown.exitCode == 5, "\(unknown)")
         #expect(unknown.error?["errorCode"] == "invalid_idp_identifier")
         let wrong = try await sandbox.idflow(
-            ["register", "--idp", "invite-code", "--data", "K7Q2", "--client-id", client[1]], environment: ["OKTA_OAUTH2_CLIENTSECRET": "nope"])
+            ["register", "--idp", "invite-code", "--data", "K7Q2", "--client-id", client[1]],
+            environment: ["OKTA_OAUTH2_CLIENTSECRET": "nope"])
         #expect(wrong.exitCode == 4, "\(wrong)")
         #expect(wrong.error?["errorCode"] == "invalid_client")
     }
@@ -178,11 +183,13 @@ struct CustomRegistrationTests {
         let first = try await sandbox.idflow(["register", "--idp", "invite-code", "--data", "NOPE"] + client)
         #expect(first.exitCode == 10, "\(first)")
         let transactionID = try #require(try first.json()["transactionId"]?.stringValue)
-        let cancelled = try await sandbox.idflow(["register", "--idp", "invite-code", "--transaction-id", transactionID, "--cancel"] + client)
+        let cancelled = try await sandbox.idflow(
+            ["register", "--idp", "invite-code", "--transaction-id", transactionID, "--cancel"] + client)
         #expect(cancelled.exitCode == 0, "\(cancelled)")
         #expect(try cancelled.json()["cancelled"] == true)
         #expect(kept(sandbox).isEmpty)
-        let after = try await sandbox.idflow(["register", "--idp", "invite-code", "--transaction-id", transactionID, "--data", "K7Q2"] + client)
+        let after = try await sandbox.idflow(
+            ["register", "--idp", "invite-code", "--transaction-id", transactionID, "--data", "K7Q2"] + client)
         #expect(after.exitCode == 5, "\(after)")
     }
 

@@ -17,7 +17,8 @@ import Testing
 
     @Test func oneStepInviteCodeIssuesRealTokensOfTheDefaultServerForTheRegisteringClient() async throws {
         try await withSandbox(configure: Self.configure) { client in
-            let reply = try await client.complete("invite-code", ["data": #"{"code":"K7Q2","email":"ada@example.com"}"#, "profile_id": "W8DUJ2"])
+            let reply = try await client.complete(
+                "invite-code", ["data": #"{"code":"K7Q2","email":"ada@example.com"}"#, "profile_id": "W8DUJ2"])
             #expect(reply.status == .ok, "\(reply.text)")
             #expect(reply.header("Cache-Control") == "no-store")
             #expect(reply.header("Content-Type") == "application/json;charset=UTF-8")
@@ -44,7 +45,8 @@ import Testing
             #expect(try introspection.object()["active"] as? Bool == true)
             #expect(try introspection.object()["client_id"] as? String == "0oaidflowcustomreg00")
             let refreshed = try await client.postForm(
-                "/oauth2/default/v1/token", [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], headers: [.authorization: basic])
+                "/oauth2/default/v1/token", [("grant_type", "refresh_token"), ("refresh_token", refreshToken)],
+                headers: [.authorization: basic])
             #expect(refreshed.status == .ok, "\(refreshed.text)")
 
             let user = try await client.send(.get, "/api/v1/users/ada@example.com")
@@ -87,7 +89,8 @@ import Testing
             #expect(text["activationUrl"] == nil && text["sentAt"] != nil && text["subject"] != nil)
 
             for attempt in 1...3 {
-                let wrong = try await client.complete("sms-otp", ["transaction_id": transactionID, "data": "x\(attempt)", "profile_id": "ABC123"])
+                let wrong = try await client.complete(
+                    "sms-otp", ["transaction_id": transactionID, "data": "x\(attempt)", "profile_id": "ABC123"])
                 #expect(try wrong.object()["status"] as? Int == (attempt < 3 ? 4002 : 5002))
             }
             #expect(await !client.state.hasCustomRegistration(transactionID))
@@ -124,7 +127,8 @@ import Testing
         try await withSandbox(configure: Self.configure) { client in
             let first = try await client.initStep("sms-otp", ["data": #"{"phone":"+31600000000"}"#]).object()
             let transactionID = try #require(first["transaction_id"] as? String)
-            let elsewhere = try await client.complete("invite-code", ["transaction_id": transactionID, "data": "K7Q2", "profile_id": "ABC123"])
+            let elsewhere = try await client.complete(
+                "invite-code", ["transaction_id": transactionID, "data": "K7Q2", "profile_id": "ABC123"])
             #expect(try elsewhere.object()["error"] as? String == "invalid_transaction")
 
             try await client.advanceClock(seconds: 301)
@@ -146,7 +150,8 @@ import Testing
                 (try await client.complete("invite-code", ["profile_id": "ABC123", "scope": ["admin"]]), .badRequest, "invalid_scope"),
                 (try await client.complete("invite-code", ["profile_id": "ABC123"], secret: "wrong"), .badRequest, "invalid_client"),
                 (
-                    try await client.send(.post, "/oauth/custom-registration/invite-code/complete", json: ["profile_id": "ABC123"], auth: .none),
+                    try await client.send(
+                        .post, "/oauth/custom-registration/invite-code/complete", json: ["profile_id": "ABC123"], auth: .none),
                     .badRequest, "invalid_client"
                 ),
                 (

@@ -49,7 +49,8 @@ public struct CustomRegistrationStop: Sendable, Equatable, Encodable {
             return "start again from the beginning: idflow register --idp \(identityProvider) …"
         }
         if let transactionId, step == .complete {
-            return "send other data in the same transaction: idflow register --idp \(identityProvider) --transaction-id \(transactionId) --data …"
+            return
+                "send other data in the same transaction: idflow register --idp \(identityProvider) --transaction-id \(transactionId) --data …"
         }
         return "run idflow register --idp \(identityProvider) again with other \(step == .initialize ? "--init-data" : "--data")"
     }

@@ -86,7 +86,8 @@ public struct TokenServerEndpoint: Sendable, Equatable {
     public static func checkIdentifier(_ id: String) throws(IdFlowError) {
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
         guard !id.isEmpty, id.count <= 128, id.allSatisfy(allowed.contains), id != ".", id != ".." else {
-            throw .invalidInput("\"\(id)\" is not an identity provider id", hint: "pass the id the token server knows, e.g. --idp invite-code")
+            throw .invalidInput(
+                "\"\(id)\" is not an identity provider id", hint: "pass the id the token server knows, e.g. --idp invite-code")
         }
     }
 

@@ -20,7 +20,8 @@ public struct Demo: Sendable {
     public var customRegistrationClient: ClientCredentials?
 
     public init(
-        email: String = "demo.user@example.com", password: Secret = Secret("Demo-Passw0rd!"), customRegistrationClient: ClientCredentials? = nil
+        email: String = "demo.user@example.com", password: Secret = Secret("Demo-Passw0rd!"),
+        customRegistrationClient: ClientCredentials? = nil
     ) {
         self.email = email
         self.password = password
@@ -97,7 +98,10 @@ public struct Demo: Sendable {
                         ).run(registering)
                         try Self.expect(output.status == 2000, "invite-code answered \(output.status), not 2000")
                         let subject = output.tokens.idTokenClaims?["sub"]?.stringValue ?? "?"
-                        return (try Self.json(output), "registered \(subject) through the one-step identity provider invite-code; ID token validated")
+                        return (
+                            try Self.json(output),
+                            "registered \(subject) through the one-step identity provider invite-code; ID token validated"
+                        )
                     }
                 ))
         }

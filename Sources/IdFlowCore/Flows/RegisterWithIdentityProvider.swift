@@ -65,7 +65,9 @@ public struct RegisterWithIdentityProvider: Sendable {
             guard let kept = try transactions.load(transactionID) else {
                 throw .notFound(
                     "no registration transaction \(transactionID) is kept in \(transactions.directory.path)",
-                    hint: "it ended (success, failure, --cancel) or was started elsewhere; start again: idflow register --idp \(identityProvider) …")
+                    hint:
+                        "it ended (success, failure, --cancel) or was started elsewhere; start again: idflow register --idp \(identityProvider) …"
+                )
             }
             guard kept.identityProvider == identityProvider else {
                 throw .invalidInput(
@@ -79,7 +81,8 @@ public struct RegisterWithIdentityProvider: Sendable {
         let endpoint = try self.endpoint(context)
         // Everything that can fail without the server happens before a step is spent: the keys the ID token
         // will be checked against are fetched first, as `refresh` does.
-        let server = try await AuthorizationServer.discover(context, clientID: endpoint.client.clientID, clientSecret: endpoint.client.secret)
+        let server = try await AuthorizationServer.discover(
+            context, clientID: endpoint.client.clientID, clientSecret: endpoint.client.secret)
         let scope = context.configuration.scope
         try await server.prepareToValidate(scope: scope)
         let session = Session(flow: self, context: context, endpoint: endpoint, transactions: transactions)
@@ -98,7 +101,8 @@ public struct RegisterWithIdentityProvider: Sendable {
             context.message(
                 "registered\(output.idTokenClaims?["sub"]?.stringValue.map { " \($0)" } ?? "") through \(identityProvider); tokens saved for profile \(context.configuration.profile)"
             )
-            return Output(status: answer.status, identityProvider: identityProvider, data: answer.data, tokens: output, profileId: progress.profileID)
+            return Output(
+                status: answer.status, identityProvider: identityProvider, data: answer.data, tokens: output, profileId: progress.profileID)
         } catch {
             if let kept = progress.transactionID, Self.endsTransaction(error) { try? transactions.remove(kept) }
             throw error
@@ -275,7 +279,8 @@ public struct CancelRegistration: Sendable {
                 hint: "pass --idp \(kept.identityProvider)")
         }
         try transactions.remove(transactionID)
-        context.message("cancelled registration \(transactionID) with \(identityProvider); its transaction on the server expires on its own")
+        context.message(
+            "cancelled registration \(transactionID) with \(identityProvider); its transaction on the server expires on its own")
         return Output(cancelled: true, identityProvider: identityProvider, transactionId: transactionID)
     }
 }

@@ -21,7 +21,8 @@ public struct HTTPTrace: Sendable {
         }
         if let body = request.httpBody, !body.isEmpty {
             lines.append(
-                "> " + Redactor.body(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), url: request.url?.absoluteString))
+                "> " + Redactor.body(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), url: request.url?.absoluteString)
+            )
         }
         write(lines.joined(separator: "\n"))
     }

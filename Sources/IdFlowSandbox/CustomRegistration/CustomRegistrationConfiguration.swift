@@ -29,7 +29,8 @@ public struct CustomRegistrationConfiguration: Codable, Sendable, Equatable {
         transactionLifetimeSeconds =
             try container.decodeIfPresent(Int.self, forKey: .transactionLifetimeSeconds) ?? defaults.transactionLifetimeSeconds
         defaultScopes = try container.decodeIfPresent([String].self, forKey: .defaultScopes) ?? defaults.defaultScopes
-        identityProviders = try container.decodeIfPresent([CustomIdentityProvider].self, forKey: .identityProviders) ?? defaults.identityProviders
+        identityProviders =
+            try container.decodeIfPresent([CustomIdentityProvider].self, forKey: .identityProviders) ?? defaults.identityProviders
     }
 
     func validate() throws {
@@ -37,7 +38,8 @@ public struct CustomRegistrationConfiguration: Codable, Sendable, Equatable {
             throw SandboxConfigurationError.invalidValue(key: "customRegistration.transactionLifetimeSeconds", reason: "must be at least 1")
         }
         if clientId.isEmpty || clientSecret == "" {
-            throw SandboxConfigurationError.invalidValue(key: "customRegistration.clientId", reason: "the client id and secret must not be empty")
+            throw SandboxConfigurationError.invalidValue(
+                key: "customRegistration.clientId", reason: "the client id and secret must not be empty")
         }
         let ids = identityProviders.map(\.id)
         if Set(ids).count != ids.count || ids.contains(where: \.isEmpty) {

@@ -97,7 +97,8 @@ extension SandboxState {
             record = open
         } else {
             guard idp.type == .oneStep else {
-                throw OAuthErrorResponse(.badRequest, "invalid_request", "The 'transaction_id' parameter is required for a TWO_STEP identity provider.")
+                throw OAuthErrorResponse(
+                    .badRequest, "invalid_request", "The 'transaction_id' parameter is required for a TWO_STEP identity provider.")
             }
             record = CustomRegistrationRecord(
                 id: RandomToken.string(count: 24), clientId: clientId, identityProvider: idp.id,
@@ -106,7 +107,9 @@ extension SandboxState {
         var answer = Self.completeScript(idp, record: record, data: data)
         if (2000...2999).contains(answer.status) {
             customRegistrations[record.id] = nil
-            let email = answer.email ?? "registered.\(RandomToken.string(count: 10, alphabet: Array("abcdefghijklmnopqrstuvwxyz0123456789")))@example.com"
+            let email =
+                answer.email
+                ?? "registered.\(RandomToken.string(count: 10, alphabet: Array("abcdefghijklmnopqrstuvwxyz0123456789")))@example.com"
             guard let user = try? registerActiveUser(email: email, phone: record.phone) else {
                 answer = ScriptAnswer(status: 4009, data: "a user with this login exists already")
                 return retry(answer, record: &record, maxAttempts: idp.maxAttempts)

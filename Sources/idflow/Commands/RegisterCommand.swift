@@ -74,7 +74,8 @@ struct RegisterCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("token-server"),
-        help: ArgumentHelp("The Token Server's base URL; default the org URL (env IDFLOW_TOKEN_SERVER, profile tokenServer).", valueName: "url"))
+        help: ArgumentHelp(
+            "The Token Server's base URL; default the org URL (env IDFLOW_TOKEN_SERVER, profile tokenServer).", valueName: "url"))
     var tokenServer: String?
 
     @OptionGroup var clientSecret: ClientSecretOption
@@ -83,7 +84,8 @@ struct RegisterCommand: AsyncParsableCommand {
 
     func validate() throws {
         let customOptions: [(String, Bool)] = [
-            ("--init-data", initData != nil), ("--data", data != nil), ("--data-stdin", dataStdin), ("--transaction-id", transactionID != nil),
+            ("--init-data", initData != nil), ("--data", data != nil), ("--data-stdin", dataStdin),
+            ("--transaction-id", transactionID != nil),
             ("--cancel", cancel), ("--token-server", tokenServer != nil),
         ]
         guard let identityProvider else {
@@ -134,7 +136,9 @@ struct RegisterCommand: AsyncParsableCommand {
             let flow = RegisterWithIdentityProvider(
                 identityProvider: identityProvider, initData: initData.map(RegistrationData.init(argument:)),
                 data: dataStdin ? .standardInput : data.map(RegistrationData.init(argument:)), transactionID: transactionID,
-                tokenServer: try tokenServer.map { text throws(IdFlowError) in try ConfigurationResolver.parseBaseURL(text, setting: "token server") },
+                tokenServer: try tokenServer.map { text throws(IdFlowError) in
+                    try ConfigurationResolver.parseBaseURL(text, setting: "token server")
+                },
                 clientSecret: try clientSecret.secret(context))
             return try await flow.run(context)
         }

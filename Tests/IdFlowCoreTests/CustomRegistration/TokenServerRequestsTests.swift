@@ -29,7 +29,8 @@ import Testing
     }
 
     @Test func tokensAtTheTopLevelAsTheParameterTableListsThem() throws {
-        let answer = try endpoint.decodeForTest(#"{"status":2100,"token_type":"Bearer","access_token":"at","expires_in":60,"data":"welcome"}"#)
+        let answer = try endpoint.decodeForTest(
+            #"{"status":2100,"token_type":"Bearer","access_token":"at","expires_in":60,"data":"welcome"}"#)
         #expect(answer.range == .success)
         #expect(answer.tokens?.accessToken == "at")
         #expect(answer.tokens?.refreshToken == nil)
