@@ -42,13 +42,7 @@ enum PromptInterruption {
         sigaction(SIGINT, &action, &previous)
         // Worker threads (Dispatch, Swift concurrency) block most signals; this one must take SIGINT for its
         // read to return.
-        var unblock = sigset_t()
-        var mask = sigset_t()
-        sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &unblock, &mask)
-        let result = body()
-        pthread_sigmask(SIG_SETMASK, &mask, nil)
+        let result = withSIGINTUnblocked(body)
         sigaction(SIGINT, &previous, nil)
         let caught = interrupted != 0
         (interrupted, promptThread) = outer
@@ -58,13 +52,18 @@ enum PromptInterruption {
     /// Delivers SIGINT again, synchronously, to whoever handled it before the innermost `catching`: an outer
     /// `catching` records it, the default disposition ends the process.
     static func raiseAgain() {
+        withSIGINTUnblocked { _ = raise(SIGINT) }
+    }
+
+    /// Runs `body` with SIGINT unblocked on this thread, then puts the thread's mask back.
+    private static func withSIGINTUnblocked<T>(_ body: () -> T) -> T {
         var unblock = sigset_t()
         var mask = sigset_t()
         sigemptyset(&unblock)
         sigaddset(&unblock, SIGINT)
         pthread_sigmask(SIG_UNBLOCK, &unblock, &mask)
-        raise(SIGINT)
-        pthread_sigmask(SIG_SETMASK, &mask, nil)
+        defer { pthread_sigmask(SIG_SETMASK, &mask, nil) }
+        return body()
     }
 
     /// Whether a SIGINT arrived during the innermost `catching`; a read loop checks it after `EINTR`.

@@ -50,6 +50,20 @@ public struct RegistrationTransactions: Sendable {
         }
     }
 
+    /// The kept transaction `transactionID` of `identityProvider`: not found (exit 5) when none is kept, a usage
+    /// error when it belongs to another identity provider.
+    public func kept(_ transactionID: String, of identityProvider: String, hint: String) throws(IdFlowError) -> RegistrationTransaction {
+        guard let kept = try load(transactionID) else {
+            throw .notFound("no registration transaction \(transactionID) is kept in \(directory.path)", hint: hint)
+        }
+        guard kept.identityProvider == identityProvider else {
+            throw .invalidInput(
+                "transaction \(transactionID) belongs to --idp \(kept.identityProvider), not \(identityProvider)",
+                hint: "pass --idp \(kept.identityProvider)")
+        }
+        return kept
+    }
+
     public func save(_ transaction: RegistrationTransaction, as transactionID: String) throws(IdFlowError) {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601

@@ -62,18 +62,11 @@ public struct RegisterWithIdentityProvider: Sendable {
         let transactions = RegistrationTransactions(stateDirectory: context.configuration.stateDirectory)
         var progress: Progress
         if let transactionID {
-            guard let kept = try transactions.load(transactionID) else {
-                throw .notFound(
-                    "no registration transaction \(transactionID) is kept in \(transactions.directory.path)",
-                    hint:
-                        "it ended (success, failure, --cancel) or was started elsewhere; start again: idflow register --idp \(identityProvider) …"
-                )
-            }
-            guard kept.identityProvider == identityProvider else {
-                throw .invalidInput(
-                    "transaction \(transactionID) belongs to --idp \(kept.identityProvider), not \(identityProvider)",
-                    hint: "pass --idp \(kept.identityProvider)")
-            }
+            let kept = try transactions.kept(
+                transactionID, of: identityProvider,
+                hint:
+                    "it ended (success, failure, --cancel) or was started elsewhere; start again: idflow register --idp \(identityProvider) …"
+            )
             progress = Progress(transactionID: transactionID, profileID: kept.profileId)
         } else {
             progress = Progress(transactionID: nil, profileID: Self.newProfileID())
@@ -270,14 +263,7 @@ public struct CancelRegistration: Sendable {
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Output {
         let transactions = RegistrationTransactions(stateDirectory: context.configuration.stateDirectory)
-        guard let kept = try transactions.load(transactionID) else {
-            throw .notFound("no registration transaction \(transactionID) is kept", hint: "nothing to cancel")
-        }
-        guard kept.identityProvider == identityProvider else {
-            throw .invalidInput(
-                "transaction \(transactionID) belongs to --idp \(kept.identityProvider), not \(identityProvider)",
-                hint: "pass --idp \(kept.identityProvider)")
-        }
+        _ = try transactions.kept(transactionID, of: identityProvider, hint: "nothing to cancel")
         try transactions.remove(transactionID)
         context.message(
             "cancelled registration \(transactionID) with \(identityProvider); its transaction on the server expires on its own")

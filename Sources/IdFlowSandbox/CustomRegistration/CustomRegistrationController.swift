@@ -70,13 +70,10 @@ struct CustomRegistrationController {
     private func authenticate(_ request: Request) throws -> String {
         let registration = state.configuration.customRegistration
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
-            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+            let (id, secret) = ClientAuthentication.decodeBasic(String(header.dropFirst(6)))
         else {
             throw OAuthErrorResponse(.badRequest, "invalid_client", "Client authentication with HTTP Basic is required.")
         }
-        let id = String(text[..<colon]).removingPercentEncoding ?? String(text[..<colon])
-        let secret = String(text[text.index(after: colon)...]).removingPercentEncoding ?? String(text[text.index(after: colon)...])
         guard id == registration.clientId, secret == registration.clientSecret else {
             throw OAuthErrorResponse(.badRequest, "invalid_client", "The client is not valid for custom registration.")
         }

@@ -82,7 +82,7 @@ enum ClientAuthentication {
     }
 
     /// `base64(urlencode(id) ":" urlencode(secret))` (RFC 6749 §2.3.1).
-    private static func decodeBasic(_ encoded: String) -> (String, String)? {
+    static func decodeBasic(_ encoded: String) -> (String, String)? {
         guard let data = Data(base64Encoded: encoded.trimmingCharacters(in: .whitespaces)),
             let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else { return nil }
