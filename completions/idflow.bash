@@ -186,9 +186,9 @@ _idflow() {
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--data-stdin --cancel --verbose -v --pretty --compact --version -h --help)
     repeating_options=(--attr)
-    non_repeating_options=(--email --first-name --last-name --login --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -206,6 +206,24 @@ _idflow_register() {
         return
         ;;
     '--attr')
+        return
+        ;;
+    '--idp')
+        return
+        ;;
+    '--init-data')
+        return
+        ;;
+    '--data')
+        return
+        ;;
+    '--transaction-id')
+        return
+        ;;
+    '--token-server')
+        return
+        ;;
+    '--client-secret-file')
         return
         ;;
     '--org-url')

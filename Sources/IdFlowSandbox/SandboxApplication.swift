@@ -50,6 +50,7 @@ func buildRouter(state: SandboxState) -> Router<SandboxRequestContext> {
     UserInfoController(state: state).register(in: routes)
     LogoutController(state: state).register(in: routes)
     DevicesController(state: state).register(in: routes)
+    CustomRegistrationController(state: state).register(in: routes)
     routes.finish()
     return router
 }

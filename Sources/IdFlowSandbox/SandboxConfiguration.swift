@@ -45,6 +45,8 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var pushChallengeSeconds: Int = 300
     /// The `interval` of device authorizations (RFC 8628): polls sooner than this get `slow_down`.
     public var deviceIntervalSeconds: Int = 5
+    /// The custom-registration client and identity providers (`CustomRegistration/`).
+    public var customRegistration = CustomRegistrationConfiguration()
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -124,6 +126,11 @@ public struct SandboxConfiguration: Codable, Sendable {
         if refreshTokenGraceSeconds < 0 {
             throw SandboxConfigurationError.invalidValue(key: "refreshTokenGraceSeconds", reason: "must not be negative")
         }
+        try customRegistration.validate()
+        if [clientId, confidentialClientId].contains(customRegistration.clientId) {
+            throw SandboxConfigurationError.invalidValue(
+                key: "customRegistration.clientId", reason: "must differ from clientId and confidentialClientId")
+        }
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -132,6 +139,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         case confidentialClientId, confidentialClientSecret
         case mfaPolicy, pushUserVerification, pushChallengeSeconds
         case deviceIntervalSeconds
+        case customRegistration
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -163,6 +171,8 @@ public struct SandboxConfiguration: Codable, Sendable {
             try container.decodeIfPresent(Int.self, forKey: .pushChallengeSeconds) ?? defaults.pushChallengeSeconds
         deviceIntervalSeconds =
             try container.decodeIfPresent(Int.self, forKey: .deviceIntervalSeconds) ?? defaults.deviceIntervalSeconds
+        customRegistration =
+            try container.decodeIfPresent(CustomRegistrationConfiguration.self, forKey: .customRegistration) ?? defaults.customRegistration
     }
 }
 

@@ -10,12 +10,62 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
     public var clientId: String
     /// The first registered redirect URI.
     public var redirectUri: String
+    /// The custom-registration client and identity providers (the Token Server is the org URL).
+    public var customRegistration: CustomRegistrationInfo?
 
-    public init(orgUrl: String, issuer: String, apiToken: String, clientId: String, redirectUri: String) {
+    public init(
+        orgUrl: String, issuer: String, apiToken: String, clientId: String, redirectUri: String,
+        customRegistration: CustomRegistrationInfo? = nil
+    ) {
         self.orgUrl = orgUrl
         self.issuer = issuer
         self.apiToken = apiToken
         self.clientId = clientId
         self.redirectUri = redirectUri
+        self.customRegistration = customRegistration
+    }
+
+    /// The same document as the sandbox's own JSON (for `GET /sandbox/info`), the original keys first.
+    var json: JSONValue {
+        var object: JSONObject = [
+            "orgUrl": .string(orgUrl), "issuer": .string(issuer), "apiToken": .string(apiToken), "clientId": .string(clientId),
+            "redirectUri": .string(redirectUri),
+        ]
+        if let customRegistration {
+            object["customRegistration"] = [
+                "clientId": .string(customRegistration.clientId), "clientSecret": .string(customRegistration.clientSecret),
+                "identityProviders": .array(
+                    customRegistration.identityProviders.map {
+                        ["id": .string($0.id), "type": .string($0.type), "enabled": .bool($0.enabled)]
+                    }),
+            ]
+        }
+        return .object(object)
+    }
+}
+
+/// `customRegistration` of `SandboxInfo`: who may register users, and through which identity providers.
+public struct CustomRegistrationInfo: Codable, Sendable, Equatable {
+    public var clientId: String
+    public var clientSecret: String
+    public var identityProviders: [IdentityProvider]
+
+    public struct IdentityProvider: Codable, Sendable, Equatable {
+        public var id: String
+        /// `ONE_STEP` or `TWO_STEP`.
+        public var type: String
+        public var enabled: Bool
+
+        public init(id: String, type: String, enabled: Bool) {
+            self.id = id
+            self.type = type
+            self.enabled = enabled
+        }
+    }
+
+    public init(clientId: String, clientSecret: String, identityProviders: [IdentityProvider]) {
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+        self.identityProviders = identityProviders
     }
 }

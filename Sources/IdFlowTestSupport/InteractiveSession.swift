@@ -6,58 +6,114 @@ import IdFlowCore
 #endif
 
 /// A running `idflow` whose stderr a test reads while it runs (a URL to open, a prompt) before it answers
-/// on stdin, as a person at the terminal would.
+/// on stdin, as a person at the terminal would. `start` connects pipes; `startInTerminal` gives it a
+/// pseudo-terminal as stdin, stderr and controlling terminal (stdout stays a pipe, as in `idflow … | jq`), so
+/// it sees a person at the keyboard, prompts without echo, and gets Ctrl-C from the terminal.
 public final class InteractiveSession: @unchecked Sendable {
     private let process: Process
-    private let input = Pipe()
+    private let input: FileHandle
+    private let isTerminal: Bool
     private let stdout = Locked(Data())
     private let stderr = Locked(Data())
-    private let readers: [Thread]
+    private var readers: [Thread] = []
     private let arguments: [String]
 
-    private init(process: Process, output: Pipe, errors: Pipe, arguments: [String]) {
+    private init(process: Process, input: FileHandle, isTerminal: Bool, arguments: [String]) {
         self.process = process
+        self.input = input
+        self.isTerminal = isTerminal
         self.arguments = arguments
-        let stdout = self.stdout
-        let stderr = self.stderr
-        // Read both pipes continuously, so a chatty child never blocks on a full pipe.
-        readers = [(output, stdout), (errors, stderr)].map { pipe, sink in
-            Thread {
-                while true {
-                    let chunk = pipe.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    sink.withLock { $0.append(chunk) }
-                }
+    }
+
+    /// Reads `read` continuously into `sink` until it reports the end, so a chatty child never blocks.
+    private func drain(_ sink: Locked<Data>, _ read: @escaping @Sendable () -> Data) -> Thread {
+        Thread {
+            while true {
+                let chunk = read()
+                if chunk.isEmpty { break }
+                sink.withLock { $0.append(chunk) }
             }
         }
     }
 
     /// Starts `idflow arguments…` with exactly `environment` (plus PATH).
     public static func start(_ arguments: [String], environment: [String: String]) throws -> InteractiveSession {
-        let process = Process()
-        process.executableURL = IdFlowBinary.url
-        process.arguments = arguments
-        var env = environment
-        env["PATH"] = env["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = env
+        let process = Self.process(IdFlowBinary.url, arguments, environment)
+        let input = Pipe()
         let output = Pipe()
         let errors = Pipe()
-        let session = InteractiveSession(process: process, output: output, errors: errors, arguments: arguments)
-        process.standardInput = session.input
+        let session = InteractiveSession(process: process, input: input.fileHandleForWriting, isTerminal: false, arguments: arguments)
+        process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+        session.readers = [
+            session.drain(session.stdout) { output.fileHandleForReading.availableData },
+            session.drain(session.stderr) { errors.fileHandleForReading.availableData },
+        ]
         try process.run()
         for reader in session.readers { reader.start() }
         return session
     }
 
+    /// Starts `idflow arguments…` at a terminal of its own: a new session (`setsid -c`) whose controlling
+    /// terminal is a fresh pseudo-terminal on stdin and stderr; stdout is a pipe.
+    public static func startInTerminal(_ arguments: [String], environment: [String: String]) throws -> InteractiveSession {
+        // posix_openpt(3) is opening /dev/ptmx; unlockpt and ptsname are looked up at run time because the
+        // Glibc module does not import them (they sit behind _XOPEN_SOURCE).
+        typealias Unlock = @convention(c) (Int32) -> Int32
+        typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        guard master >= 0, let unlockSymbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "unlockpt"),
+            let nameSymbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "ptsname"),
+            unsafeBitCast(unlockSymbol, to: Unlock.self)(master) == 0, let name = unsafeBitCast(nameSymbol, to: Name.self)(master)
+        else {
+            throw TerminalUnavailable(reason: String(cString: strerror(errno)))
+        }
+        let terminal = open(String(cString: name), O_RDWR | O_NOCTTY)
+        guard terminal >= 0 else { throw TerminalUnavailable(reason: String(cString: strerror(errno))) }
+        let process = Self.process(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", "-c", IdFlowBinary.url.path] + arguments, environment)
+        let output = Pipe()
+        let session = InteractiveSession(
+            process: process, input: FileHandle(fileDescriptor: master, closeOnDealloc: true), isTerminal: true, arguments: arguments)
+        let terminalHandle = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+        process.standardInput = terminalHandle
+        process.standardError = terminalHandle
+        process.standardOutput = output
+        session.readers = [
+            session.drain(session.stdout) { output.fileHandleForReading.availableData },
+            session.drain(session.stderr) {
+                // Once the child has exited and closed the terminal, reading the master fails (EIO): the end.
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = read(master, &buffer, buffer.count)
+                return count > 0 ? Data(buffer[0..<count]) : Data()
+            },
+        ]
+        try process.run()
+        close(terminal)
+        for reader in session.readers { reader.start() }
+        return session
+    }
+
+    private static func process(_ executable: URL, _ arguments: [String], _ environment: [String: String]) -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = environment
+        env["PATH"] = env["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        process.environment = env
+        return process
+    }
+
     public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Everything written to stderr (the terminal, for `startInTerminal`) so far.
+    public var stderrText: String { String(decoding: stderr.current, as: UTF8.self) }
 
     /// Waits until stderr has a line matching `predicate` and returns it.
     public func waitForStderrLine(timeout: Duration = .seconds(60), _ predicate: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let lines = String(decoding: stderr.current, as: UTF8.self).split(separator: "\n").map(String.init)
+            let lines = stderrText.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
             if let line = lines.first(where: predicate) { return line }
             if !process.isRunning && readers.allSatisfy(\.isFinished) { break }
             try await Task.sleep(for: .milliseconds(20))
@@ -65,10 +121,33 @@ public final class InteractiveSession: @unchecked Sendable {
         throw IdFlowBinary.TimedOut(arguments: arguments)
     }
 
-    /// Writes `stdin`, closes it, waits for the exit and returns what was printed.
+    /// Waits until stderr ends with text matching `predicate` (a prompt has no newline yet), counting from
+    /// `after` characters in, so the same prompt asked twice can be told apart.
+    public func waitForPrompt(after offset: Int = 0, timeout: Duration = .seconds(60), _ predicate: (String) -> Bool) async throws -> Int {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let text = stderrText
+            if text.count > offset, predicate(String(text.dropFirst(offset))) { return text.count }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw IdFlowBinary.TimedOut(arguments: arguments)
+    }
+
+    /// Types `text` (at a terminal, a line ends with "\n").
+    public func send(_ text: String) {
+        input.write(Data(text.utf8))
+    }
+
+    /// Presses Ctrl-C at the terminal: the terminal sends SIGINT to the program in front.
+    public func pressControlC() {
+        send("\u{03}")
+    }
+
+    /// Writes `stdin`, closes it (a terminal stays open), waits for the exit and returns what was printed.
     public func finish(stdin: String = "", timeout: Duration = .seconds(120)) async throws -> IdFlowBinary.Result {
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try? input.fileHandleForWriting.close()
+        if !stdin.isEmpty || !isTerminal { send(stdin) }
+        if !isTerminal { try? input.close() }
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now > deadline {
@@ -80,13 +159,18 @@ public final class InteractiveSession: @unchecked Sendable {
         while !readers.allSatisfy(\.isFinished) { try await Task.sleep(for: .milliseconds(5)) }
         return IdFlowBinary.Result(
             exitCode: process.terminationStatus, stdout: String(decoding: stdout.current, as: UTF8.self),
-            stderr: String(decoding: stderr.current, as: UTF8.self))
+            stderr: stderrText.replacingOccurrences(of: "\r\n", with: "\n"))
     }
 
     /// Kills the process without letting it clean up, as a crash or `kill -9` would.
     public func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    public struct TerminalUnavailable: Error, CustomStringConvertible {
+        public var reason: String
+        public var description: String { "cannot open a pseudo-terminal: \(reason)" }
     }
 }
 

@@ -17,12 +17,14 @@ struct IdFlow: AsyncParsableCommand {
                5  not found (user, enrollment, challenge, transaction)
                6  network or TLS failure, timeout, connection refused
                7  server error (5xx), or still rate-limited (429) after the retries
-               8  the user or a policy said no (push denied)
+               8  the user or a policy said no (push denied, device code denied)
                9  gave up waiting (browser redirect, MFA, push challenge, device code)
+              10  custom registration: recoverable status (4000-4999); retry the step
+              11  custom registration: unrecoverable status (5000-5999); start again
               12  local state problem (nothing stored, store unreadable, lock not obtained)
               13  security check failed (plain http to a remote host, state, ID-token checks)
               64  usage error (bad flags, missing configuration)
-             130  interrupted (Ctrl-C) while waiting; nothing stored
+             130  interrupted (Ctrl-C) while waiting or at a prompt; nothing half-stored
 
             Configuration comes from flags, then the environment (OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, \
             OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID, OKTA_OAUTH2_REDIRECTURI, IDFLOW_SCOPE, IDFLOW_PROFILE, \

@@ -13,6 +13,12 @@ import Testing
             RegisterCommand.self
         ),
         (["register", "--email", "jo@example.com", "--attr", "mobilePhone=+1-555-0100", "--attr", "title=ops"], RegisterCommand.self),
+        (["register", "--idp", "invite-code", "--data", "K7Q2"], RegisterCommand.self),
+        (["register", "--idp", "invite-code", "--data", "@code.txt", "--client-secret-file", "s.txt"], RegisterCommand.self),
+        (["register", "--idp", "sms-otp", "--init-data", "{\"phone\":\"+31600000000\"}", "--data-stdin"], RegisterCommand.self),
+        (["register", "--idp", "sms-otp", "--transaction-id", "tx1", "--data", "-"], RegisterCommand.self),
+        (["register", "--idp", "sms-otp", "--transaction-id", "tx1", "--cancel"], RegisterCommand.self),
+        (["register", "--idp", "sms-otp", "--token-server", "https://ts.example.com"], RegisterCommand.self),
         (["activate", "--user", "00u1"], ActivateCommand.self),
         (["activate", "--user", "jo@example.com", "--send-email"], ActivateCommand.self),
         (["activate", "--user", "00u1", "--reactivate"], ActivateCommand.self),
@@ -96,7 +102,14 @@ import Testing
     }
 
     static let invalid: [(arguments: [String], message: String)] = [
-        (["register"], "Missing expected argument '--email <email>'"),
+        (["register"], "give --email (a user with no password) or --idp (custom registration)"),
+        (["register", "--data", "K7Q2"], "--data needs --idp"),
+        (["register", "--idp", "x", "--email", "jo@example.com"], "--email cannot be used with --idp"),
+        (["register", "--idp", "x", "--data", "a", "--data-stdin"], "give --data or --data-stdin, not both"),
+        (["register", "--idp", "x", "--init-data", "-", "--data-stdin"], "only one of --init-data and --data can come from stdin"),
+        (["register", "--idp", "x", "--cancel"], "--cancel needs --transaction-id"),
+        (["register", "--idp", "x", "--transaction-id", "t", "--init-data", "a"], "--init-data cannot be used with --transaction-id"),
+        (["register", "--idp", "x", "--transaction-id", "t", "--cancel", "--data", "a"], "--cancel takes no data"),
         (["activate"], "Missing expected argument '--user <id-or-login>'"),
         (["login-pkce"], "choose exactly one of --session-token[-stdin], --username, --browser or --manual"),
         (["login-pkce", "--browser", "--manual"], "choose exactly one"),

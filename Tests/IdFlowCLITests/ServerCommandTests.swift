@@ -10,9 +10,13 @@ import Testing
         let result = await CLI.run(["demo"])
         #expect(result.exitCode == 0, "\(result.stderr)")
         let steps = result.stdout.split(separator: "\n").compactMap { try? JSONValue(data: Data($0.utf8)) }
-        #expect(steps.map { $0["step"]?.stringValue ?? "" } == ["register", "activate", "set-password", "login-pkce", "refresh"])
+        #expect(
+            steps.map { $0["step"]?.stringValue ?? "" } == [
+                "register", "activate", "set-password", "login-pkce", "refresh", "register-idp",
+            ])
         #expect(steps.allSatisfy { $0["ok"] == true })
         #expect(result.stderr.contains("✔ refresh"))
+        #expect(result.stderr.contains("✔ register-idp: registered 00u"))
     }
 
     @Test func sandboxWithAnUnreadableConfigurationIsAUsageError() async {

@@ -168,9 +168,12 @@ struct DemoTests {
         let result = try await IdFlowBinary.run(["demo"], environment: ["HOME": home.path, "TMPDIR": tmp.path])
         #expect(result.exitCode == 0, "\(result)")
         let steps = try result.stdout.split(separator: "\n").map { try JSONValue(data: Data($0.utf8)) }
-        #expect(steps.map { $0["step"]?.stringValue ?? "" } == ["register", "activate", "set-password", "login-pkce", "refresh"])
+        #expect(
+            steps.map { $0["step"]?.stringValue ?? "" } == [
+                "register", "activate", "set-password", "login-pkce", "refresh", "register-idp",
+            ])
         #expect(steps.allSatisfy { $0["ok"] == true })
-        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("✔") }.count == 5)
+        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("✔") }.count == 6)
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty, "the demo's state dir is removed")
         #expect(
             !FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/state/idflow").path),

@@ -16,6 +16,12 @@ public struct Configuration: Sendable {
     public var verbose: Bool
     public var timeout: Duration
     public var maxRetries: Int
+    /// The Token Server of custom registration (`IDFLOW_TOKEN_SERVER`, profile `tokenServer`); nil means the org.
+    public var tokenServer: URL?
+    /// Where `register --idp` finds its client secret when no `--client-secret-file` is given
+    /// (`OKTA_OAUTH2_CLIENTSECRET`, profile `clientSecretFile`); read only when needed. The other commands
+    /// take theirs from `--client-secret-file` only.
+    public var clientSecretSource: SecretSource?
 
     public static let defaultScope = "openid profile email offline_access"
 

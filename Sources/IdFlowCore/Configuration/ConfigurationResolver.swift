@@ -23,6 +23,8 @@ public struct ConfigurationResolver: Sendable {
         public static let verbose = "IDFLOW_VERBOSE"
         public static let timeout = "IDFLOW_TIMEOUT"
         public static let maxRetries = "IDFLOW_MAX_RETRIES"
+        public static let tokenServer = "IDFLOW_TOKEN_SERVER"
+        public static let clientSecret = "OKTA_OAUTH2_CLIENTSECRET"
     }
 
     var home: URL {
@@ -77,6 +79,11 @@ public struct ConfigurationResolver: Sendable {
                 .map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true) } ?? defaultStateDirectory,
             verbose: flags.verbose || ["1", "true", "yes"].contains(env(Variable.verbose)?.lowercased() ?? ""))
         configuration.explicitScope = flags.scope ?? env(Variable.scope) ?? entry?.scope
+        configuration.tokenServer = try (env(Variable.tokenServer) ?? entry?.tokenServer).map { text throws(IdFlowError) in
+            try Self.parseBaseURL(text, setting: "token server")
+        }
+        configuration.clientSecretSource =
+            env(Variable.clientSecret) != nil ? .environment(Variable.clientSecret) : entry?.clientSecretFile.map(SecretSource.file)
 
         var timeoutSeconds = flags.timeoutSeconds ?? entry?.timeout
         if flags.timeoutSeconds == nil, let text = env(Variable.timeout) { timeoutSeconds = try Self.number(text, Variable.timeout) }
@@ -109,7 +116,7 @@ public struct ConfigurationResolver: Sendable {
     }
 
     /// Parses an org or issuer URL: absolute http(s) with a host, no query; a trailing slash is dropped.
-    static func parseBaseURL(_ text: String, setting: String) throws(IdFlowError) -> URL {
+    public static func parseBaseURL(_ text: String, setting: String) throws(IdFlowError) -> URL {
         var trimmed = text.trimmingCharacters(in: .whitespaces)
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),

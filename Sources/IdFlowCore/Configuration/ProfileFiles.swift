@@ -13,6 +13,8 @@ public struct ProfileEntry: Decodable, Sendable, Equatable {
     public var stateDir: String?
     public var timeout: Double?
     public var maxRetries: Int?
+    public var tokenServer: String?
+    public var clientSecretFile: String?
 }
 
 /// `config.yaml`: `profiles: {name: {orgUrl: …, clientId: …}}`.

@@ -36,10 +36,8 @@ public struct Console: Sendable {
         readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() }, readLine: { Swift.readLine(strippingNewline: true) },
         isInteractive: isatty(0) == 1 && isatty(2) == 1,
         promptSecret: { prompt in
-            // getpass(3) reads from the terminal with echo off, whatever stdin was redirected from.
-            guard let line = getpass(prompt) else { return nil }
-            let text = String(cString: line)
-            return text.isEmpty ? nil : text
+            // Reads from the terminal with echo off, whatever stdin was redirected from; Ctrl-C still works.
+            TerminalPrompt.secret(prompt)
         })
 
     /// Writes one human line to stderr.

@@ -35,6 +35,8 @@ public struct ErrorReport: Encodable, Sendable, Equatable {
             error.httpStatus = status
         case .weakPassword(let causes, _):
             error.causes = causes
+        case .customRegistration(let stop):
+            error.errorCode = String(stop.status)
         case .rateLimited(_, let body):
             error.httpStatus = 429
             error.errorCode = body?.errorCode

@@ -29,6 +29,8 @@ extension IdFlowError {
             .security(let message, _), .localState(let message, _), .protocolViolation(let message),
             .internalFailure(let message), .interrupted(let message):
             return message
+        case .customRegistration(let stop):
+            return stop.message
         }
     }
 
@@ -54,6 +56,7 @@ extension IdFlowError {
         case .protocolViolation: return "run again with --verbose to see the exchange"
         case .interrupted: return "nothing was stored; run the command again to start over"
         case .internalFailure: return "this is a bug in idflow; please report it with the --verbose trace"
+        case .customRegistration(let stop): return stop.hint
         }
     }
 

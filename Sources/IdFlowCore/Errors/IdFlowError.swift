@@ -27,7 +27,8 @@ public enum IdFlowError: Error, Sendable, Equatable {
     case denied(String, hint: String? = nil)
     /// Gave up waiting for something (a browser callback, a push answer).
     case timedOut(String, hint: String? = nil)
-    /// The user pressed Ctrl-C (SIGINT) while idflow waited; nothing was stored.
+    /// The user pressed Ctrl-C (SIGINT) while idflow waited or at a prompt; nothing was stored, and what was
+    /// kept for the interrupted work has been removed.
     case interrupted(String)
     /// A security check failed: state mismatch, token signature or claims, an unexpected host.
     case security(String, hint: String? = nil)
@@ -41,6 +42,8 @@ public enum IdFlowError: Error, Sendable, Equatable {
     case protocolViolation(String)
     /// A bug: something that should not happen.
     case internalFailure(String)
+    /// A custom identity provider's script answered a retry (4xxx) or failure (5xxx, or any other) status.
+    case customRegistration(CustomRegistrationStop)
 }
 
 extension IdFlowError {
@@ -63,6 +66,7 @@ extension IdFlowError {
         case .localState: return .localState
         case .protocolViolation: return .server
         case .internalFailure: return .internalFailure
+        case .customRegistration(let stop): return stop.recoverable ? .registrationRetry : .registrationRestart
         }
     }
 
@@ -91,11 +95,20 @@ extension IdFlowError {
         case "access_denied": return .denied
         // RFC 8628 §3.5: the device code ran out before the user answered.
         case "expired_token": return .timedOut
+        // The Token Server's custom-registration errors: no such identity provider, or no such transaction.
+        case "invalid_idp_identifier", "invalid_transaction": return .notFound
         case "server_error", "temporarily_unavailable": return .server
         default:
             if let httpStatus, httpStatus >= 500 { return .server }
             return .rejected
         }
+    }
+
+    /// The one failure that still prints a document on stdout: a custom registration's recoverable status
+    /// (exit 10), whose `{"status", "step", "transactionId", "data", "identityProvider"}` a script continues from.
+    public var standardOutputDocument: CustomRegistrationStop? {
+        if case .customRegistration(let stop) = self, stop.recoverable { return stop }
+        return nil
     }
 
     /// A short machine-readable category for the `kind` key of the error line.
@@ -120,6 +133,7 @@ extension IdFlowError {
         case .localState: return "local_state"
         case .protocolViolation: return "protocol_violation"
         case .internalFailure: return "internal"
+        case .customRegistration(let stop): return stop.recoverable ? "registration_retry" : "registration_failed"
         }
     }
 }

@@ -15,10 +15,17 @@ public struct Demo: Sendable {
 
     public var email: String
     public var password: Secret
+    /// The server's custom-registration client; with it the demo ends by registering a second user through the
+    /// one-step identity provider `invite-code` (its tokens go to the profile `custom-registration`).
+    public var customRegistrationClient: ClientCredentials?
 
-    public init(email: String = "demo.user@example.com", password: Secret = Secret("Demo-Passw0rd!")) {
+    public init(
+        email: String = "demo.user@example.com", password: Secret = Secret("Demo-Passw0rd!"),
+        customRegistrationClient: ClientCredentials? = nil
+    ) {
         self.email = email
         self.password = password
+        self.customRegistrationClient = customRegistrationClient
     }
 
     /// Runs every step, calling `emit` after each; stops at the first failure. Returns whether all passed.
@@ -28,7 +35,7 @@ public struct Demo: Sendable {
         var userID = ""
         var firstLogin: TokenOutput?
 
-        let steps: [(String, () async throws(IdFlowError) -> (JSONValue, String))] = [
+        var steps: [(String, () async throws(IdFlowError) -> (JSONValue, String))] = [
             (
                 "register",
                 { () throws(IdFlowError) in
@@ -78,6 +85,26 @@ public struct Demo: Sendable {
                 }
             ),
         ]
+        if let client = customRegistrationClient {
+            steps.append(
+                (
+                    "register-idp",
+                    { () throws(IdFlowError) in
+                        var registering = context
+                        registering.configuration.clientID = client.clientID
+                        registering.configuration.profile = "custom-registration"
+                        let output = try await RegisterWithIdentityProvider(
+                            identityProvider: "invite-code", data: .text("K7Q2"), clientSecret: client.secret
+                        ).run(registering)
+                        try Self.expect(output.status == 2000, "invite-code answered \(output.status), not 2000")
+                        let subject = output.tokens.idTokenClaims?["sub"]?.stringValue ?? "?"
+                        return (
+                            try Self.json(output),
+                            "registered \(subject) through the one-step identity provider invite-code; ID token validated"
+                        )
+                    }
+                ))
+        }
 
         for (name, body) in steps {
             do {
@@ -98,13 +125,19 @@ public struct Demo: Sendable {
         public var apiToken: String
         public var clientID: String
         public var redirectURI: String
+        /// The client that registers users through custom identity providers, when the server has one.
+        public var customRegistrationClient: ClientCredentials?
 
-        public init(orgURL: String, issuer: String, apiToken: String, clientID: String, redirectURI: String) {
+        public init(
+            orgURL: String, issuer: String, apiToken: String, clientID: String, redirectURI: String,
+            customRegistrationClient: ClientCredentials? = nil
+        ) {
             self.orgURL = orgURL
             self.issuer = issuer
             self.apiToken = apiToken
             self.clientID = clientID
             self.redirectURI = redirectURI
+            self.customRegistrationClient = customRegistrationClient
         }
     }
 
@@ -122,7 +155,9 @@ public struct Demo: Sendable {
         context.message = { _ in }  // the demo prints its own headline per step
         console.line("idflow demo: sandbox at \(server.orgURL)")
         let failure = Locked<Int32?>(nil)
-        let passed = await run(context) { step in
+        var demo = self
+        demo.customRegistrationClient = server.customRegistrationClient ?? customRegistrationClient
+        let passed = await demo.run(context) { step in
             if let data = try? JSONOutput.encode(step, style: .compact) { console.standardOutput(data) }
             console.line("\(step.ok ? "✔" : "✘") \(step.step): \(step.headline)")
             if let code = step.error?.exitCode { failure.withLock { $0 = code } }

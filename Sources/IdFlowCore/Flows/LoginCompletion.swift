@@ -15,14 +15,8 @@ extension AuthorizationServer {
         grant: () async throws(IdFlowError) -> TokenResponse
     ) async throws(IdFlowError) -> TokenOutput {
         try await prepareToValidate(scope: scope)
-        let response = try await grant()
-        let claims = try await validateIDToken(in: response, nonce: nonce, requestedScope: scope)
-        let (output, record) = result(response, claims: claims, previous: nil)
-        if store {
-            let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
-            try await tokenStore.withLock { () throws(IdFlowError) in try tokenStore.save(record) }
-        }
-        let who = claims?["sub"]?.stringValue.map { " as \($0)" } ?? ""
+        let output = try await acceptLogin(try await grant(), nonce: nonce, requestedScope: scope, store: store, context)
+        let who = output.idTokenClaims?["sub"]?.stringValue.map { " as \($0)" } ?? ""
         let saved = store ? "; tokens saved for profile \(context.configuration.profile)" : ""
         context.message("logged in\(who)\(saved)")
         return output

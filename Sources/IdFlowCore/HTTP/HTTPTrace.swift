@@ -20,7 +20,9 @@ public struct HTTPTrace: Sendable {
             lines.append("> \(name): \(Redactor.header(name: name, value: value))")
         }
         if let body = request.httpBody, !body.isEmpty {
-            lines.append("> " + Redactor.body(body, contentType: request.value(forHTTPHeaderField: "Content-Type")))
+            lines.append(
+                "> " + Redactor.body(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), url: request.url?.absoluteString)
+            )
         }
         write(lines.joined(separator: "\n"))
     }
@@ -32,7 +34,7 @@ public struct HTTPTrace: Sendable {
             lines.append("< \(name): \(Redactor.header(name: name, value: value))")
         }
         if !response.body.isEmpty {
-            lines.append("< " + Redactor.body(response.body, contentType: response.contentType))
+            lines.append("< " + Redactor.body(response.body, contentType: response.contentType, url: response.url.absoluteString))
         }
         write(lines.joined(separator: "\n"))
     }

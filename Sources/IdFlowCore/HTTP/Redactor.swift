@@ -12,7 +12,15 @@ public enum Redactor {
         "resetpasswordurl", "assertion", "temppassword", "client_assertion", "recoverytoken", "statehandle", "pin",
         // Push authenticator: the signed challenge answer and the device attestation are single-use assertions.
         "challengeresponse", "clientinstancekeyattestation",
+        "transaction_id",
     ]
+
+    /// Keys that are secret only on some endpoints: a custom registration's `data` carries what the identity
+    /// provider's script checks (an invite code, a one-time code), while `data` elsewhere is harmless.
+    static func secretKeys(forURL url: String?) -> Set<String> {
+        guard let url, url.contains("/custom-registration/") else { return [] }
+        return ["data"]
+    }
 
     /// Headers whose values are credentials; the auth scheme word is kept so the trace still shows which one was used.
     static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
@@ -68,13 +76,15 @@ public enum Redactor {
 
     /// Masks a body according to its content type: JSON members, form fields. A body that is neither is shown
     /// only as its size: nothing says which of its bytes are secret (a proxy's page may echo the request).
-    public static func body(_ data: Data, contentType: String?, limit: Int = 4096) -> String {
+    /// `url`, when given, adds the keys secret on that endpoint (`secretKeys(forURL:)`).
+    public static func body(_ data: Data, contentType: String?, limit: Int = 4096, url: String? = nil) -> String {
         if data.isEmpty { return "" }
         let type = contentType?.lowercased() ?? ""
         if let document = try? JSONValue(data: data) {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            if let encoded = try? encoder.encode(json(document)), let text = String(data: encoded, encoding: .utf8) {
+            let masked = json(document, alsoSecret: secretKeys(forURL: url))
+            if let encoded = try? encoder.encode(masked), let text = String(data: encoded, encoding: .utf8) {
                 return truncate(text, limit)
             }
         }
@@ -89,20 +99,20 @@ public enum Redactor {
     }
 
     /// Masks every member whose key is secret, at any depth; URL-looking strings get `url(_:)`.
-    public static func json(_ value: JSONValue) -> JSONValue {
+    public static func json(_ value: JSONValue, alsoSecret extra: Set<String> = []) -> JSONValue {
         switch value {
         case .object(let members):
             var result: [String: JSONValue] = [:]
             for (key, member) in members {
-                if isSecret(key: key), member != .null {
+                if isSecret(key: key) || extra.contains(key.lowercased()), member != .null {
                     result[key] = .string(mask)
                 } else {
-                    result[key] = json(member)
+                    result[key] = json(member, alsoSecret: extra)
                 }
             }
             return .object(result)
         case .array(let items):
-            return .array(items.map(json))
+            return .array(items.map { json($0, alsoSecret: extra) })
         case .string(let text) where text.hasPrefix("http://") || text.hasPrefix("https://"):
             return .string(url(text))
         default:

@@ -59,4 +59,7 @@ public enum NonceFreeGrant: String, Sendable, Equatable {
     /// A push challenge (devices.md §5): the org signs it for the device, outside any login of this client's;
     /// what binds the answer to the sign-in is the challenge's `tx`, which the signed response repeats.
     case pushChallenge = "push challenge"
+    /// A custom identity provider's complete step (custom-registration.md §3.3) issues the tokens itself,
+    /// with no authorization request of this client's a nonce could travel in.
+    case customRegistration = "custom registration"
 }

@@ -79,6 +79,21 @@ public struct AuthorizationServer: Sendable {
         scope?.split(separator: " ").contains("openid") ?? false
     }
 
+    /// The end of every fresh login (`login-pkce`, `login-device`, `register --idp`): the ID token checked, then
+    /// the result built and, with `store`, saved for the profile under its lock. Nothing is printed or stored
+    /// before the checks pass. Call `prepareToValidate` before the grant that produced `response`.
+    public func acceptLogin(
+        _ response: TokenResponse, nonce: NonceRequirement, requestedScope: String?, store: Bool, _ context: IdFlowContext
+    ) async throws(IdFlowError) -> TokenOutput {
+        let claims = try await validateIDToken(in: response, nonce: nonce, requestedScope: requestedScope)
+        let (output, record) = result(response, claims: claims, previous: nil)
+        if store {
+            let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
+            try await tokenStore.withLock { () throws(IdFlowError) in try tokenStore.save(record) }
+        }
+        return output
+    }
+
     /// The printable result and the record to store for a token response; a response without a refresh
     /// token keeps the previous one (the server did not rotate it).
     public func result(_ response: TokenResponse, claims: JSONValue?, previous: StoredTokens?) -> (TokenOutput, StoredTokens) {

@@ -20,13 +20,9 @@ struct AdminController {
         routes.post("/sandbox/rate-limits", use: configureRateLimit)
     }
 
-    /// `GET /sandbox/info` → the same object `idflow sandbox` prints.
+    /// `GET /sandbox/info` → the same document `idflow sandbox` prints (custom registration's client included).
     @Sendable func info(_ request: Request, context: SandboxRequestContext) async throws -> Response {
-        let info = await state.info
-        return .json([
-            "orgUrl": .string(info.orgUrl), "issuer": .string(info.issuer), "apiToken": .string(info.apiToken),
-            "clientId": .string(info.clientId), "redirectUri": .string(info.redirectUri),
-        ])
+        .json(await state.info.json)
     }
 
     // MARK: Clock
@@ -57,16 +53,18 @@ struct AdminController {
 
     // MARK: Outbox
 
-    /// `GET /sandbox/outbox` → `[{"to","subject","activationUrl","sentAt"}]`, oldest first.
+    /// `GET /sandbox/outbox` → `[{"to","subject","activationUrl","sentAt"}]` for mails and
+    /// `[{"to","subject","code","sentAt"}]` for a custom registration's texts, oldest first.
     @Sendable func outbox(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let messages = await state.outboxMessages
         return .json(
             .array(
-                messages.map {
-                    [
-                        "to": .string($0.to), "subject": .string($0.subject),
-                        "activationUrl": .string($0.activationUrl), "sentAt": .string(Timestamps.iso8601($0.sentAt)),
-                    ]
+                messages.map { message in
+                    var entry: JSONObject = ["to": .string(message.to), "subject": .string(message.subject)]
+                    if let url = message.activationUrl { entry["activationUrl"] = .string(url) }
+                    if let code = message.code { entry["code"] = .string(code) }
+                    entry["sentAt"] = .string(Timestamps.iso8601(message.sentAt))
+                    return .object(entry)
                 }))
     }
 

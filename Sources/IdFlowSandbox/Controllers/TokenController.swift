@@ -54,8 +54,7 @@ struct TokenController {
             throw OAuthErrorResponse(
                 .badRequest, "unsupported_grant_type", "The grant type in the request isn't supported.")
         }
-        let key = try await state.signingKey()
-        let accessToken = try await key.sign(grant.accessToken)
+        let (accessToken, idToken) = try await Self.sign(grant, state: state)
         var body: JSONObject = [
             "token_type": "Bearer",
             "expires_in": .int(grant.expiresIn),
@@ -63,10 +62,7 @@ struct TokenController {
             "scope": .string(grant.scopes.joined(separator: " ")),
         ]
         if let refreshToken = grant.refreshToken { body["refresh_token"] = .string(refreshToken) }
-        if var idToken = grant.idToken {
-            idToken.at_hash = SigningKey.atHash(accessToken)
-            body["id_token"] = .string(try await key.sign(idToken))
-        }
+        if let idToken { body["id_token"] = .string(idToken) }
         var response = Response.json(.object(body))
         response.headers[.cacheControl] = "no-store"
         response.headers[.pragma] = "no-cache"
@@ -90,6 +86,15 @@ struct TokenController {
         } catch let error as DeviceJWT.Rejected {
             throw SandboxState.invalidAssertion(error.reason)
         }
+    }
+
+    /// Signs a grant's tokens with the signing key: the access token, and the ID token bound to it by `at_hash`.
+    static func sign(_ grant: TokenGrant, state: SandboxState) async throws -> (accessToken: String, idToken: String?) {
+        let key = try await state.signingKey()
+        let accessToken = try await key.sign(grant.accessToken)
+        guard var idToken = grant.idToken else { return (accessToken, nil) }
+        idToken.at_hash = SigningKey.atHash(accessToken)
+        return (accessToken, try await key.sign(idToken))
     }
 
     /// The `token` form field introspect and revoke both require.

@@ -19,8 +19,12 @@ struct APITokenMiddleware: RouterMiddleware {
 
     /// Whether `path` may be called without the API token.
     static func isPublic(_ path: String) -> Bool {
-        publicPaths.contains { path == $0 || path.hasPrefix($0 + "/") }
+        (publicPaths + clientAuthenticatedPrefixes).contains { path == $0 || path.hasPrefix($0 + "/") }
     }
+
+    /// Paths that are deliberately not SSWS-protected because their handler authenticates the caller
+    /// itself: the custom-registration endpoints take the registering client's HTTP Basic credentials.
+    static let clientAuthenticatedPrefixes = [CustomRegistrationController.pathPrefix]
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response

@@ -36,6 +36,11 @@ extension SandboxConfiguration {
         if let id = confidentialClientId, let secret = confidentialClientSecret {
             clients.append(OAuthClient(id: id, secret: secret, redirectURIs: redirectURIs))
         }
+        // The custom-registration client gets its tokens from the complete step, never from /authorize; it
+        // refreshes, introspects and revokes them like any confidential client.
+        if let secret = customRegistration.clientSecret {
+            clients.append(OAuthClient(id: customRegistration.clientId, secret: secret, redirectURIs: []))
+        }
         return clients
     }
 }
@@ -81,7 +86,7 @@ enum ClientAuthentication {
     }
 
     /// `base64(urlencode(id) ":" urlencode(secret))` (RFC 6749 §2.3.1).
-    private static func decodeBasic(_ encoded: String) -> (String, String)? {
+    static func decodeBasic(_ encoded: String) -> (String, String)? {
         guard let data = Data(base64Encoded: encoded.trimmingCharacters(in: .whitespaces)),
             let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else { return nil }

@@ -33,6 +33,7 @@ extension SandboxState {
             "pushChallenges": pushChallenges.count,
             "usedDeviceTokenIDs": usedDeviceTokenIDs.count,
             "deviceAuthorizations": deviceAuthorizations.count,
+            "customRegistrations": customRegistrations.count,
         ]
     }
 
@@ -59,6 +60,7 @@ extension SandboxState {
         // Kept past expiry for a while: an expired code answers expired_token, an unknown one invalid_grant.
         deviceAuthorizations = deviceAuthorizations.filter { $0.value.expiresAt + Self.deviceCodeRetention > now }
         deviceCodesByUserCode = deviceCodesByUserCode.filter { deviceAuthorizations[$0.value] != nil }
+        customRegistrations = customRegistrations.filter { $0.value.expiresAt > now }
 
         func liveFamily(_ id: String) -> Bool { tokenFamilies[id].map { !$0.revoked } ?? false }
         accessTokens = accessTokens.filter { !$0.value.revoked && $0.value.expiresAt > now && liveFamily($0.value.familyID) }

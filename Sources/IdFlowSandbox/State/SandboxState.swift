@@ -46,6 +46,9 @@ public actor SandboxState {
     /// The `jti` of every device-signed token accepted, until its `exp` passes (replay detection).
     var usedDeviceTokenIDs: [String: Date] = [:]
 
+    // Custom registration (`CustomRegistration/`).
+    var customRegistrations: [String: CustomRegistrationRecord] = [:]
+
     /// When expired records were last purged (`SandboxState+Purge.swift`).
     var sweep = SweepSchedule(lastSweep: Date())
 
@@ -56,6 +59,11 @@ public actor SandboxState {
 
     /// Creates an empty directory. Cheap: no keys are generated and no I/O happens here.
     public init(configuration: SandboxConfiguration = SandboxConfiguration()) {
+        var configuration = configuration
+        // Like the API token, the custom-registration client's secret is random per run unless configured.
+        if configuration.customRegistration.clientSecret == nil {
+            configuration.customRegistration.clientSecret = RandomToken.string(count: 40, alphabet: RandomToken.urlSafeAlphabet)
+        }
         self.configuration = configuration
         self.apiToken = configuration.apiToken ?? RandomToken.apiToken()
         self.orgURL = Self.makeOrgURL(host: configuration.host, port: configuration.port)
@@ -78,7 +86,12 @@ public actor SandboxState {
             issuer: orgURL + "/oauth2/default",
             apiToken: apiToken,
             clientId: configuration.clientId,
-            redirectUri: configuration.redirectURIs.first ?? "")
+            redirectUri: configuration.redirectURIs.first ?? "",
+            customRegistration: CustomRegistrationInfo(
+                clientId: configuration.customRegistration.clientId, clientSecret: configuration.customRegistration.clientSecret ?? "",
+                identityProviders: configuration.customRegistration.identityProviders.map {
+                    .init(id: $0.id, type: $0.type.rawValue, enabled: $0.enabled)
+                }))
     }
 
     /// Records the address the server actually bound, so every URL the sandbox writes is reachable.

@@ -82,13 +82,23 @@ enum ActivationOutcome: Sendable {
     case emailed
 }
 
-/// An e-mail the sandbox "sent", kept for `GET /sandbox/outbox`.
+/// An e-mail (or text message) the sandbox "sent", kept for `GET /sandbox/outbox`.
 public struct OutboxMessage: Sendable, Equatable {
-    /// The user's primary e-mail.
+    /// The user's primary e-mail, or the phone number of a text.
     public let to: String
     public let subject: String
-    /// The link a user would click; it carries the activation token.
-    public let activationUrl: String
+    /// The link a user would click; it carries the activation token (activation mails).
+    public let activationUrl: String?
+    /// The one-time code of a custom registration's text message.
+    public let code: String?
     /// The sandbox-clock time of sending.
     public let sentAt: Date
+
+    public init(to: String, subject: String, activationUrl: String? = nil, code: String? = nil, sentAt: Date) {
+        self.to = to
+        self.subject = subject
+        self.activationUrl = activationUrl
+        self.code = code
+        self.sentAt = sentAt
+    }
 }

@@ -6,7 +6,8 @@ import IdFlowSandbox
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run the whole chain on an embedded sandbox: register → activate → set-password → login-pkce → refresh.",
+        abstract:
+            "Run the whole chain on an embedded sandbox: register → activate → set-password → login-pkce → refresh → register --idp.",
         discussion: """
             Starts an in-process sandbox on a random loopback port and a temporary state directory, runs each step \
             with the same code as its command, prints one JSON document per step on stdout (one per line) and a \
@@ -34,7 +35,10 @@ struct DemoCommand: AsyncParsableCommand {
             failure = await Demo().run(
                 against: .init(
                     orgURL: info.orgUrl, issuer: info.issuer, apiToken: info.apiToken, clientID: info.clientId,
-                    redirectURI: info.redirectUri),
+                    redirectURI: info.redirectUri,
+                    customRegistrationClient: info.customRegistration.map {
+                        ClientCredentials(clientID: $0.clientId, secret: Secret($0.clientSecret))
+                    }),
                 verbose: verbose, console: console)
             await server.stop()
         }

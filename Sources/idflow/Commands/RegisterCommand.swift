@@ -1,21 +1,33 @@
 import ArgumentParser
+import Foundation
 import IdFlowCore
 
 struct RegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
-        abstract: "Create a user with no password (STAGED), ready for `activate`.",
+        abstract: "Create a user with no password (STAGED), or register one through a custom identity provider (--idp).",
         discussion: """
-            Sends POST /api/v1/users?activate=false with the profile and prints the user object as the server returns it. \
-            Needs the org URL and a management API token.
+            With --email: sends POST /api/v1/users?activate=false with the profile and prints the user object as the \
+            server returns it. Needs the org URL and a management API token.
 
               $ uid=$(idflow register --email jo@example.com --first-name Jo --last-name Doe | jq -r .id)
 
             A login that already exists gives the server's E0000001 error with its cause (exit 3).
+
+            With --idp: custom registration at the Token Server (POST /oauth/custom-registration/{idp}/init and \
+            /complete, HTTP Basic with --client-id and the client secret). --init-data makes it two-step. The \
+            complete step issues the tokens, which are validated like login-pkce's and saved for the profile; \
+            prints {"status","identityProvider","data","tokens"}.
+
+              $ idflow register --idp invite-code --data K7Q2 --client-secret-file secret | jq -r .tokens.access_token
+
+            A recoverable status (4000-4999) exits 10 with {"status","step","transactionId","data","identityProvider"} \
+            on stdout; continue with --transaction-id and other --data. At a terminal idflow asks again instead. \
+            An unrecoverable status (5000-5999, or any other) exits 11 and the transaction is dropped.
             """)
 
     @Option(help: ArgumentHelp("The user's e-mail address; also the login unless --login is given.", valueName: "email"))
-    var email: String
+    var email: String?
 
     @Option(name: .customLong("first-name"), help: ArgumentHelp("The user's first name.", valueName: "name"))
     var firstName: String?
@@ -33,13 +45,101 @@ struct RegisterCommand: AsyncParsableCommand {
             valueName: "key=value"))
     var attributes: [String] = []
 
+    @Option(
+        name: .customLong("idp"),
+        help: ArgumentHelp("Register through this custom identity provider of the Token Server instead of --email.", valueName: "idp"))
+    var identityProvider: String?
+
+    @Option(
+        name: .customLong("init-data"),
+        help: ArgumentHelp(
+            "The init step's data: the text, @FILE, or - for stdin. Makes the registration two-step.", valueName: "data"))
+    var initData: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The complete step's data: the text, @FILE, or - for stdin (read after init has answered).", valueName: "data"))
+    var data: String?
+
+    @Flag(name: .customLong("data-stdin"), help: "Read the complete step's data from stdin (same as --data -).")
+    var dataStdin = false
+
+    @Option(
+        name: .customLong("transaction-id"),
+        help: ArgumentHelp("Continue the registration that a recoverable status (exit 10) stopped.", valueName: "id"))
+    var transactionID: String?
+
+    @Flag(help: "With --transaction-id: forget that registration (exit 0).")
+    var cancel = false
+
+    @Option(
+        name: .customLong("token-server"),
+        help: ArgumentHelp(
+            "The Token Server's base URL; default the org URL (env IDFLOW_TOKEN_SERVER, profile tokenServer).", valueName: "url"))
+    var tokenServer: String?
+
+    @OptionGroup var clientSecret: ClientSecretOption
+
     @OptionGroup var global: GlobalOptions
 
+    func validate() throws {
+        let customOptions: [(String, Bool)] = [
+            ("--init-data", initData != nil), ("--data", data != nil), ("--data-stdin", dataStdin),
+            ("--transaction-id", transactionID != nil),
+            ("--cancel", cancel), ("--token-server", tokenServer != nil),
+        ]
+        guard let identityProvider else {
+            if let used = customOptions.first(where: \.1) { throw ValidationError("\(used.0) needs --idp") }
+            guard email != nil else { throw ValidationError("give --email (a user with no password) or --idp (custom registration)") }
+            return
+        }
+        let profileOptions: [(String, Bool)] = [
+            ("--email", email != nil), ("--first-name", firstName != nil), ("--last-name", lastName != nil), ("--login", login != nil),
+            ("--attr", !attributes.isEmpty),
+        ]
+        if let used = profileOptions.first(where: \.1) {
+            throw ValidationError("\(used.0) cannot be used with --idp: the identity provider's script creates the user")
+        }
+        if identityProvider.isEmpty { throw ValidationError("--idp needs an identity provider id") }
+        if dataStdin && data != nil { throw ValidationError("give --data or --data-stdin, not both") }
+        if initData == "-" && (data == "-" || dataStdin) { throw ValidationError("only one of --init-data and --data can come from stdin") }
+        if transactionID != nil && initData != nil {
+            throw ValidationError("--init-data cannot be used with --transaction-id: the transaction is past its init step")
+        }
+        if cancel {
+            guard transactionID != nil else { throw ValidationError("--cancel needs --transaction-id") }
+            if initData != nil || data != nil || dataStdin { throw ValidationError("--cancel takes no data") }
+        }
+    }
+
     func run() async throws {
+        if let identityProvider {
+            try await registerCustom(identityProvider)
+            return
+        }
         try await CommandRunner.run(global) { context throws(IdFlowError) in
             let flow = RegisterUser(
-                email: email, firstName: firstName, lastName: lastName, login: login,
+                email: email ?? "", firstName: firstName, lastName: lastName, login: login,
                 attributes: try RegisterUser.parseAttributes(attributes))
+            return try await flow.run(context)
+        }
+    }
+
+    private func registerCustom(_ identityProvider: String) async throws {
+        if cancel, let transactionID {
+            try await CommandRunner.run(global) { context throws(IdFlowError) in
+                try await CancelRegistration(identityProvider: identityProvider, transactionID: transactionID).run(context)
+            }
+            return
+        }
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            let flow = RegisterWithIdentityProvider(
+                identityProvider: identityProvider, initData: initData.map(RegistrationData.init(argument:)),
+                data: dataStdin ? .standardInput : data.map(RegistrationData.init(argument:)), transactionID: transactionID,
+                tokenServer: try tokenServer.map { text throws(IdFlowError) in
+                    try ConfigurationResolver.parseBaseURL(text, setting: "token server")
+                },
+                clientSecret: try clientSecret.secret(context))
             return try await flow.run(context)
         }
     }

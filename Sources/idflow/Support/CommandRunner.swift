@@ -17,7 +17,16 @@ enum CommandRunner {
         let environment = environment
         try await report(to: environment.console) { () throws(IdFlowError) in
             let context = try environment.makeContext(options.flags)
-            let result = try await body(context)
+            let result: Result
+            do throws(IdFlowError) {
+                result = try await body(context)
+            } catch {
+                // A failure that still owes the script a document (a custom registration's retry, exit 10).
+                if let document = error.standardOutputDocument {
+                    environment.console.standardOutput(try JSONOutput.encode(document, style: options.outputStyle))
+                }
+                throw error
+            }
             environment.console.standardOutput(try JSONOutput.encode(result, style: options.outputStyle))
         }
     }

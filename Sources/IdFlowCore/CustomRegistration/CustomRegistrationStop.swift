@@ -1,0 +1,64 @@
+/// A registration that stopped at a script status other than success: a retry (4xxx, exit 10, the document on
+/// stdout names the transaction and step so a script can continue) or a failure (5xxx or out of range, exit 11).
+public struct CustomRegistrationStop: Sendable, Equatable, Encodable {
+    public var status: Int
+    public var step: RegistrationStep
+    /// The transaction a retry continues with `--transaction-id`; nil when there is none to continue (a failed
+    /// init, a failure, a server that did not name one).
+    public var transactionId: String?
+    public var identityProvider: String
+    /// What the script sent back, as JSON when it is a JSON object or array, else as a string.
+    public var data: JSONValue?
+    /// 4xxx: the same step can be tried again.
+    public var recoverable: Bool
+
+    public init(
+        status: Int, step: RegistrationStep, transactionId: String?, identityProvider: String, data: JSONValue?, recoverable: Bool
+    ) {
+        self.status = status
+        self.step = step
+        self.transactionId = transactionId
+        self.identityProvider = identityProvider
+        self.data = data
+        self.recoverable = recoverable
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status, step, transactionId, identityProvider, data
+    }
+
+    /// Every key is written, `null` included, so a script can read `.transactionId` without guessing.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(status, forKey: .status)
+        try container.encode(step, forKey: .step)
+        try container.encode(transactionId, forKey: .transactionId)
+        try container.encode(identityProvider, forKey: .identityProvider)
+        try container.encode(data ?? .null, forKey: .data)
+    }
+
+    var message: String {
+        let said = data.map { " (\(Self.describe($0)))" } ?? ""
+        return recoverable
+            ? "\(identityProvider) answered \(status) at the \(step.rawValue) step\(said): the step can be tried again"
+            : "\(identityProvider) answered \(status) at the \(step.rawValue) step\(said): the registration failed and was dropped"
+    }
+
+    var hint: String {
+        guard recoverable else {
+            return "start again from the beginning: idflow register --idp \(identityProvider) …"
+        }
+        if let transactionId, step == .complete {
+            return
+                "send other data in the same transaction: idflow register --idp \(identityProvider) --transaction-id \(transactionId) --data …"
+        }
+        return "run idflow register --idp \(identityProvider) again with other \(step == .initialize ? "--init-data" : "--data")"
+    }
+
+    /// A one-line rendering of the script's data for messages.
+    static func describe(_ data: JSONValue) -> String {
+        if let text = data.stringValue { return "\"\(text)\"" }
+        guard let encoded = try? JSONOutput.encode(data, style: .compact) else { return "data" }
+        return String(decoding: encoded.dropLast(), as: UTF8.self)
+    }
+}
