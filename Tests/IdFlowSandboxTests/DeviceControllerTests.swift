@@ -83,7 +83,8 @@ struct DeviceControllerTests {
 
     @Test("polling: pending, slow_down when sooner than the interval (which grows by 5 s), then the tokens exactly once")
     func pollingToTokens() async throws {
-        try await withSandbox { api in
+        // A long interval, so "too soon" stays too soon however slowly a loaded machine answers.
+        try await withSandbox(configure: { $0.deviceIntervalSeconds = 60 }) { api in
             let (userId, _) = try await api.registerActiveUser(email: "tv@example.com")
             let started = try await api.deviceAuthorize(scope: "openid profile offline_access").object()
             let deviceCode = try #require(started["device_code"] as? String)
@@ -93,9 +94,9 @@ struct DeviceControllerTests {
             let tooSoon = try await api.pollDevice(deviceCode)
             #expect(tooSoon.reply.status == .badRequest)
             #expect(tooSoon.oauthError == "slow_down")
-            try await api.advanceClock(seconds: 6)
-            #expect(try await api.pollDevice(deviceCode).oauthError == "slow_down", "the interval is 10 s now")
-            try await api.advanceClock(seconds: 15)
+            try await api.advanceClock(seconds: 61)
+            #expect(try await api.pollDevice(deviceCode).oauthError == "slow_down", "the interval is 65 s now")
+            try await api.advanceClock(seconds: 70)
             #expect(try await api.pollDevice(deviceCode).oauthError == "authorization_pending")
 
             let decided = try await api.send(
@@ -106,7 +107,7 @@ struct DeviceControllerTests {
             #expect(decision["userCode"] as? String == userCode)
             #expect(decision["userId"] as? String == userId)
 
-            try await api.advanceClock(seconds: 15)
+            try await api.advanceClock(seconds: 70)
             let tokens = try await api.pollDevice(deviceCode)
             #expect(tokens.reply.status == .ok, "\(tokens.reply.text)")
             #expect(tokens.reply.header("Cache-Control") == "no-store")
@@ -121,7 +122,7 @@ struct DeviceControllerTests {
             #expect(idToken.nonce == nil, "the device grant carries no nonce")
             #expect(idToken.at_hash != nil)
 
-            try await api.advanceClock(seconds: 15)
+            try await api.advanceClock(seconds: 70)
             let again = try await api.pollDevice(deviceCode)
             #expect(again.oauthError == "invalid_grant", "tokens are issued once per device code")
 

@@ -24,7 +24,7 @@ struct APITokenMiddleware: RouterMiddleware {
 
     /// Paths that are deliberately not SSWS-protected because their handler authenticates the caller
     /// itself: the custom-registration endpoints take the registering client's HTTP Basic credentials.
-    static let clientAuthenticatedPrefixes = [CustomRegistrationController.pathPrefix]
+    static let clientAuthenticatedPrefixes = ["/oauth/custom-registration"]
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
