@@ -140,7 +140,7 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflo
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'challenges' -d 'List the push challenges pending for this machine\'s enrollments.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'resolve' -d 'Approve or deny a pending push challenge.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'sandbox' -d 'Run a local, in-memory, Okta-compatible identity server (like `vault server -dev`).'
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'demo' -d 'Run the whole chain on an embedded sandbox: register → activate → set-password → login-pkce → refresh → register --idp.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'demo' -d 'Run the whole chain on an embedded sandbox: register, activate, set-password, login-pkce, refresh, push MFA, register --idp.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" email' -l 'email' -d 'The user\'s e-mail address; also the login unless --login is given.' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" first-name' -l 'first-name' -d 'The user\'s first name.' -rfka ''

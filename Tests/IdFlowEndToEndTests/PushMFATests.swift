@@ -106,12 +106,15 @@ struct PushMFATests {
             FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory)
             #expect(mode == (isDirectory.boolValue ? 0o700 : 0o600), "\(file.path)")
             if !isDirectory.boolValue {
-                #expect(!(try String(contentsOf: file, encoding: .utf8)).contains("\"d\""), "no bare private key member in \(file.lastPathComponent)")
+                #expect(
+                    !(try String(contentsOf: file, encoding: .utf8)).contains("\"d\""),
+                    "no bare private key member in \(file.lastPathComponent)")
             }
         }
 
         func push() async throws -> String {
-            let (status, body) = try await sandbox.call("POST", "/sandbox/push", json: ["login": "uv@example.com", "userVerification": "REQUIRED"])
+            let (status, body) = try await sandbox.call(
+                "POST", "/sandbox/push", json: ["login": "uv@example.com", "userVerification": "REQUIRED"])
             #expect(status == 200 || status == 201)
             return body?["transactionId"]?.stringValue ?? ""
         }
@@ -150,7 +153,8 @@ struct PushMFATests {
         try await sandbox.call(
             "POST", "/sandbox/faults",
             json: [
-                "pathPrefix": .string("/idp/myaccount/app-authenticators/\(enrollmentID)/push/notifications"), "method": "GET", "status": 200,
+                "pathPrefix": .string("/idp/myaccount/app-authenticators/\(enrollmentID)/push/notifications"), "method": "GET",
+                "status": 200,
                 "body": .string("[{\"payloadVersion\":\"IDXv1\",\"challenge\":\"\(forged)\"}]"), "count": 1,
             ])
         let resolved = try await sandbox.idflow(["resolve", "--transaction-id", transaction, "--approve"])
@@ -178,7 +182,8 @@ struct PushMFATests {
 
     /// The first challenge JWT in a `--verbose` trace of `challenges` (the trace masks secrets, not challenges).
     static func challengeJWT(fromTrace trace: String) -> String? {
-        guard let range = trace.range(of: #""challenge":"eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+""#, options: .regularExpression)
+        guard
+            let range = trace.range(of: #""challenge":"eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+""#, options: .regularExpression)
         else { return nil }
         return String(trace[range].dropFirst(#""challenge":""#.count).dropLast())
     }

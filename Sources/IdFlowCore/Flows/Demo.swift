@@ -34,6 +34,8 @@ public struct Demo: Sendable {
         var activationToken: ActivationToken?
         var userID = ""
         var firstLogin: TokenOutput?
+        var pushSignIn: Task<TokenOutput, any Error>?
+        var pushTransaction = ""
 
         var steps: [(String, () async throws(IdFlowError) -> (JSONValue, String))] = [
             (
@@ -82,6 +84,57 @@ public struct Demo: Sendable {
                         output.response.accessToken != firstLogin?.response.accessToken, "refresh returned the same access token")
                     let rotated = output.response.refreshToken != firstLogin?.response.refreshToken
                     return (try Self.json(output), "access token refreshed; refresh token \(rotated ? "rotated and saved" : "kept")")
+                }
+            ),
+            (
+                "enroll",
+                { () throws(IdFlowError) in
+                    let enrollment = try await EnrollDevice(name: "idflow-demo").run(context)
+                    return (try Self.json(enrollment), "this machine is \(email)'s push authenticator (\(enrollment.enrollmentId))")
+                }
+            ),
+            (
+                "push-sign-in",
+                { () throws(IdFlowError) in
+                    // The sign-in waits for the push while the next steps answer it, as two terminals would.
+                    let password = password
+                    pushSignIn = Task {
+                        try await LoginPKCE(
+                            method: .credentials(username: email, password: password), store: false,
+                            mfa: PushMFA(context: context, timeout: .seconds(60), pollInterval: .milliseconds(250))
+                        ).run(context)
+                    }
+                    return (["username": .string(email), "mfa": "push"], "signed in with the password; waiting for the push")
+                }
+            ),
+            (
+                "challenges",
+                { () throws(IdFlowError) in
+                    let listed = try await ListChallenges(wait: .seconds(30), pollInterval: .milliseconds(250)).run(context)
+                    guard let challenge = listed.challenges.first else { throw .timedOut("no push challenge arrived") }
+                    pushTransaction = challenge.transactionId
+                    return (
+                        try Self.json(listed), "push challenge \(challenge.transactionId) pending (\(challenge.transactionType ?? "LOGIN"))"
+                    )
+                }
+            ),
+            (
+                "resolve",
+                { () throws(IdFlowError) in
+                    let answer = try await ResolveChallenge(target: .transaction(pushTransaction), approve: true).run(context)
+                    let login: TokenOutput
+                    do {
+                        login = try await pushSignIn?.value ?? { throw IdFlowError.internalFailure("no push sign-in") }()
+                    } catch let error as IdFlowError {
+                        throw error
+                    } catch {
+                        throw .internalFailure("the push sign-in failed: \(error)")
+                    }
+                    try Self.expect(login.idTokenClaims?["sub"] == .string(userID), "the push sign-in is not for \(userID)")
+                    return (
+                        try Self.json(answer),
+                        "push approved (\(answer.keyType ?? "proofOfPossession")); the waiting sign-in got its tokens"
+                    )
                 }
             ),
         ]
@@ -150,7 +203,10 @@ public struct Demo: Sendable {
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         let configuration = Configuration(
             orgURL: URL(string: server.orgURL), apiToken: Secret(server.apiToken), issuer: URL(string: server.issuer),
-            clientID: server.clientID, redirectURI: server.redirectURI, stateDirectory: stateDirectory, verbose: verbose, maxRetries: 1)
+            clientID: server.clientID, redirectURI: server.redirectURI,
+            // The manage scope lets the same login enroll this machine as a push authenticator.
+            scope: Configuration.defaultScope + " okta.myAccount.appAuthenticator.manage", stateDirectory: stateDirectory,
+            verbose: verbose, maxRetries: 1)
         var context = IdFlowContext.live(configuration: configuration, console: console)
         context.message = { _ in }  // the demo prints its own headline per step
         console.line("idflow demo: sandbox at \(server.orgURL)")
