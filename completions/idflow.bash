@@ -186,9 +186,9 @@ _idflow() {
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--activate --skip-existing --verbose -v --pretty --compact --version -h --help)
     repeating_options=(--attr)
-    non_repeating_options=(--email --first-name --last-name --login --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--email --first-name --last-name --login --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -206,6 +206,16 @@ _idflow_register() {
         return
         ;;
     '--attr')
+        return
+        ;;
+    '--batch')
+        return
+        ;;
+    '--format')
+        __idflow_add_completions -W 'ndjson'$'\n''csv'
+        return
+        ;;
+    '--concurrency')
         return
         ;;
     '--org-url')

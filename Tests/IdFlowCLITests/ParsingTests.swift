@@ -13,6 +13,8 @@ import Testing
             RegisterCommand.self
         ),
         (["register", "--email", "jo@example.com", "--attr", "mobilePhone=+1-555-0100", "--attr", "title=ops"], RegisterCommand.self),
+        (["register", "--batch", "users.ndjson"], RegisterCommand.self),
+        (["register", "--batch", "-", "--format", "csv", "--concurrency", "8", "--activate", "--skip-existing"], RegisterCommand.self),
         (["activate", "--user", "00u1"], ActivateCommand.self),
         (["activate", "--user", "jo@example.com", "--send-email"], ActivateCommand.self),
         (["activate", "--user", "00u1", "--reactivate"], ActivateCommand.self),
@@ -71,7 +73,11 @@ import Testing
     }
 
     static let invalid: [(arguments: [String], message: String)] = [
-        (["register"], "Missing expected argument '--email <email>'"),
+        (["register"], "give --email for one user, or --batch FILE for many"),
+        (["register", "--batch", "u.ndjson", "--email", "jo@example.com"], "--batch reads every user from its input"),
+        (["register", "--email", "jo@example.com", "--activate"], "--activate works with --batch only"),
+        (["register", "--batch", "u.ndjson", "--concurrency", "0"], "--concurrency must be between 1 and 64"),
+        (["register", "--batch", "u.ndjson", "--format", "xml"], "--format"),
         (["activate"], "Missing expected argument '--user <id-or-login>'"),
         (["login-pkce"], "choose exactly one of --session-token[-stdin], --username, --browser or --manual"),
         (["login-pkce", "--browser", "--manual"], "choose exactly one"),

@@ -27,4 +27,6 @@ public enum IdFlowExitCode: Int32, Sendable, CaseIterable {
     case security = 13
     /// Bad flags or missing configuration.
     case usage = 64
+    /// Interrupted (Ctrl-C) after finishing and reporting what was under way.
+    case interrupted = 130
 }
