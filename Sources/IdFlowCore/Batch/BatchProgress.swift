@@ -2,7 +2,7 @@ import Foundation
 
 /// The progress line of a batch on a terminal's stderr: a bar, lines done, rate and ETA, redrawn in place
 /// at most a few times a second and erased before the summary.
-final class BatchProgress: Sendable {
+public final class BatchProgress: Sendable {
     private let total: Int
     private let write: @Sendable (Data) -> Void
     private let lastDrawn = Locked<ContinuousClock.Instant?>(nil)
@@ -27,7 +27,7 @@ final class BatchProgress: Sendable {
     }
 
     /// `[#########...........]  120/1000  37.5 lines/s  ETA 0:23`.
-    static func line(done: Int, total: Int, elapsed: Duration) -> String {
+    public static func line(done: Int, total: Int, elapsed: Duration) -> String {
         let width = 20
         let filled = total > 0 ? min(width, done * width / total) : width
         let seconds = elapsed.inSeconds

@@ -166,3 +166,37 @@ struct BatchRegistrationTests {
         #expect((BatchRegistration.mostSevere(failures) ?? .success) == expected)
     }
 }
+
+struct BatchRetryAndProgressTests {
+    @Test func a429FromAnotherClientIsRetriedAndTheLineStillSucceeds() async throws {
+        let server = FakeUsersServer()
+        let throttled = Locked(false)
+        let transport = RoutedTransport { request in
+            let first = throttled.withLock { seen in
+                defer { seen = true }
+                return !seen
+            }
+            if first {
+                return .init(
+                    status: 429, headers: ["Content-Type": "application/json", "X-Rate-Limit-Remaining": "0", "X-Rate-Limit-Reset": "0"],
+                    body: Data(
+                        #"{"errorCode":"E0000047","errorSummary":"API call exceeded rate limit due to too many requests.","errorCauses":[]}"#
+                            .utf8))
+            }
+            return server.reply(request)
+        }
+        let emitted = Locked<[BatchRegistration.LineResult]>([])
+        let summary = try await BatchRegistration(source: .data(Data(#"{"email":"a@example.com"}"#.utf8))).run(
+            TestContext.make(transport: transport)
+        ) { line in emitted.withLock { $0.append(line) } }
+        #expect(emitted.current.map(\.ok) == [true])
+        #expect(summary.requests == 2, "the 429 and its retry")
+        #expect(summary.exitStatus == .success)
+    }
+
+    @Test func theProgressLineShowsDoneRateAndETA() {
+        #expect(
+            BatchProgress.line(done: 250, total: 1000, elapsed: .seconds(10)) == "[#####...............]  250/1000  25.0 lines/s  ETA 0:30")
+        #expect(BatchProgress.line(done: 0, total: 10, elapsed: .zero).hasSuffix("ETA --:--"))
+    }
+}
