@@ -186,9 +186,9 @@ _idflow() {
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--data-stdin --cancel --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--data-stdin --cancel --activate --skip-existing --verbose -v --pretty --compact --version -h --help)
     repeating_options=(--attr)
-    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -224,6 +224,16 @@ _idflow_register() {
         return
         ;;
     '--client-secret-file')
+        return
+        ;;
+    '--batch')
+        return
+        ;;
+    '--format')
+        __idflow_add_completions -W 'ndjson'$'\n''csv'
+        return
+        ;;
+    '--concurrency')
         return
         ;;
     '--org-url')

@@ -19,6 +19,8 @@ import Testing
         (["register", "--idp", "sms-otp", "--transaction-id", "tx1", "--data", "-"], RegisterCommand.self),
         (["register", "--idp", "sms-otp", "--transaction-id", "tx1", "--cancel"], RegisterCommand.self),
         (["register", "--idp", "sms-otp", "--token-server", "https://ts.example.com"], RegisterCommand.self),
+        (["register", "--batch", "users.ndjson"], RegisterCommand.self),
+        (["register", "--batch", "-", "--format", "csv", "--concurrency", "8", "--activate", "--skip-existing"], RegisterCommand.self),
         (["activate", "--user", "00u1"], ActivateCommand.self),
         (["activate", "--user", "jo@example.com", "--send-email"], ActivateCommand.self),
         (["activate", "--user", "00u1", "--reactivate"], ActivateCommand.self),
@@ -102,7 +104,7 @@ import Testing
     }
 
     static let invalid: [(arguments: [String], message: String)] = [
-        (["register"], "give --email (a user with no password) or --idp (custom registration)"),
+        (["register"], "give --email for one user, --batch FILE for many, or --idp IDP for custom registration"),
         (["register", "--data", "K7Q2"], "--data needs --idp"),
         (["register", "--idp", "x", "--email", "jo@example.com"], "--email cannot be used with --idp"),
         (["register", "--idp", "x", "--data", "a", "--data-stdin"], "give --data or --data-stdin, not both"),
@@ -110,6 +112,11 @@ import Testing
         (["register", "--idp", "x", "--cancel"], "--cancel needs --transaction-id"),
         (["register", "--idp", "x", "--transaction-id", "t", "--init-data", "a"], "--init-data cannot be used with --transaction-id"),
         (["register", "--idp", "x", "--transaction-id", "t", "--cancel", "--data", "a"], "--cancel takes no data"),
+        (["register", "--batch", "u.ndjson", "--email", "jo@example.com"], "--batch reads every user from its input"),
+        (["register", "--email", "jo@example.com", "--activate"], "--activate works with --batch only"),
+        (["register", "--batch", "u.ndjson", "--concurrency", "0"], "--concurrency must be between 1 and 64"),
+        (["register", "--batch", "u.ndjson", "--format", "xml"], "--format"),
+        (["register", "--idp", "x", "--batch", "u.ndjson"], "--batch cannot be used with --idp"),
         (["activate"], "Missing expected argument '--user <id-or-login>'"),
         (["login-pkce"], "choose exactly one of --session-token[-stdin], --username, --browser or --manual"),
         (["login-pkce", "--browser", "--manual"], "choose exactly one"),

@@ -14,14 +14,18 @@ public struct Console: Sendable {
     /// Whether a person is at the keyboard (stdin and stderr are terminals), so a flow may ask again instead
     /// of failing; a script never gets a prompt it cannot answer.
     public var isInteractive: Bool
+    /// Whether stderr is a terminal, so progress drawn in place (`register --batch`) is seen by a person and
+    /// never lands in a log file.
+    public var showsProgress: Bool
     /// Shows the prompt on the terminal and reads one line without echoing it; nil when nothing was typed.
     public var promptSecret: @Sendable (String) -> String?
 
     public init(
         standardOutput: @escaping @Sendable (Data) -> Void, standardError: @escaping @Sendable (Data) -> Void,
         readStandardInput: @escaping @Sendable () -> Data, readLine: @escaping @Sendable () -> String?, isInteractive: Bool = false,
-        promptSecret: @escaping @Sendable (String) -> String? = { _ in nil }
+        promptSecret: @escaping @Sendable (String) -> String? = { _ in nil }, showsProgress: Bool = false
     ) {
+        self.showsProgress = showsProgress
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.readStandardInput = readStandardInput
@@ -38,7 +42,7 @@ public struct Console: Sendable {
         promptSecret: { prompt in
             // Reads from the terminal with echo off, whatever stdin was redirected from; Ctrl-C still works.
             TerminalPrompt.secret(prompt)
-        })
+        }, showsProgress: isatty(2) == 1)
 
     /// Writes one human line to stderr.
     public func line(_ text: String) {

@@ -37,7 +37,15 @@ public struct RegisterUser: Sendable {
 
     /// The profile sent to the server; login defaults to the e-mail address, as Okta's sign-up does.
     public var profile: [String: JSONValue] {
-        var profile = attributes.mapValues(JSONValue.string)
+        Self.profile(
+            email: email, firstName: firstName, lastName: lastName, login: login, attributes: attributes.mapValues(JSONValue.string))
+    }
+
+    /// The profile of one new user; `register --batch` builds its users' profiles here too.
+    static func profile(email: String, firstName: String?, lastName: String?, login: String?, attributes: [String: JSONValue]) -> [String:
+        JSONValue]
+    {
+        var profile = attributes
         profile["email"] = .string(email)
         profile["login"] = .string(login ?? email)
         if let firstName { profile["firstName"] = .string(firstName) }
@@ -45,11 +53,16 @@ public struct RegisterUser: Sendable {
         return profile
     }
 
-    /// Returns the created user object as the server sent it.
-    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> JSONValue {
+    /// Refuses what cannot be an e-mail address before anything is sent.
+    static func checkEmail(_ email: String) throws(IdFlowError) {
         guard email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else {
             throw .invalidInput("\"\(email)\" is not an e-mail address", hint: "pass --email name@example.com")
         }
+    }
+
+    /// Returns the created user object as the server sent it.
+    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> JSONValue {
+        try Self.checkEmail(email)
         let (user, document) = try await context.usersAPI().createUser(profile: profile, activate: false)
         context.message("registered \(user.profile.login) as \(user.id) (\(user.status))")
         return document

@@ -5,7 +5,8 @@ import IdFlowCore
 struct RegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
-        abstract: "Create a user with no password (STAGED), or register one through a custom identity provider (--idp).",
+        abstract:
+            "Create a user with no password (STAGED), many from a file (--batch), or register one through a custom identity provider (--idp).",
         discussion: """
             With --email: sends POST /api/v1/users?activate=false with the profile and prints the user object as the \
             server returns it. Needs the org URL and a management API token.
@@ -24,6 +25,10 @@ struct RegisterCommand: AsyncParsableCommand {
             A recoverable status (4000-4999) exits 10 with {"status","step","transactionId","data","identityProvider"} \
             on stdout; continue with --transaction-id and other --data. At a terminal idflow asks again instead. \
             An unrecoverable status (5000-5999, or any other) exits 11 and the transaction is dropped.
+
+            With --batch, one user per input line, NDJSON results in input order, a summary on stderr:
+
+              $ idflow register --batch users.ndjson --activate --concurrency 8 > results.ndjson
             """)
 
     @Option(help: ArgumentHelp("The user's e-mail address; also the login unless --login is given.", valueName: "email"))
@@ -80,6 +85,8 @@ struct RegisterCommand: AsyncParsableCommand {
 
     @OptionGroup var clientSecret: ClientSecretOption
 
+    @OptionGroup(title: "Batch Options") var batch: BatchOptions
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -90,9 +97,10 @@ struct RegisterCommand: AsyncParsableCommand {
         ]
         guard let identityProvider else {
             if let used = customOptions.first(where: \.1) { throw ValidationError("\(used.0) needs --idp") }
-            guard email != nil else { throw ValidationError("give --email (a user with no password) or --idp (custom registration)") }
+            try validateDirectory()
             return
         }
+        if batch.file != nil { throw ValidationError("--batch cannot be used with --idp") }
         let profileOptions: [(String, Bool)] = [
             ("--email", email != nil), ("--first-name", firstName != nil), ("--last-name", lastName != nil), ("--login", login != nil),
             ("--attr", !attributes.isEmpty),
@@ -112,9 +120,31 @@ struct RegisterCommand: AsyncParsableCommand {
         }
     }
 
+    /// The Users API forms: one user from the flags, or many from `--batch`.
+    private func validateDirectory() throws {
+        if batch.file != nil {
+            guard email == nil, firstName == nil, lastName == nil, login == nil, attributes.isEmpty else {
+                throw ValidationError(
+                    "--batch reads every user from its input: leave out --email, --first-name, --last-name, --login and --attr")
+            }
+        } else if let flag = batch.givenWithoutBatch.first {
+            throw ValidationError("\(flag) works with --batch only")
+        } else if email == nil {
+            throw ValidationError("give --email for one user, --batch FILE for many, or --idp IDP for custom registration")
+        }
+    }
+
     func run() async throws {
         if let identityProvider {
             try await registerCustom(identityProvider)
+            return
+        }
+        if batch.file != nil {
+            try await CommandRunner.environment.withInterruption { interruption in
+                try await CommandRunner.stream(global) { context, emit throws(IdFlowError) in
+                    try await batch.flow(interruption: interruption).run(context, emit: emit).exitStatus
+                }
+            }
             return
         }
         try await CommandRunner.run(global) { context throws(IdFlowError) in

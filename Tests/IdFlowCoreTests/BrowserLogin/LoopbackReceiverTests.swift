@@ -16,7 +16,7 @@ struct LoopbackReceiverTests {
 
     /// Runs `waitForRedirect` in the background; `client` plays the other side while it waits.
     func waiting(
-        timeout: Duration = .seconds(20), requestTimeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(15),
         client: @Sendable @escaping (UInt16) async throws -> Void
     ) async throws -> (Result<String, IdFlowError>, refused: [String], elapsed: Duration) {
         let receiver = try LoopbackReceiver()

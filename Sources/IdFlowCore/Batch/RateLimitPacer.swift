@@ -1,0 +1,165 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Spaces requests by what the server's `X-Rate-Limit-*` headers say is left, so a batch that keeps to it
+/// never sees a 429: requests go at full speed while the window has room, slow down as `Remaining`
+/// approaches zero (spread over what is left of the window), and wait for `Reset` once the budget is spent.
+///
+/// The budget is counted down locally for every request sent and lowered to what the server reports,
+/// minus the other requests still in flight (they may not have been counted yet), so it never overshoots.
+public struct RateLimitPacer: Sendable {
+    /// What a response's rate-limit headers say, with the reset measured against the server's own `Date`.
+    public struct Observation: Sendable, Equatable {
+        public var limit: Int?
+        public var remaining: Int
+        /// Epoch seconds at which the window ends, as sent.
+        public var resetEpoch: Int
+        /// Seconds from when the response was received to the end of the window.
+        public var secondsToReset: Double
+
+        public init(limit: Int?, remaining: Int, resetEpoch: Int, secondsToReset: Double) {
+            self.limit = limit
+            self.remaining = remaining
+            self.resetEpoch = resetEpoch
+            self.secondsToReset = secondsToReset
+        }
+
+        /// Reads the headers; nil when the response has none (the server does not rate-limit).
+        public init?(headers: [String: String], now: Date) {
+            func header(_ name: String) -> String? {
+                headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value.trimmingCharacters(in: .whitespaces)
+            }
+            guard let remaining = header("X-Rate-Limit-Remaining").flatMap(Int.init),
+                let reset = header("X-Rate-Limit-Reset").flatMap(Int.init)
+            else { return nil }
+            // The Date header has whole seconds and is never later than the server's true time, so the
+            // reset measured from it is never shorter than the truth.
+            let serverNow = header("Date").flatMap(HTTPDate.parse) ?? now
+            self.init(
+                limit: header("X-Rate-Limit-Limit").flatMap(Int.init), remaining: remaining, resetEpoch: reset,
+                secondsToReset: max(0, Double(reset) - serverNow.timeIntervalSince1970))
+        }
+    }
+
+    /// Below this share of the limit left, requests are spread over the rest of the window.
+    public var slowDownBelow: Double = 0.2
+    /// Added to every wait for a reset, for the time a request takes to reach the server.
+    public var resetMargin: Duration = .milliseconds(100)
+
+    private var budget: Int?
+    private var limit: Int?
+    private var resetEpoch: Int?
+    private var resetAt: ContinuousClock.Instant?
+    private var nextSlot: ContinuousClock.Instant?
+    /// Requests handed a slot whose response has not been observed yet.
+    public private(set) var inFlight = 0
+
+    public init() {}
+
+    /// Reserves the next request's slot and returns when it may be sent (`now` or later).
+    public mutating func reserve(now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        inFlight += 1
+        if let resetAt, now >= resetAt { startNewWindow() }
+        guard var budget else { return now }
+        var slot = max(now, nextSlot ?? now)
+        if budget <= 0 {
+            // Spent: wait for the end of the window, then the whole limit is available again.
+            guard let resetAt else { return slot }
+            slot = max(slot, resetAt + resetMargin)
+            startNewWindow()
+            budget = self.budget ?? 1
+            nextSlot = slot
+        } else if let limit, let resetAt, Double(budget) < Double(limit) * slowDownBelow {
+            // Running low: spread what is left over the rest of the window.
+            let gap = (resetAt - slot) / budget
+            nextSlot = slot + max(.zero, gap)
+        }
+        self.budget = budget - 1
+        return slot
+    }
+
+    /// Takes in what a response said; `nil` when it had no rate-limit headers or never arrived.
+    public mutating func observe(_ observation: Observation?, now: ContinuousClock.Instant) {
+        inFlight = max(0, inFlight - 1)
+        guard let observation else { return }
+        let reported = observation.remaining - inFlight
+        if observation.resetEpoch == resetEpoch, let budget {
+            self.budget = min(budget, reported)
+        } else if resetEpoch.map({ observation.resetEpoch > $0 }) ?? true {
+            budget = reported
+            resetEpoch = observation.resetEpoch
+        } else {
+            return  // a late answer from a window that has already ended
+        }
+        limit = observation.limit ?? limit
+        resetAt = now + .milliseconds(Int(observation.secondsToReset * 1000))
+    }
+
+    private mutating func startNewWindow() {
+        budget = limit
+        resetAt = nil
+        nextSlot = nil
+    }
+}
+
+/// The transport a batch sends through: every request waits for its slot from the shared `RateLimitPacer`
+/// and reports the answer's rate-limit headers back; it also counts requests for the summary.
+public final class PacedTransport: HTTPTransport {
+    /// Set per input line by the batch: whether the line has sent a request yet. A line that has not is
+    /// abandoned when the batch is interrupted while it waits for its slot; one that has is carried through.
+    @TaskLocal public static var lineStarted: Locked<Bool>?
+
+    private let base: any HTTPTransport
+    private let pacer = Locked(RateLimitPacer())
+    private let sent = Locked(0)
+    private let interruption: BatchInterruption
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let clock = ContinuousClock()
+
+    public init(
+        wrapping base: any HTTPTransport, interruption: BatchInterruption,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.base = base
+        self.interruption = interruption
+        self.sleep = sleep
+    }
+
+    /// Requests sent so far, retries included.
+    public var requestCount: Int { sent.current }
+
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let slot = pacer.withLock { $0.reserve(now: clock.now) }
+        do {
+            try await waitUntil(slot)
+            Self.lineStarted?.withLock { $0 = true }
+            sent.withLock { $0 += 1 }
+            let (data, response) = try await base.send(request)
+            var headers: [String: String] = [:]
+            for (name, value) in response.allHeaderFields {
+                if let name = name as? String, let value = value as? String { headers[name] = value }
+            }
+            let observation = RateLimitPacer.Observation(headers: headers, now: Date())
+            pacer.withLock { $0.observe(observation, now: clock.now) }
+            return (data, response)
+        } catch {
+            pacer.withLock { $0.observe(nil, now: clock.now) }
+            throw error
+        }
+    }
+
+    /// Waits in short steps, so an interruption abandons a line that has sent nothing without waiting out a
+    /// whole rate-limit window.
+    private func waitUntil(_ slot: ContinuousClock.Instant) async throws {
+        var left = slot - clock.now
+        while left > .zero {
+            if interruption.isTriggered, Self.lineStarted?.current == false { throw URLError(.cancelled) }
+            let step = min(left, .milliseconds(100))
+            try await sleep(step)
+            left -= step
+        }
+    }
+}

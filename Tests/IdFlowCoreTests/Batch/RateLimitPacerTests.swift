@@ -1,0 +1,59 @@
+import Foundation
+import IdFlowCore
+import Testing
+
+struct RateLimitPacerTests {
+    let start = ContinuousClock.now
+
+    func observation(remaining: Int, limit: Int = 100, reset: Int = 1_000, secondsToReset: Double = 10) -> RateLimitPacer.Observation {
+        .init(limit: limit, remaining: remaining, resetEpoch: reset, secondsToReset: secondsToReset)
+    }
+
+    @Test func readsTheHeadersAndMeasuresTheResetOnTheServersDate() {
+        let headers = [
+            "x-rate-limit-limit": "600", "X-Rate-Limit-Remaining": "17", "X-Rate-Limit-Reset": "1700000060",
+            "Date": "Tue, 14 Nov 2023 22:13:20 GMT",
+        ]
+        let parsed = RateLimitPacer.Observation(headers: headers, now: Date(timeIntervalSince1970: 0))
+        #expect(parsed == .init(limit: 600, remaining: 17, resetEpoch: 1_700_000_060, secondsToReset: 60))
+        #expect(RateLimitPacer.Observation(headers: ["Date": "x"], now: Date()) == nil)
+    }
+
+    @Test func goesAtFullSpeedWhileTheWindowHasRoom() {
+        var pacer = RateLimitPacer()
+        #expect(pacer.reserve(now: start) == start, "nothing known yet")
+        pacer.observe(observation(remaining: 90), now: start)
+        for _ in 0..<8 { #expect(pacer.reserve(now: start) == start) }
+    }
+
+    @Test func spreadsTheLastRequestsOverTheRestOfTheWindow() {
+        var pacer = RateLimitPacer()
+        _ = pacer.reserve(now: start)
+        pacer.observe(observation(remaining: 10, secondsToReset: 10), now: start)
+        let slots = (0..<3).map { _ in pacer.reserve(now: start) }
+        #expect(slots[0] == start)
+        #expect(slots[1] == start + .seconds(1), "10 s left for 10 requests: one a second")
+        #expect(slots[2] > slots[1])
+    }
+
+    @Test func waitsForTheResetWhenTheBudgetIsSpentCountingRequestsStillInFlight() {
+        var pacer = RateLimitPacer()
+        for _ in 0..<3 { _ = pacer.reserve(now: start) }
+        // Two other requests are still in flight and may not have been counted: 2 left means none for us.
+        pacer.observe(observation(remaining: 2, secondsToReset: 5), now: start)
+        let slot = pacer.reserve(now: start)
+        #expect(slot >= start + .seconds(5))
+        #expect(slot <= start + .seconds(6))
+        // After the reset the whole limit is available again, from the reset on.
+        #expect(pacer.reserve(now: start) == slot)
+    }
+
+    @Test func aLateAnswerFromAnEndedWindowDoesNotLowerTheNewBudget() {
+        var pacer = RateLimitPacer()
+        _ = pacer.reserve(now: start)
+        _ = pacer.reserve(now: start)
+        pacer.observe(observation(remaining: 50, reset: 2_000), now: start)
+        pacer.observe(observation(remaining: 0, reset: 1_000), now: start)
+        #expect(pacer.reserve(now: start) == start)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import IdFlowCore
+import IdFlowTestSupport
+import Testing
+
+/// `register --batch` run as a runbook would: the built binary against `idflow sandbox`, files, stdin, a
+/// rate-limited org and Ctrl-C.
+@Suite(.serialized)
+struct RegisterBatchTests {
+    func write(_ text: String, in sandbox: LiveSandbox, name: String) throws -> String {
+        let file = sandbox.home.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    func lines(_ stdout: String) -> [JSONValue] {
+        stdout.split(separator: "\n").compactMap { try? JSONValue(data: Data($0.utf8)) }
+    }
+
+    func ndjson(_ range: ClosedRange<Int>) -> String {
+        range.map { #"{"email":"user\#($0)@example.com","firstName":"User","lastName":"\#($0)"}"# }.joined(separator: "\n") + "\n"
+    }
+
+    /// The logins the sandbox holds, with the rate limits off so the listing itself is never throttled.
+    func logins(_ sandbox: LiveSandbox) async throws -> Set<String> {
+        try await sandbox.call("POST", "/sandbox/rate-limits", json: ["family": "users", "limit": 0])
+        let (_, users) = try await sandbox.call("GET", "/api/v1/users?limit=200")
+        return Set((users?.arrayValue ?? []).compactMap { $0["profile"]?["login"]?.stringValue })
+    }
+
+    @Test func ndjsonFileWithActivateCreatesProvisionedUsersWithTokens() async throws {
+        let sandbox = try await LiveSandbox.start()
+        let file = try write(ndjson(1...3), in: sandbox, name: "users.ndjson")
+        let result = try await sandbox.idflow(["register", "--batch", file, "--activate"])
+        #expect(result.exitCode == 0, "\(result)")
+        let output = lines(result.stdout)
+        #expect(output.map { $0["line"] } == [1, 2, 3])
+        for line in output {
+            #expect(line["ok"] == true)
+            #expect(line["user"]?["status"] == "PROVISIONED")
+            let token = try #require(line["activationToken"]?.stringValue)
+            #expect(line["activationUrl"]?.stringValue?.contains(token) == true)
+        }
+        #expect(result.stderr.contains("created 3, skipped 0, failed 0 of 3 lines"))
+        // The token works: the chain continues with set-password.
+        let token = try #require(output[0]["activationToken"]?.stringValue)
+        let set = try await sandbox.idflow(
+            ["set-password", "--password-stdin"], stdin: "Str0ng-Passw0rd!", environment: ["IDFLOW_ACTIVATION_TOKEN": token])
+        #expect(set.exitCode == 0, "\(set)")
+    }
+
+    @Test func csvFromStdinWithAMalformedLineReportsEveryLineAndExits64() async throws {
+        let sandbox = try await LiveSandbox.start()
+        let csv = "email,firstName,lastName,department\na@example.com,A,Doe,R&D\n\"broken@example.com,B\nc@example.com,C,\"Doe, Jr.\",\n"
+        let result = try await sandbox.idflow(["register", "--batch", "-", "--format", "csv"], stdin: csv)
+        #expect(result.exitCode == 64, "\(result)")
+        let output = lines(result.stdout)
+        #expect(output.map { $0["line"] } == [2, 3, 4])
+        #expect(output.map { $0["ok"] } == [true, false, true])
+        #expect(output[1]["error"]?["kind"] == "invalid_input")
+        #expect(output[0]["user"]?["profile"]?["department"] == "R&D")
+        #expect(output[2]["user"]?["profile"]?["lastName"] == "Doe, Jr.")
+        #expect(try await logins(sandbox) == ["a@example.com", "c@example.com"])
+    }
+
+    @Test func orderIsKeptAtConcurrency8() async throws {
+        let sandbox = try await LiveSandbox.start()
+        let result = try await sandbox.idflow(["register", "--batch", "-", "--concurrency", "8"], stdin: ndjson(1...60))
+        #expect(result.exitCode == 0, "\(result)")
+        let output = lines(result.stdout)
+        #expect(output.map { $0["line"]?.intValue } == Array(1...60))
+        #expect(output.map { $0["user"]?["profile"]?["login"]?.stringValue } == (1...60).map { "user\($0)@example.com" })
+    }
+
+    @Test func aLowUsersRateLimitIsPacedWithoutA429() async throws {
+        let sandbox = try await LiveSandbox.start()
+        // 10 requests per 2-second window; the batch needs 25, and no retry is allowed (IDFLOW_MAX_RETRIES=0),
+        // so a single 429 would fail its line.
+        try await sandbox.call("POST", "/sandbox/rate-limits", json: ["family": "users", "limit": 10, "windowSeconds": 2])
+        let started = ContinuousClock.now
+        let result = try await sandbox.idflow(["register", "--batch", "-", "--concurrency", "8"], stdin: ndjson(1...25))
+        #expect(result.exitCode == 0, "\(result)")
+        let output = lines(result.stdout)
+        #expect(output.count == 25)
+        #expect(output.allSatisfy { $0["ok"] == true })
+        #expect(!result.stdout.contains("429") && !result.stdout.contains("rate_limited"))
+        #expect(ContinuousClock.now - started >= .seconds(4), "three windows of ten")
+        #expect(try await logins(sandbox).count == 25)
+    }
+
+    @Test func ctrlCFinishesWhatIsUnderWayAndARerunWithSkipExistingCompletes() async throws {
+        let sandbox = try await LiveSandbox.start()
+        // Slow the run down: 10 users per 3-second window, so it is still running when interrupted.
+        try await sandbox.call("POST", "/sandbox/rate-limits", json: ["family": "users", "limit": 10, "windowSeconds": 3])
+        let file = try write(ndjson(1...80), in: sandbox, name: "users.ndjson")
+        let session = try InteractiveSession.start(["register", "--batch", file, "--concurrency", "4"], environment: sandbox.environment)
+        // Wait until the batch has sent its first requests (the admin API is never rate-limited itself).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let (_, limits) = try await sandbox.call("GET", "/sandbox/rate-limits")
+            if let remaining = limits?["users"]?["remaining"]?.intValue, remaining < 10 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        kill(session.processIdentifier, SIGINT)
+        let interrupted = try await session.finish(timeout: .seconds(20))
+        #expect(interrupted.exitCode == 130, "\(interrupted)")
+        let first = lines(interrupted.stdout)
+        #expect(!first.isEmpty && first.count < 80)
+        let numbers = first.compactMap { $0["line"]?.intValue }
+        #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count, "what completed, in input order")
+        #expect(first.allSatisfy { $0["ok"] == true })
+        #expect(interrupted.stderr.contains("interrupted after \(first.count) lines"))
+        let reported = Set(first.compactMap { $0["user"]?["profile"]?["login"]?.stringValue })
+        #expect(try await logins(sandbox) == reported, "every user created was reported, nothing else was created")
+
+        let rerun = try await sandbox.idflow(["register", "--batch", file, "--skip-existing", "--concurrency", "8"])
+        #expect(rerun.exitCode == 0, "\(rerun)")
+        let second = lines(rerun.stdout)
+        #expect(second.map { $0["line"]?.intValue } == Array(1...80))
+        #expect(second.allSatisfy { $0["ok"] == true })
+        let skipped = second.filter { $0["skipped"] == true }
+        #expect(Set(skipped.compactMap { $0["user"]?["profile"]?["login"]?.stringValue }) == reported)
+        #expect(Set(skipped.compactMap { $0["user"]?["id"] }) == Set(first.compactMap { $0["user"]?["id"] }), "the same users, looked up")
+        #expect(try await logins(sandbox).count == 80)
+    }
+}
