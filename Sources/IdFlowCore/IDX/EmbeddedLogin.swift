@@ -49,11 +49,7 @@ public struct EmbeddedLogin: Sendable {
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
         let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
-        guard let redirectURI = context.configuration.redirectURI, !redirectURI.isEmpty else {
-            throw .configuration(
-                "no redirect URI configured", hint: "pass --redirect-uri (the one registered for the app) or export OKTA_OAUTH2_REDIRECTURI"
-            )
-        }
+        let redirectURI = try context.configuration.requireRedirectURI()
         let scope = context.configuration.scope
         let pkce = PKCEPair.generate()
         let nonce = RandomValue.base64URL(bytes: 24)
