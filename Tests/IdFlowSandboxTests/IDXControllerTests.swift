@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import IdFlowSandbox
+import IdFlowTestSupport
 import JWTKit
 import Testing
 
@@ -183,5 +184,47 @@ extension SandboxClient {
         #expect(identify.status == .ok, "identify: \(identify.text)", sourceLocation: sourceLocation)
         #expect(identify.text.contains("challenge-authenticator"), sourceLocation: sourceLocation)
         return stateHandle
+    }
+}
+
+/// The sandbox's IDX documents have the recorded documents' key paths (../shared/fixtures/okta-idx).
+@Suite(.enabled(if: Fixtures.available, Comment(rawValue: Fixtures.missingMessage)))
+struct IDXFixtureContractTests {
+    /// Key paths of a recording, without the ones the sandbox adds or the recording lacks by age.
+    static func expectSameKeys(_ reply: Reply, fixture name: String, ignoring: Set<String> = []) throws {
+        let expected = keyPaths(try Fixtures.object("okta-idx/\(name)")).subtracting(ignoring)
+        let got = keyPaths(try reply.object()).subtracting(ignoring)
+        #expect(got == expected, "\(name): missing \(expected.subtracting(got).sorted()), extra \(got.subtracting(expected).sorted())")
+    }
+
+    /// `produces` and authenticator `key` are in newer recordings than the password ones; `required` on the
+    /// identifier too; the password recording also offers `recover`, which the sandbox does not.
+    static let newerKeys: Set<String> = [
+        "remediation.value[].produces", "cancel.produces", "remediation.value[].value[].required",
+        "currentAuthenticatorEnrollment.value.key", "authenticators.value[].key", "authenticatorEnrollments.value[].key",
+    ]
+
+    @Test func identifyPasswordAndSuccessDocumentsHaveTheRecordedKeys() async throws {
+        try await withSandbox { api in
+            try await api.registerActiveUser(email: "ada@example.com", password: "Correct-Horse-7")
+            let handle = try await api.interact(pkce: PKCEPair())
+            let introspect = try await api.send(.post, "/idp/idx/introspect", json: ["interactionHandle": handle], auth: .none)
+            try Self.expectSameKeys(introspect, fixture: "02-introspect-identify.json", ignoring: Self.newerKeys)
+            let stateHandle = try #require(try introspect.object()["stateHandle"] as? String)
+            let challenge = try await api.send(
+                .post, "/idp/idx/identify", json: ["identifier": "ada@example.com", "stateHandle": stateHandle], auth: .none)
+            try Self.expectSameKeys(
+                challenge, fixture: "03-challenge-authenticator-password.json",
+                ignoring: Self.newerKeys.union(
+                    keyPaths(try Fixtures.object("okta-idx/03-challenge-authenticator-password.json")).filter {
+                        $0.hasPrefix("currentAuthenticatorEnrollment.value.recover") || $0.hasPrefix("user")
+                    }))
+            let success = try await api.send(
+                .post, "/idp/idx/challenge/answer",
+                json: ["credentials": ["passcode": "Correct-Horse-7"], "stateHandle": stateHandle], auth: .none)
+            try Self.expectSameKeys(
+                success, fixture: "04-success-with-interaction-code.json",
+                ignoring: Self.newerKeys.union(["user", "user.type", "user.value", "user.value.id"]))
+        }
     }
 }
