@@ -376,9 +376,9 @@ _idflow_set-password() {
 
 _idflow_login-pkce() {
     repeating_flags=()
-    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --no-store --verbose -v --pretty --compact --version -h --help)
-    repeating_options=()
-    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --no-store --verbose -v --pretty --compact --version -h --help)
+    repeating_options=(--answer)
+    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --remediation --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -399,6 +399,12 @@ _idflow_login-pkce() {
         return
         ;;
     '--browser-timeout')
+        return
+        ;;
+    '--answer')
+        return
+        ;;
+    '--remediation')
         return
         ;;
     '--mfa')

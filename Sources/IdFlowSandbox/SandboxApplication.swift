@@ -51,6 +51,7 @@ func buildRouter(state: SandboxState) -> Router<SandboxRequestContext> {
     LogoutController(state: state).register(in: routes)
     DevicesController(state: state).register(in: routes)
     CustomRegistrationController(state: state).register(in: routes)
+    IDXController(state: state).register(in: routes)
     routes.finish()
     return router
 }

@@ -41,6 +41,12 @@ import Testing
         (["login-pkce", "--browser"], LoginPKCECommand.self),
         (["login-pkce", "--browser", "--port", "8765", "--browser-timeout", "60"], LoginPKCECommand.self),
         (["login-pkce", "--manual"], LoginPKCECommand.self),
+        (["login-pkce", "--embedded"], LoginPKCECommand.self),
+        (
+            ["login-pkce", "--embedded", "--answer", "identifier=jo@example.com", "--answer", "credentials.passcode=@-"],
+            LoginPKCECommand.self
+        ),
+        (["login-pkce", "--embedded", "--remediation", "identify", "--answer", "identifier=jo@example.com"], LoginPKCECommand.self),
         (["login-device"], LoginDeviceCommand.self),
         (["login-device", "--open", "--device-timeout", "120"], LoginDeviceCommand.self),
         (["login-device", "--no-store", "--client-secret-file", "s.txt", "--scope", "openid"], LoginDeviceCommand.self),
@@ -118,7 +124,10 @@ import Testing
         (["register", "--batch", "u.ndjson", "--format", "xml"], "--format"),
         (["register", "--idp", "x", "--batch", "u.ndjson"], "--batch cannot be used with --idp"),
         (["activate"], "Missing expected argument '--user <id-or-login>'"),
-        (["login-pkce"], "choose exactly one of --session-token[-stdin], --username, --browser or --manual"),
+        (["login-pkce"], "choose exactly one of --session-token[-stdin], --username, --browser, --manual or --embedded"),
+        (["login-pkce", "--embedded", "--browser"], "choose exactly one"),
+        (["login-pkce", "--browser", "--answer", "identifier=jo"], "--answer and --remediation are used with --embedded"),
+        (["login-pkce", "--manual", "--remediation", "identify"], "--answer and --remediation are used with --embedded"),
         (["login-pkce", "--browser", "--manual"], "choose exactly one"),
         (["login-pkce", "--session-token", "s", "--username", "u"], "choose exactly one"),
         (

@@ -14,6 +14,15 @@ struct RedactorTests {
         #expect(text.contains("00u1"), "non-secret values stay readable")
     }
 
+    @Test func masksTheValueOfIdentityEngineFieldsWithASecretName() {
+        let body = Data(
+            #"{"value":[{"name":"stateHandle","value":"02hidden"},{"name":"interaction_code","value":"ic9"},{"name":"grant_type","value":"interaction_code"}]}"#
+                .utf8)
+        let text = Redactor.body(body, contentType: "application/ion+json; okta-version=1.0.0")
+        #expect(!text.contains("02hidden") && !text.contains("ic9"), "\(text)")
+        #expect(text.contains("\"interaction_code\""), "field names and public values stay readable")
+    }
+
     @Test func masksActivationLinksAndTokenQueryParameters() {
         #expect(Redactor.url("https://o.okta.com/tokens/U_YIAd2GM4DJ8ZDkH7Qv/verify") == "https://o.okta.com/tokens/<redacted>/verify")
         #expect(Redactor.url("https://o.okta.com/welcome/U1uFQ4LZpbyyiMe7Tw_t") == "https://o.okta.com/welcome/<redacted>")

@@ -83,6 +83,16 @@ public struct Configuration: Sendable {
         return clientID
     }
 
+    /// The redirect URI registered for the app; the logins that send one (`login-pkce` but `--browser`) need it.
+    public func requireRedirectURI() throws(IdFlowError) -> String {
+        guard let redirectURI, !redirectURI.isEmpty else {
+            throw .configuration(
+                "no redirect URI configured", hint: "pass --redirect-uri (the one registered for the app) or export OKTA_OAUTH2_REDIRECTURI"
+            )
+        }
+        return redirectURI
+    }
+
     /// The folder holding this profile's tokens and keys.
     public var profileDirectory: URL {
         stateDirectory.appendingPathComponent("profiles", isDirectory: true).appendingPathComponent(profile, isDirectory: true)

@@ -31,6 +31,8 @@ extension IdFlowError {
             return message
         case .customRegistration(let stop):
             return stop.message
+        case .idxPending(let pending):
+            return pending.message
         }
     }
 
@@ -57,6 +59,7 @@ extension IdFlowError {
         case .interrupted: return "nothing was stored; run the command again to start over"
         case .internalFailure: return "this is a bug in idflow; please report it with the --verbose trace"
         case .customRegistration(let stop): return stop.hint
+        case .idxPending: return "answer the fields listed on standard output with --answer name=value (name=@FILE, name=@- for stdin)"
         }
     }
 

@@ -44,6 +44,9 @@ public enum IdFlowError: Error, Sendable, Equatable {
     case internalFailure(String)
     /// A custom identity provider's script answered a retry (4xxx) or failure (5xxx, or any other) status.
     case customRegistration(CustomRegistrationStop)
+    /// An embedded (Identity Engine) sign-in stopped at a form a script gave no answer for (exit 3); the
+    /// pending form is printed on stdout.
+    case idxPending(IDX.PendingForm)
 }
 
 extension IdFlowError {
@@ -67,6 +70,7 @@ extension IdFlowError {
         case .protocolViolation: return .server
         case .internalFailure: return .internalFailure
         case .customRegistration(let stop): return stop.recoverable ? .registrationRetry : .registrationRestart
+        case .idxPending: return .rejected
         }
     }
 
@@ -104,10 +108,12 @@ extension IdFlowError {
         }
     }
 
-    /// The one failure that still prints a document on stdout: a custom registration's recoverable status
-    /// (exit 10), whose `{"status", "step", "transactionId", "data", "identityProvider"}` a script continues from.
-    public var standardOutputDocument: CustomRegistrationStop? {
+    /// The failures that still print a document on stdout: a custom registration's recoverable status
+    /// (exit 10), whose `{"status", "step", "transactionId", "data", "identityProvider"}` a script continues
+    /// from, and an embedded sign-in's pending form (exit 3, `{"transaction", "remediation", "fields", "messages"}`).
+    public var standardOutputDocument: (any Encodable & Sendable)? {
         if case .customRegistration(let stop) = self, stop.recoverable { return stop }
+        if case .idxPending(let pending) = self { return pending }
         return nil
     }
 
@@ -134,6 +140,7 @@ extension IdFlowError {
         case .protocolViolation: return "protocol_violation"
         case .internalFailure: return "internal"
         case .customRegistration(let stop): return stop.recoverable ? "registration_retry" : "registration_failed"
+        case .idxPending: return "answer_required"
         }
     }
 }

@@ -70,12 +70,7 @@ public struct LoginPKCE: Sendable {
     }
 
     private func configuredRedirectURI(_ context: IdFlowContext) throws(IdFlowError) -> String {
-        guard let uri = context.configuration.redirectURI, !uri.isEmpty else {
-            throw .configuration(
-                "no redirect URI configured", hint: "pass --redirect-uri (the one registered for the app) or export OKTA_OAUTH2_REDIRECTURI"
-            )
-        }
-        return uri
+        try context.configuration.requireRedirectURI()
     }
 
     private func authorizationRequest(_ server: AuthorizationServer, _ context: IdFlowContext, redirectURI: String) throws(IdFlowError)

@@ -98,13 +98,15 @@ public enum Redactor {
         parameters(Substring(text))
     }
 
-    /// Masks every member whose key is secret, at any depth; URL-looking strings get `url(_:)`.
+    /// Masks every member whose key is secret, at any depth; URL-looking strings get `url(_:)`. An Identity
+    /// Engine form field (`{"name": "stateHandle", "value": …}`) whose name is secret has its value masked too.
     public static func json(_ value: JSONValue, alsoSecret extra: Set<String> = []) -> JSONValue {
         switch value {
         case .object(let members):
             var result: [String: JSONValue] = [:]
+            let secretField = members["name"]?.stringValue.map { isSecret(key: $0) || extra.contains($0.lowercased()) } ?? false
             for (key, member) in members {
-                if isSecret(key: key) || extra.contains(key.lowercased()), member != .null {
+                if isSecret(key: key) || extra.contains(key.lowercased()) || (secretField && key == "value"), member != .null {
                     result[key] = .string(mask)
                 } else {
                     result[key] = json(member, alsoSecret: extra)

@@ -17,7 +17,12 @@ struct TokenController {
         _ request: Request, context: SandboxRequestContext
     ) async throws -> (FormParameters, OAuthClient) {
         var request = request
-        let form = try await request.formBody(context: context)
+        var form = try await request.formBody(context: context)
+        // A public client's interaction code grant may carry an empty `client_secret` (idx.md §6: Android sends
+        // every field of the success form); it means no secret.
+        if form["grant_type"] == "interaction_code", form["client_secret"]?.isEmpty == true {
+            form = FormParameters(FormParameters.encode(form.pairs.filter { $0.name != "client_secret" }.map { ($0.name, $0.value) }))
+        }
         let client = try ClientAuthentication.authenticate(
             form: form, authorization: request.headers[.authorization], clients: state.configuration.oauthClients)
         return (form, client)
@@ -27,7 +32,7 @@ struct TokenController {
         OAuthErrorResponse(.badRequest, "invalid_request", "The '\(parameter)' parameter is required.")
     }
 
-    /// `authorization_code`, `refresh_token` and device code grants → the token response, `Cache-Control: no-store`.
+    /// `authorization_code`, `interaction_code`, `refresh_token` and device code grants → the token response, `Cache-Control: no-store`.
     @Sendable func token(
         _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
     ) async throws -> Response {
@@ -38,6 +43,10 @@ struct TokenController {
             guard let code = form["code"] else { throw Self.missing("code") }
             grant = try await state.exchangeCode(
                 code, client: client, server: server, redirectURI: form["redirect_uri"], codeVerifier: form["code_verifier"])
+        case "interaction_code":
+            guard let interactionCode = form["interaction_code"] else { throw Self.missing("interaction_code") }
+            grant = try await state.exchangeInteractionCode(
+                interactionCode, client: client, server: server, codeVerifier: form["code_verifier"])
         case "refresh_token":
             guard let refreshToken = form["refresh_token"] else { throw Self.missing("refresh_token") }
             let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) }

@@ -14,8 +14,11 @@ struct APITokenMiddleware: RouterMiddleware {
     /// Paths anyone may call, each with everything below it: Authn (state tokens), OAuth/OIDC
     /// (client authentication and the sign-in pages), the well-known documents, the MyAccount
     /// app-authenticator API (Bearer access tokens; its verify endpoint takes no credentials), and the device
-    /// grant's `/activate` sign-in page (the person signs in there).
-    static let publicPaths = ["/api/v1/authn", "/oauth2", "/.well-known", "/idp/myaccount/app-authenticators", "/activate"]
+    /// grant's `/activate` sign-in page (the person signs in there), and the Identity Engine's `/idp/idx`
+    /// (state handles).
+    static let publicPaths = [
+        "/api/v1/authn", "/oauth2", "/.well-known", "/idp/myaccount/app-authenticators", "/activate", "/idp/idx",
+    ]
 
     /// Whether `path` may be called without the API token.
     static func isPublic(_ path: String) -> Bool {

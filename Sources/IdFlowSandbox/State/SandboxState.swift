@@ -46,6 +46,12 @@ public actor SandboxState {
     /// The `jti` of every device-signed token accepted, until its `exp` passes (replay detection).
     var usedDeviceTokenIDs: [String: Date] = [:]
 
+    // Identity Engine (IDX) transactions by state handle, and the state handle of each interaction handle
+    // and the authorization code of each interaction code (`SandboxState+IDX.swift`).
+    var idxTransactions: [String: IDXTransaction] = [:]
+    var idxInteractionHandles: [String: String] = [:]
+    var idxInteractionCodes: [String: String] = [:]
+
     // Custom registration (`CustomRegistration/`).
     var customRegistrations: [String: CustomRegistrationRecord] = [:]
 

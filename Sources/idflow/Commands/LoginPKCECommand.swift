@@ -13,16 +13,24 @@ struct LoginPKCECommand: AsyncParsableCommand {
               --username           Okta: primary authentication (/api/v1/authn), then the session token
               --browser            open a browser, catch the redirect on http://127.0.0.1:PORT/callback (RFC 8252)
               --manual             print the URL, paste the redirect URL (or the code) back on stdin
+              --embedded           Okta Identity Engine: answer the sign-in's forms with --answer, no browser
 
             Endpoints come from {issuer}/.well-known/openid-configuration; --browser and --manual work with any \
             OpenID Connect provider. The ID token is validated (signature against the JWKS, iss, aud, exp/iat, \
             nonce, at_hash) before anything is printed or stored; a failure exits 13. With --mfa push, a sign-in \
             that needs MFA sends a push and waits for it (denied: exit 8; nobody answered: exit 9).
 
+            With --embedded, each --answer fills one field of the forms the Identity Engine asks for, by its \
+            path (identifier, credentials.passcode, authenticator=okta_email); name=@FILE reads the value from a \
+            file, name=@- from standard input. When a form needs an answer that was not given, its fields are \
+            printed on stdout as {"transaction", "remediation", "fields", "messages"} and the run exits 3; \
+            refused credentials exit 4.
+
               $ idflow login-pkce --session-token-stdin <<<"$st" | jq -r .access_token
               $ printf '%s' "$PW" | idflow login-pkce --username jo@example.com --password-stdin
               $ printf '%s' "$PW" | idflow login-pkce --username jo@example.com --password-stdin --mfa push
               $ idflow login-pkce --browser
+              $ idflow login-pkce --embedded --answer identifier=jo@example.com --answer credentials.passcode=@- <<<"$PW"
             """)
 
     @Option(
@@ -55,6 +63,22 @@ struct LoginPKCECommand: AsyncParsableCommand {
     @Flag(help: "Print the authorization URL and read the redirect URL (or the code) back from stdin.")
     var manual = false
 
+    @Flag(help: "Sign in through the Okta Identity Engine's forms (interaction code flow), answered with --answer.")
+    var embedded = false
+
+    @Option(
+        name: .customLong("answer"),
+        help: ArgumentHelp(
+            "With --embedded: the answer for one field, name=value, name=@FILE or name=@- (stdin); repeatable.",
+            valueName: "name=value"))
+    var answers: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "With --embedded: take the remediation of this name (e.g. identify) instead of the first the answers cover.",
+            valueName: "name"))
+    var remediation: String?
+
     @Option(
         help: ArgumentHelp(
             "With --username: answer an MFA_REQUIRED sign-in with this factor, waiting for it (progress on stderr).", valueName: "factor"))
@@ -73,9 +97,12 @@ struct LoginPKCECommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        let modes = [sessionToken != nil || sessionTokenStdin, username != nil, browser, manual].filter { $0 }.count
+        let modes = [sessionToken != nil || sessionTokenStdin, username != nil, browser, manual, embedded].filter { $0 }.count
         guard modes == 1 else {
-            throw ValidationError("choose exactly one of --session-token[-stdin], --username, --browser or --manual")
+            throw ValidationError("choose exactly one of --session-token[-stdin], --username, --browser, --manual or --embedded")
+        }
+        if !embedded && (!answers.isEmpty || remediation != nil) {
+            throw ValidationError("--answer and --remediation are used with --embedded")
         }
         if sessionToken != nil && sessionTokenStdin {
             throw ValidationError("--session-token and --session-token-stdin cannot be used together")
@@ -90,6 +117,12 @@ struct LoginPKCECommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
+            if embedded {
+                return try await EmbeddedLogin(
+                    answers: try IDX.AnswerSet.parse(answers, reader: context.secrets), remediation: remediation,
+                    clientSecret: try clientSecret.secret(context), store: !noStore
+                ).run(context)
+            }
             let method: LoginPKCE.Method
             if let username {
                 method = .credentials(username: username, password: try passwordOptions.read(context))

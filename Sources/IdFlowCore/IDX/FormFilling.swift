@@ -1,0 +1,133 @@
+import Foundation
+
+extension IDX {
+    /// One field a script still has to answer, as the pending-form document lists it.
+    public struct PendingField: Sendable, Equatable, Encodable {
+        public var name: String
+        public var label: String?
+        public var required: Bool
+        public var secret: Bool
+        /// The labels of the choices, for a field with options.
+        public var options: [String]?
+
+        public init(name: String, label: String?, required: Bool, secret: Bool, options: [String]? = nil) {
+            self.name = name
+            self.label = label
+            self.required = required
+            self.secret = secret
+            self.options = options
+        }
+
+        enum CodingKeys: String, CodingKey { case name, label, required, secret, options }
+
+        /// Every key is written, `null` included, so a script can read them without guessing.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(label, forKey: .label)
+            try container.encode(required, forKey: .required)
+            try container.encode(secret, forKey: .secret)
+            try container.encode(options, forKey: .options)
+        }
+    }
+
+    /// A form filled from the answers (idx.md §4): the body to send, which answers it spent, and what is
+    /// still missing.
+    public struct FilledForm: Sendable, Equatable {
+        public var body: [String: JSONValue]
+        public var used: Set<String>
+        /// Required fields nobody answered; the form cannot be sent while any remain.
+        public var missing: [PendingField]
+        /// Every field a person would fill in, answered or not (for the pending-form document).
+        public var inputs: [PendingField]
+        /// Whether any visible field got a value (an answer, or the only choice of a required field).
+        public var tookInput: Bool
+
+        public var isComplete: Bool { missing.isEmpty }
+    }
+}
+
+extension IDX.Remediation {
+    /// Fills this form from `answers`: immutable values copied through, nested forms as objects, a choice by
+    /// its label, value, authenticator key or method type (a required choice with one option is taken
+    /// as it is), boolean fields from `true`/`false`. Fields without a value are left out.
+    public func fill(_ answers: IDX.AnswerSet, in document: IDX.Document) -> IDX.FilledForm {
+        var filled = IDX.FilledForm(body: [:], used: [], missing: [], inputs: [], tookInput: false)
+        filled.body = Self.fill(fields, prefix: "", answers: answers, document: document, into: &filled)
+        return filled
+    }
+
+    /// `parentRequired`: a required object (`credentials`) whose own fields are all marked optional needs them
+    /// all, as a required `credentials` with one `passcode` needs the passcode.
+    private static func fill(
+        _ fields: [IDX.Field], prefix: String, answers: IDX.AnswerSet, document: IDX.Document, into filled: inout IDX.FilledForm,
+        parentRequired: Bool = false
+    ) -> [String: JSONValue] {
+        var body: [String: JSONValue] = [:]
+        let inheritRequired = parentRequired && !fields.contains { $0.required && $0.isInput }
+        for var field in fields {
+            if inheritRequired { field.required = true }
+            guard let name = field.name else { continue }
+            let path = prefix + name
+            guard field.isInput else {
+                if let value = field.value { body[name] = value }
+                continue
+            }
+            if let form = field.form {
+                let nested = fill(
+                    form, prefix: path + ".", answers: answers, document: document, into: &filled, parentRequired: field.required)
+                if !nested.isEmpty { body[name] = .object(nested) }
+                continue
+            }
+            let pending = IDX.PendingField(
+                name: path, label: field.label, required: field.required, secret: field.secret,
+                options: field.options.map { $0.enumerated().map { index, option in option.label ?? "option \(index + 1)" } })
+            filled.inputs.append(pending)
+            if let options = field.options {
+                var chosen: IDX.Option?
+                if let answer = answers[path] {
+                    chosen = options.first { $0.matches(answer, in: document) }
+                    if chosen != nil { filled.used.insert(path) }
+                } else if field.required, options.count == 1 {
+                    chosen = options[0]
+                }
+                guard let chosen else {
+                    if field.required { filled.missing.append(pending) }
+                    continue
+                }
+                filled.tookInput = true
+                if let form = chosen.form {
+                    body[name] = .object(fill(form, prefix: path + ".", answers: answers, document: document, into: &filled))
+                } else if let value = chosen.value {
+                    body[name] = value
+                }
+            } else if let answer = answers[path] {
+                filled.used.insert(path)
+                filled.tookInput = true
+                body[name] = field.type == "boolean" ? .bool(["true", "yes", "1", "on"].contains(answer.lowercased())) : .string(answer)
+            } else if let value = field.value {
+                body[name] = value
+            } else if field.required {
+                filled.missing.append(pending)
+            }
+        }
+        return body
+    }
+}
+
+extension IDX.Option {
+    /// Whether `answer` names this option: its label, its scalar value, the `id` or `methodType` it carries,
+    /// or the `key`, `type` or name of the authenticator its `relatesTo` points at (case-insensitive).
+    func matches(_ answer: String, in document: IDX.Document) -> Bool {
+        var names: [String] = [label, value?.stringValue].compactMap { $0 }
+        for field in form ?? [] where ["id", "methodType"].contains(field.name ?? "") {
+            if let value = field.value?.stringValue { names.append(value) }
+            for option in field.options ?? [] { if let value = option.value?.stringValue { names.append(value) } }
+        }
+        for path in relatesTo {
+            guard let authenticator = document.resolve(path) else { continue }
+            names += [authenticator["key"], authenticator["type"], authenticator["displayName"]].compactMap { $0?.stringValue }
+        }
+        return names.contains { $0.caseInsensitiveCompare(answer) == .orderedSame }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+extension IDX {
+    /// `POST {interact URL}` (idx.md §2): starts an interaction bound to a PKCE challenge, a state and a nonce.
+    public struct InteractRequest: APIRequest {
+        public var url: URL
+        public var client: ClientCredentials
+        public var redirectURI: String
+        public var scope: String
+        public var pkce: PKCEPair
+        public var state: String
+        public var nonce: String
+
+        public init(
+            url: URL, client: ClientCredentials, redirectURI: String, scope: String, pkce: PKCEPair, state: String, nonce: String
+        ) {
+            self.url = url
+            self.client = client
+            self.redirectURI = redirectURI
+            self.scope = scope
+            self.pkce = pkce
+            self.state = state
+            self.nonce = nonce
+        }
+
+        public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+            let fields = [
+                ("scope", scope), ("redirect_uri", redirectURI), ("code_challenge", pkce.challenge),
+                ("code_challenge_method", pkce.method), ("state", state), ("nonce", nonce),
+            ]
+            let (form, headers) = client.apply(to: fields)
+            return .form(url, fields: form, headers: headers)
+        }
+
+        /// The interaction handle; the server spells it snake_case, an SDK fixture camelCase.
+        public func decode(_ response: HTTPResponse) throws(IdFlowError) -> String {
+            guard response.isSuccess else {
+                throw response.failure(hint: "check --client-id, --redirect-uri and that the app uses the Interaction Code grant")
+            }
+            let body = try response.decode(JSONValue.self)
+            guard let handle = (body["interaction_handle"] ?? body["interactionHandle"])?.stringValue, !handle.isEmpty else {
+                throw .protocolViolation("the interact response carries no interaction_handle")
+            }
+            return handle
+        }
+    }
+
+    /// `POST {org}/idp/idx/introspect {"interactionHandle"}` (idx.md §3): the first IDX document.
+    public struct IntrospectRequest: APIRequest {
+        public var url: URL
+        public var interactionHandle: String
+
+        public init(url: URL, interactionHandle: String) {
+            self.url = url
+            self.interactionHandle = interactionHandle
+        }
+
+        public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+            try IDX.jsonRequest(url, body: ["interactionHandle": .string(interactionHandle)], contentType: "application/json")
+        }
+
+        public func decode(_ response: HTTPResponse) throws(IdFlowError) -> Document { try IDX.document(response) }
+    }
+
+    /// A form sent to its `href` with the content type of its `accepts` (idx.md §4); answers with the next document.
+    public struct ProceedRequest: APIRequest {
+        public var form: Remediation
+        public var body: [String: JSONValue]
+
+        public init(form: Remediation, body: [String: JSONValue]) {
+            self.form = form
+            self.body = body
+        }
+
+        public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+            try IDX.jsonRequest(form.href, body: body, contentType: form.accepts)
+        }
+
+        public func decode(_ response: HTTPResponse) throws(IdFlowError) -> Document { try IDX.document(response) }
+    }
+
+    /// The success form sent to the token endpoint (idx.md §6): `grant_type=interaction_code`, the code, and
+    /// the PKCE verifier; fields without a value are dropped, so a public client sends no secret.
+    public struct InteractionCodeTokenRequest: APIRequest {
+        public var form: Remediation
+        public var client: ClientCredentials
+        public var verifier: String
+
+        public init(form: Remediation, client: ClientCredentials, verifier: String) {
+            self.form = form
+            self.client = client
+            self.verifier = verifier
+        }
+
+        public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+            guard form.name == "issue" else { throw .protocolViolation("the success form is named \(form.name), not issue") }
+            var fields: [(String, String)] = []
+            for field in form.fields {
+                guard let name = field.name else { continue }
+                switch name {
+                case "client_id":
+                    guard field.value?.stringValue ?? client.clientID == client.clientID else {
+                        throw .security("the success form is for another client", hint: "check --client-id")
+                    }
+                case "client_secret": continue
+                case "code_verifier": fields.append((name, verifier))
+                default: if let value = field.value?.stringValue { fields.append((name, value)) }
+                }
+            }
+            return TokenGrant.request(form.href, client: client, fields: fields)
+        }
+
+        public func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
+            try TokenGrant.decode(response, hint: "the interaction code was refused; start the sign-in again")
+        }
+    }
+
+    static func jsonRequest(_ url: URL, body: [String: JSONValue], contentType: String) throws(IdFlowError) -> HTTPRequest {
+        do {
+            return try .json("POST", url, body: JSONValue.object(body), headers: ["Content-Type": contentType, "Accept": ionJSON])
+        } catch {
+            throw .internalFailure("an IDX form did not encode: \(error)")
+        }
+    }
+
+    /// An IDX answer: 200–499 carry a document (errors are messages inside it, §4); anything else fails.
+    static func document(_ response: HTTPResponse) throws(IdFlowError) -> Document {
+        guard (200..<500).contains(response.status), response.status != 429, response.looksLikeJSON else { throw response.failure() }
+        return try Document(data: response.body)
+    }
+
+    /// The interact URL of an issuer (idx.md §1): `{issuer}/v1/interact` for `/oauth2…` issuers, else
+    /// `{issuer}/oauth2/v1/interact`.
+    public static func interactURL(issuer: URL) -> URL {
+        issuer.path.hasPrefix("/oauth2")
+            ? issuer.appendingPathComponent("v1/interact") : issuer.appendingPathComponent("oauth2/v1/interact")
+    }
+
+    /// `{org base}/idp/idx/introspect`: the issuer's path is replaced, not appended to.
+    public static func introspectURL(issuer: URL) -> URL {
+        var components = URLComponents()
+        components.scheme = issuer.scheme
+        components.host = issuer.host
+        components.port = issuer.port
+        components.path = "/idp/idx/introspect"
+        return components.url!
+    }
+
+    /// Whether `url` is on the issuer's scheme, host and port: hrefs carry the state handle and the
+    /// verifier, so they are only followed to the server that started the interaction.
+    static func sameOrigin(_ url: URL, _ issuer: URL) -> Bool {
+        url.scheme?.lowercased() == issuer.scheme?.lowercased() && url.host?.lowercased() == issuer.host?.lowercased()
+            && (url.port ?? defaultPort(url)) == (issuer.port ?? defaultPort(issuer))
+    }
+
+    private static func defaultPort(_ url: URL) -> Int { url.scheme?.lowercased() == "http" ? 80 : 443 }
+}
