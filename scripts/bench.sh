@@ -12,7 +12,10 @@
 #      responses, and the cost of user creation as the org grows (first vs last 1,000 of $FLAT_USERS, 100,000).
 # Needs hyperfine, curl, jq, wrk, openssl (Debian: apt-get install -y hyperfine curl jq wrk openssl) and python3
 # with venv for the SDK. Uses scripts/build-release.sh unless IDFLOW_BIN is set.
+# BENCH_ONLY="startup bulk sandbox" runs some sections (startup, chain, bulk, sandbox, memory, growth); default all.
 set -euo pipefail
+only=" ${BENCH_ONLY:-startup chain bulk sandbox memory growth} "
+want() { [[ $only == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
 for tool in hyperfine curl jq; do
     command -v "$tool" >/dev/null || { echo "bench.sh needs $tool (apt-get install -y $tool)" >&2; exit 1; }
@@ -28,36 +31,7 @@ if [ -z "${IDFLOW_BIN:-}" ]; then
 fi
 bin=$IDFLOW_BIN
 
-# Baselines: the smallest Foundation program, and one that links URLSession (libcurl and its libraries),
-# which every HTTP client on Foundation pays for at load time.
-printf 'import Foundation\nprint(Date().timeIntervalSince1970 > 0 ? "0" : "")\n' > "$work/plain.swift"
-printf 'import Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n_ = URLSessionConfiguration.ephemeral\nprint("0")\n' > "$work/networking.swift"
-swiftc -O "$work/plain.swift" -o "$work/foundation-plain" 2>/dev/null
-swiftc -O "$work/networking.swift" -o "$work/foundation-urlsession" 2>/dev/null
-
-echo "## start-up"
-dynamic=()
-[ -x "$work/idflow-dynamic" ] && dynamic=("$work/idflow-dynamic --version")
-hyperfine --warmup 3 --runs 30 -N "$bin --version" "${dynamic[@]}" "curl --version" "$work/foundation-plain" \
-    "$work/foundation-urlsession"
-
-echo "## register → activate → set-password against a local sandbox"
-"$bin" sandbox --port 0 > "$work/sandbox.json" &
-sandbox_pid=$!
-for _ in $(seq 100); do [ -s "$work/sandbox.json" ] && break; sleep 0.05; done
-export OKTA_CLIENT_ORGURL=$(jq -r .orgUrl "$work/sandbox.json") OKTA_CLIENT_TOKEN=$(jq -r .apiToken "$work/sandbox.json")
 export IDFLOW_STATE_DIR="$work/state" HOME="$work"
-cat > "$work/chain.sh" <<CHAIN
-#!/usr/bin/env bash
-set -euo pipefail
-email="bench-\$RANDOM\$RANDOM@example.com"
-uid=\$("$bin" register --email "\$email" | jq -r .id)
-export IDFLOW_ACTIVATION_TOKEN=\$("$bin" activate --user "\$uid" | jq -r .activationToken)
-printf '%s' 'Str0ng-Passw0rd!' | "$bin" set-password --password-stdin >/dev/null
-CHAIN
-chmod +x "$work/chain.sh"
-hyperfine --warmup 2 --runs 20 -N "$work/chain.sh"
-
 # A fresh sandbox for each measurement, so no run pays for another's users; `extra` are sandbox flags.
 start_sandbox() {
     kill "${sandbox_pid:-}" 2>/dev/null || true
@@ -74,11 +48,43 @@ start_sandbox() {
 now() { date +%s.%N; }
 rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.1f", n / (b - a) }'; }
 
+if want startup; then
+# Baselines: the smallest Foundation program, and one that links URLSession (libcurl and its libraries),
+# which every HTTP client on Foundation pays for at load time.
+printf 'import Foundation\nprint(Date().timeIntervalSince1970 > 0 ? "0" : "")\n' > "$work/plain.swift"
+printf 'import Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n_ = URLSessionConfiguration.ephemeral\nprint("0")\n' > "$work/networking.swift"
+swiftc -O "$work/plain.swift" -o "$work/foundation-plain" 2>/dev/null
+swiftc -O "$work/networking.swift" -o "$work/foundation-urlsession" 2>/dev/null
+
+echo "## start-up"
+dynamic=()
+[ -x "$work/idflow-dynamic" ] && dynamic=("$work/idflow-dynamic --version")
+hyperfine --warmup 3 --runs 30 -N "$bin --version" "${dynamic[@]}" "curl --version" "$work/foundation-plain" \
+    "$work/foundation-urlsession"
+fi
+
+if want chain; then
+echo "## register → activate → set-password against a local sandbox"
+start_sandbox
+cat > "$work/chain.sh" <<CHAIN
+#!/usr/bin/env bash
+set -euo pipefail
+email="bench-\$RANDOM\$RANDOM@example.com"
+uid=\$("$bin" register --email "\$email" | jq -r .id)
+export IDFLOW_ACTIVATION_TOKEN=\$("$bin" activate --user "\$uid" | jq -r .activationToken)
+printf '%s' 'Str0ng-Passw0rd!' | "$bin" set-password --password-stdin >/dev/null
+CHAIN
+chmod +x "$work/chain.sh"
+hyperfine --warmup 2 --runs 20 -N "$work/chain.sh"
+fi
+
+
 # The sandbox without limits reports a real org's 600 requests a minute, and `register --batch` keeps to what
 # the headers say; the bulk sandboxes advertise (and would enforce) a limit the load stays under, so every
 # client runs at the speed the server allows rather than idflow alone being held to 600 a minute.
 echo '{"rateLimits": {"users": 100000000}}' > "$work/bulk-config.json"
 
+if want bulk; then
 echo "## bulk creation: ${BULK_USERS:=2000} users at concurrency 8, users/s"
 for i in $(seq "$BULK_USERS"); do
     printf '{"email":"bulk%d@example.com","firstName":"Bulk","lastName":"%d"}\n' "$i" "$i"
@@ -136,7 +142,9 @@ PY
     start_sandbox --config "$work/bulk-config.json"
     OKTA_TESTING_TESTINGDISABLEHTTPSCHECK=true "$work/venv/bin/python" "$work/okta_bulk.py" "$BULK_USERS"
 fi
+fi
 
+if want sandbox || want memory; then
 echo "## sandbox: token endpoint against the RSA-2048 signing bound"
 cores=$(nproc)
 signs=$(openssl speed -seconds 3 rsa2048 2>/dev/null | awk '/^rsa 2048/ { print $6 }')
@@ -156,25 +164,42 @@ cat > "$work/refresh.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
 wrk.body = "grant_type=refresh_token&client_id=$OKTA_OAUTH2_CLIENTID&refresh_token=$refresh"
--- With STOP_AFTER set, each thread stops after its share of responses (the memory measurement).
+-- With STOP_AFTER set, each thread stops after its share of responses (the memory measurement) and adds a
+-- line to STOP_FILE: wrk itself runs out its -d duration even when every thread has stopped.
 local limit = tonumber(os.getenv("STOP_AFTER") or "0")
 local seen = 0
 function response(status, headers, body)
     seen = seen + 1
-    if limit > 0 and seen >= limit then wrk.thread:stop() end
+    if limit > 0 and seen == limit then
+        local f = io.open(os.getenv("STOP_FILE"), "a")
+        f:write("stopped\n")
+        f:close()
+        wrk.thread:stop()
+    end
 end
 LUA
+if want sandbox; then
 wrk -t 2 -c 8 -d 20s --latency -s "$work/refresh.lua" "$issuer/v1/token" > "$work/wrk.txt"
 rps=$(awk '/^Requests\/sec/ { print $2 }' "$work/wrk.txt")
 p50=$(awk '$1 == "50%" { print $2 }' "$work/wrk.txt")
 p99=$(awk '$1 == "99%" { print $2 }' "$work/wrk.txt")
 echo "refresh grant: $rps responses/s = $(awk -v r="$rps" -v b="$bound" 'BEGIN { printf "%.0f%%", 100 * r / b }') of the bound; p50 $p50, p99 $p99"
+fi
 
+if want memory; then
 rss() { awk '/^VmRSS/ { print $2 " " $3 }' "/proc/$sandbox_pid/status"; }
 before=$(rss)
-STOP_AFTER=25000 wrk -t 2 -c 8 -d 10m -s "$work/refresh.lua" "$issuer/v1/token" > /dev/null
+: > "$work/stopped"
+STOP_AFTER=25000 STOP_FILE="$work/stopped" wrk -t 2 -c 8 -d 10m -s "$work/refresh.lua" "$issuer/v1/token" > /dev/null &
+wrk_pid=$!
+while kill -0 "$wrk_pid" 2>/dev/null && [ "$(wc -l < "$work/stopped")" -lt 2 ]; do sleep 0.2; done
+kill -INT "$wrk_pid" 2>/dev/null || true
+wait "$wrk_pid" || true
 echo "sandbox resident memory: $before before, $(rss) after 50,000 token responses"
+fi
+fi
 
+if want growth; then
 echo "## sandbox: user creation as the org grows (${FLAT_USERS:=100000} users)"
 start_sandbox --config "$work/bulk-config.json"
 unset OKTA_OAUTH2_CLIENTID OKTA_OAUTH2_REDIRECTURI
@@ -190,3 +215,4 @@ first=$(batch_of 1 1000)
 batch_of 1001 $((FLAT_USERS - 2000)) > /dev/null
 last=$(batch_of $((FLAT_USERS - 999)) 1000)
 echo "users 1–1,000: $first users/s; users $((FLAT_USERS - 999))–$FLAT_USERS: $last users/s"
+fi
