@@ -186,8 +186,8 @@ _idflow() {
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--data-stdin --cancel --activate --skip-existing --verbose -v --pretty --compact --version -h --help)
-    repeating_options=(--attr)
+    non_repeating_flags=(--data-stdin --cancel --embedded --activate --skip-existing --verbose -v --pretty --compact --version -h --help)
+    repeating_options=(--attr --answer)
     non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
 
@@ -221,6 +221,9 @@ _idflow_register() {
         return
         ;;
     '--token-server')
+        return
+        ;;
+    '--answer')
         return
         ;;
     '--client-secret-file')
@@ -378,7 +381,7 @@ _idflow_login-pkce() {
     repeating_flags=()
     non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --no-store --verbose -v --pretty --compact --version -h --help)
     repeating_options=(--answer)
-    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --remediation --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -402,6 +405,9 @@ _idflow_login-pkce() {
         return
         ;;
     '--answer')
+        return
+        ;;
+    '--resume')
         return
         ;;
     '--remediation')

@@ -20,6 +20,12 @@ import Testing
         (["register", "--idp", "sms-otp", "--transaction-id", "tx1", "--cancel"], RegisterCommand.self),
         (["register", "--idp", "sms-otp", "--token-server", "https://ts.example.com"], RegisterCommand.self),
         (["register", "--batch", "users.ndjson"], RegisterCommand.self),
+        (
+            [
+                "register", "--embedded", "--answer", "userProfile.email=new@example.com", "--answer", "userProfile.firstName=New",
+                "--answer", "userProfile.lastName=User", "--answer", "credentials.passcode=@-",
+            ], RegisterCommand.self
+        ),
         (["register", "--batch", "-", "--format", "csv", "--concurrency", "8", "--activate", "--skip-existing"], RegisterCommand.self),
         (["activate", "--user", "00u1"], ActivateCommand.self),
         (["activate", "--user", "jo@example.com", "--send-email"], ActivateCommand.self),
@@ -47,6 +53,7 @@ import Testing
             LoginPKCECommand.self
         ),
         (["login-pkce", "--embedded", "--remediation", "identify", "--answer", "identifier=jo@example.com"], LoginPKCECommand.self),
+        (["login-pkce", "--embedded", "--resume", "tx1", "--answer", "credentials.passcode=123456"], LoginPKCECommand.self),
         (["login-device"], LoginDeviceCommand.self),
         (["login-device", "--open", "--device-timeout", "120"], LoginDeviceCommand.self),
         (["login-device", "--no-store", "--client-secret-file", "s.txt", "--scope", "openid"], LoginDeviceCommand.self),
@@ -110,8 +117,11 @@ import Testing
     }
 
     static let invalid: [(arguments: [String], message: String)] = [
-        (["register"], "give --email for one user, --batch FILE for many, or --idp IDP for custom registration"),
+        (["register"], "give --email for one user, --batch FILE for many, --idp IDP for custom registration, or --embedded to sign up"),
         (["register", "--data", "K7Q2"], "--data needs --idp"),
+        (["register", "--embedded", "--email", "jo@example.com"], "--email cannot be used with --embedded"),
+        (["register", "--embedded", "--idp", "x"], "--idp cannot be used with --embedded"),
+        (["register", "--email", "jo@example.com", "--answer", "a=b"], "--answer works with --embedded only"),
         (["register", "--idp", "x", "--email", "jo@example.com"], "--email cannot be used with --idp"),
         (["register", "--idp", "x", "--data", "a", "--data-stdin"], "give --data or --data-stdin, not both"),
         (["register", "--idp", "x", "--init-data", "-", "--data-stdin"], "only one of --init-data and --data can come from stdin"),
@@ -126,8 +136,8 @@ import Testing
         (["activate"], "Missing expected argument '--user <id-or-login>'"),
         (["login-pkce"], "choose exactly one of --session-token[-stdin], --username, --browser, --manual or --embedded"),
         (["login-pkce", "--embedded", "--browser"], "choose exactly one"),
-        (["login-pkce", "--browser", "--answer", "identifier=jo"], "--answer and --remediation are used with --embedded"),
-        (["login-pkce", "--manual", "--remediation", "identify"], "--answer and --remediation are used with --embedded"),
+        (["login-pkce", "--browser", "--answer", "identifier=jo"], "--answer, --remediation and --resume are used with --embedded"),
+        (["login-pkce", "--manual", "--remediation", "identify"], "--answer, --remediation and --resume are used with --embedded"),
         (["login-pkce", "--browser", "--manual"], "choose exactly one"),
         (["login-pkce", "--session-token", "s", "--username", "u"], "choose exactly one"),
         (

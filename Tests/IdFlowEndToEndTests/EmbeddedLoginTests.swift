@@ -41,5 +41,37 @@ struct EmbeddedLoginTests {
         #expect(pending["remediation"] == "challenge-authenticator")
         #expect(pending["fields"]?.arrayValue?.first?["name"] == "credentials.passcode")
         #expect(pending["fields"]?.arrayValue?.first?["secret"] == .bool(true))
+
+        // The same transaction continues with the missing answer.
+        let transaction = try #require(pending["transaction"]?.stringValue)
+        let resumed = try await sandbox.idflow(
+            ["login-pkce", "--embedded", "--resume", transaction, "--answer", "credentials.passcode=@-"], stdin: "Str0ng-Passw0rd!")
+        #expect(resumed.exitCode == 0, "\(resumed)")
+        #expect(try resumed.json()["token_type"] == "Bearer")
+    }
+
+    @Test func aNewUserSignsUpThroughThePolicyAndThenSignsIn() async throws {
+        let sandbox = try await LiveSandbox.start()
+        let signUp = try await sandbox.idflow(
+            [
+                "register", "--embedded", "--answer", "userProfile.email=newbie@example.com", "--answer", "userProfile.firstName=New",
+                "--answer", "userProfile.lastName=User", "--answer", "credentials.passcode=@-",
+            ], stdin: "Str0ng-Passw0rd!\n")
+        #expect(signUp.exitCode == 0, "\(signUp)")
+        let subject = try #require(try signUp.json()["id_token_claims"]?["sub"]?.stringValue)
+
+        let again = try await sandbox.idflow(
+            [
+                "register", "--embedded", "--answer", "userProfile.email=newbie@example.com", "--answer", "userProfile.firstName=New",
+                "--answer", "userProfile.lastName=User", "--answer", "credentials.passcode=@-",
+            ], stdin: "Str0ng-Passw0rd!\n")
+        #expect(again.exitCode == 3, "\(again)")
+        #expect(again.error?["message"] == "A user with this Email already exists")
+
+        let login = try await sandbox.idflow(
+            ["login-pkce", "--embedded", "--answer", "identifier=newbie@example.com", "--answer", "credentials.passcode=@-"],
+            stdin: "Str0ng-Passw0rd!\n")
+        #expect(login.exitCode == 0, "\(login)")
+        #expect(try login.json()["id_token_claims"]?["sub"]?.stringValue == subject)
     }
 }

@@ -228,3 +228,56 @@ struct IDXFixtureContractTests {
         }
     }
 }
+
+/// Self-service sign-up (idx.md §9): select-enroll-profile → enroll-profile → password enrollment → success.
+struct IDXSignUpRouteTests {
+    @Test func aNewUserSignsUpWithAProfileAndAPolicyPasswordAndCanThenSignIn() async throws {
+        try await withSandbox { api in
+            try await api.registerActiveUser(email: "ada@example.com", password: "Correct-Horse-7")
+            let handle = try await api.interact(pkce: PKCEPair())
+            let introspect = try await api.send(.post, "/idp/idx/introspect", json: ["interactionHandle": handle], auth: .none)
+            #expect(introspect.text.contains("\"name\":\"select-enroll-profile\""))
+            let stateHandle = try #require(try introspect.object()["stateHandle"] as? String)
+
+            let profileForm = try await api.send(.post, "/idp/idx/enroll", json: ["stateHandle": stateHandle], auth: .none)
+            #expect(profileForm.status == .ok)
+            #expect(profileForm.text.contains("\"name\":\"enroll-profile\"") && profileForm.text.contains("\"name\":\"userProfile\""))
+            #expect(profileForm.text.contains("/idp/idx/enroll/new"))
+
+            func profile(_ email: String) -> [String: Any] {
+                ["userProfile": ["email": email, "firstName": "New", "lastName": "User"], "stateHandle": stateHandle]
+            }
+            let malformed = try await api.send(.post, "/idp/idx/enroll/new", json: profile("not-an-email"), auth: .none)
+            #expect(malformed.status == .badRequest)
+            #expect(malformed.text.contains("registration.error.invalidLoginEmail"))
+            #expect(malformed.text.contains("\"name\":\"enroll-profile\""))
+            let taken = try await api.send(.post, "/idp/idx/enroll/new", json: profile("ADA@example.com"), auth: .none)
+            #expect(taken.status == .badRequest)
+            #expect(taken.text.contains("registration.error.notUniqueWithinOrg"))
+
+            let passwordForm = try await api.send(.post, "/idp/idx/enroll/new", json: profile("new@example.com"), auth: .none)
+            #expect(passwordForm.status == .ok, "\(passwordForm.text)")
+            #expect(passwordForm.text.contains("\"name\":\"enroll-authenticator\""))
+            #expect(passwordForm.text.contains("currentAuthenticator"))
+
+            let weak = try await api.send(
+                .post, "/idp/idx/challenge/answer", json: ["credentials": ["passcode": "short"], "stateHandle": stateHandle], auth: .none)
+            #expect(weak.status == .badRequest)
+            #expect(weak.text.contains("Passwords must have at least 8 characters."))
+            #expect(weak.text.contains("\"name\":\"enroll-authenticator\""))
+
+            let success = try await api.send(
+                .post, "/idp/idx/challenge/answer",
+                json: ["credentials": ["passcode": "Sunny-Meadow-42"], "stateHandle": stateHandle], auth: .none)
+            #expect(success.status == .ok)
+            #expect(success.text.contains("successWithInteractionCode"))
+
+            // The new user is ACTIVE with that password: a sign-in as them succeeds.
+            let signIn = try await api.identified(as: "new@example.com", pkce: PKCEPair())
+            let signedIn = try await api.send(
+                .post, "/idp/idx/challenge/answer",
+                json: ["credentials": ["passcode": "Sunny-Meadow-42"], "stateHandle": signIn], auth: .none)
+            #expect(signedIn.text.contains("successWithInteractionCode"))
+        }
+    }
+}

@@ -59,7 +59,9 @@ extension IdFlowError {
         case .interrupted: return "nothing was stored; run the command again to start over"
         case .internalFailure: return "this is a bug in idflow; please report it with the --verbose trace"
         case .customRegistration(let stop): return stop.hint
-        case .idxPending: return "answer the fields listed on standard output with --answer name=value (name=@FILE, name=@- for stdin)"
+        case .idxPending(let pending):
+            let resume = pending.transaction.map { " and --resume \($0)" } ?? ""
+            return "answer the fields listed on standard output with --answer name=value (name=@FILE, name=@- for stdin)\(resume)"
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 extension IDX {
     /// What a script gets on stdout (exit 3) when a form needs an answer it did not give.
     public struct PendingForm: Sendable, Equatable, Encodable {
-        /// The transaction `--resume` would continue; null while resuming is not available.
+        /// The transaction `--resume` continues.
         public var transaction: String?
         public var remediation: String
         public var fields: [PendingField]
@@ -37,37 +37,97 @@ public struct EmbeddedLogin: Sendable {
     public var remediation: String?
     public var clientSecret: Secret?
     public var store: Bool
+    /// Sign up instead of in (`register --embedded`): the first step must be `select-enroll-profile`.
+    public var signUp: Bool
+    /// Continue the transaction a stopped run kept (`--resume TX`) instead of starting one.
+    public var resume: String?
     /// A loop that does not reach an interaction code within this many steps is a server fault.
     static let maximumSteps = 30
+    static let signUpRemediation = "select-enroll-profile"
 
-    public init(answers: IDX.AnswerSet, remediation: String? = nil, clientSecret: Secret? = nil, store: Bool = true) {
+    public init(
+        answers: IDX.AnswerSet, remediation: String? = nil, clientSecret: Secret? = nil, store: Bool = true, signUp: Bool = false,
+        resume: String? = nil
+    ) {
+        self.resume = resume
         self.answers = answers
         self.remediation = remediation
         self.clientSecret = clientSecret
         self.store = store
+        self.signUp = signUp
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
         let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
+        let kept = IDX.Transactions(stateDirectory: context.configuration.stateDirectory)
+        var transaction: IDX.Transaction
+        if let resume {
+            transaction = try kept.kept(resume, issuer: server.issuer, clientID: server.client.clientID)
+        } else {
+            transaction = try await interact(server, context)
+        }
+        do throws(IdFlowError) {
+            let output = try await walk(&transaction, server, context)
+            // A file left behind is refused by the server later as an expired session.
+            if resume != nil { try? kept.remove(transaction.id) }
+            return output
+        } catch {
+            guard case .idxPending(var pending) = error else {
+                if resume != nil { try? kept.remove(transaction.id) }
+                throw error
+            }
+            try kept.save(transaction)
+            pending.transaction = transaction.id
+            throw .idxPending(pending)
+        }
+    }
+
+    /// `/v1/interact` with a fresh PKCE pair, state and nonce: the transaction a stopped run keeps.
+    private func interact(_ server: AuthorizationServer, _ context: IdFlowContext) async throws(IdFlowError) -> IDX.Transaction {
         let redirectURI = try context.configuration.requireRedirectURI()
         let scope = context.configuration.scope
         let pkce = PKCEPair.generate()
+        let state = RandomValue.base64URL(bytes: 24)
         let nonce = RandomValue.base64URL(bytes: 24)
         let handle = try await server.http.send(
             IDX.InteractRequest(
                 url: IDX.interactURL(issuer: server.issuer), client: server.client, redirectURI: redirectURI, scope: scope, pkce: pkce,
-                state: RandomValue.base64URL(bytes: 24), nonce: nonce))
+                state: state, nonce: nonce))
+        return IDX.Transaction(
+            id: RandomValue.base64URL(bytes: 12), issuer: server.issuer.absoluteString, clientID: server.client.clientID,
+            interactionHandle: handle, stateHandle: nil, codeVerifier: pkce.verifier, state: state, nonce: nonce, scope: scope)
+    }
+
+    /// Introspect (where a kept transaction stands, too), then the loop (idx.md §10) until the interaction
+    /// code has been exchanged; `transaction` follows the state handle.
+    private func walk(
+        _ transaction: inout IDX.Transaction, _ server: AuthorizationServer, _ context: IdFlowContext
+    ) async throws(IdFlowError) -> TokenOutput {
         var document = try await server.http.send(
-            IDX.IntrospectRequest(url: IDX.introspectURL(issuer: server.issuer), interactionHandle: handle))
+            IDX.IntrospectRequest(url: IDX.introspectURL(issuer: server.issuer), interactionHandle: transaction.interactionHandle))
+        transaction.stateHandle = document.stateHandle ?? transaction.stateHandle
         var answers = self.answers
+        if signUp {
+            guard let form = document.remediations.first(where: { $0.name == Self.signUpRemediation }) else {
+                throw .rejected(
+                    "the Identity Engine's policy offers no self-service sign-up for this app",
+                    hint: "enable sign-up in the app's profile enrollment policy, or create the user with register --email")
+            }
+            try requireSameOrigin(form.href, server)
+            context.message("idx: \(form.name)")
+            document = try await server.http.send(IDX.ProceedRequest(form: form, body: form.fill(answers, in: document).body))
+            try refuseErrors(document, after: form)
+        }
         for _ in 0..<Self.maximumSteps {
             report(document.messages, context)
+            transaction.stateHandle = document.stateHandle ?? transaction.stateHandle
             if let success = document.successWithInteractionCode {
                 try requireSameOrigin(success.href, server)
-                return try await server.completeLogin(context, scope: scope, nonce: .mustEqual(nonce), store: store) {
-                    () throws(IdFlowError) in
-                    try await server.http.send(
-                        IDX.InteractionCodeTokenRequest(form: success, client: server.client, verifier: pkce.verifier))
+                let verifier = transaction.codeVerifier
+                return try await server.completeLogin(
+                    context, scope: transaction.scope, nonce: .mustEqual(transaction.nonce), store: store
+                ) { () throws(IdFlowError) in
+                    try await server.http.send(IDX.InteractionCodeTokenRequest(form: success, client: server.client, verifier: verifier))
                 }
             }
             let (form, filled) = try pick(document, answers)

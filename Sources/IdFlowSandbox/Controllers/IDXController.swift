@@ -13,6 +13,9 @@ struct IDXController {
         routes.oauth("/interact", .post, use: interact)
         routes.post("/idp/idx/introspect", use: introspect)
         routes.post("/idp/idx/identify", use: identify)
+        routes.post("/idp/idx/enroll", use: selectEnrollProfile)
+        routes.post("/idp/idx/enroll/new", use: enrollProfile)
+        routes.post("/idp/idx/identify/select", use: cancel)
         routes.post("/idp/idx/challenge/answer", use: answer)
         routes.post("/idp/idx/cancel", use: cancel)
     }
@@ -67,14 +70,41 @@ struct IDXController {
         return await document(await state.identify(transaction, login: identifier))
     }
 
+    /// `select-enroll-profile {"stateHandle"}` (idx.md §9) → the `enroll-profile` form.
+    @Sendable func selectEnrollProfile(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body), transaction.step == .identify else { return IDXWire.expired() }
+        return await document(await state.selectEnrollProfile(transaction))
+    }
+
+    /// `enroll-profile {"userProfile": {...}, "stateHandle"}` → password enrollment, or the same form with
+    /// field messages (400) for a missing, malformed or taken e-mail address.
+    @Sendable func enrollProfile(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body), transaction.step == .enrollProfile else { return IDXWire.expired() }
+        let profile =
+            body["userProfile"]?.objectValue.map { Dictionary($0.members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }) } ?? [:]
+        switch await state.enrollProfile(transaction, profile: profile) {
+        case .success(let next): return await document(next)
+        case .failure(let errors): return await document(transaction, fieldErrors: errors, status: .badRequest)
+        }
+    }
+
     /// `challenge/answer {"credentials": {"passcode"}, "stateHandle"}` → the success document with the
-    /// interaction code, or the same challenge with `errors.E0000004` (401).
+    /// interaction code, or the same challenge with `errors.E0000004` (401). In a sign-up it enrolls the
+    /// first password: the policy's messages on the field (400), or a new ACTIVE user and the code.
     @Sendable func answer(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
+        let passcode = body["credentials"]?["passcode"]?.stringValue ?? ""
+        if let transaction = await liveTransaction(body), case .enrollPassword = transaction.step {
+            switch await state.enrollPassword(transaction, password: passcode) {
+            case .success(let next): return await document(next)
+            case .failure(let errors): return await document(transaction, fieldErrors: errors, status: .badRequest)
+            }
+        }
         guard let transaction = await liveTransaction(body), case .challengePassword = transaction.step else {
             return IDXWire.expired()
         }
-        let passcode = body["credentials"]?["passcode"]?.stringValue ?? ""
         guard let signedIn = await state.answerPassword(transaction, password: passcode) else {
             return await document(
                 transaction, error: IDXWire.message("Authentication failed", key: "errors.E0000004"), status: .unauthorized)
@@ -95,9 +125,10 @@ struct IDXController {
     }
 
     private func document(
-        _ transaction: IDXTransaction, error: JSONValue? = nil, status: HTTPResponse.Status = .ok
+        _ transaction: IDXTransaction, error: JSONValue? = nil, fieldErrors: IDXFieldErrors? = nil, status: HTTPResponse.Status = .ok
     ) async -> Response {
-        IDXWire.response(IDXWire.document(transaction, orgURL: await state.orgURL, error: error), status: status)
+        IDXWire.response(
+            IDXWire.document(transaction, orgURL: await state.orgURL, error: error, fieldErrors: fieldErrors), status: status)
     }
 
     /// The JSON body, whatever content type it came with; anything else is Okta's E0000003.

@@ -7,8 +7,18 @@ enum IDXStep: Sendable, Equatable {
     /// `challenge-authenticator` for the password of `login` (the user may not exist: nothing is revealed
     /// before the password is checked).
     case challengePassword(login: String)
+    /// `enroll-profile` (sign-up, idx.md §9): the new user's profile.
+    case enrollProfile
+    /// `enroll-authenticator` for the first password of the user-to-be whose profile was accepted.
+    case enrollPassword(profile: [String: String])
     /// Signed in: the success document with its interaction code.
     case success(interactionCode: String)
+}
+
+/// Validation messages for the fields of a form, by field path (`userProfile.email`), to send back in
+/// the fields' own `messages` (idx.md §5.4).
+struct IDXFieldErrors: Error, Sendable {
+    var messages: [String: [(text: String, key: String)]]
 }
 
 /// One interaction started at `/v1/interact`: the authorization request it is bound to (client, redirect
@@ -60,10 +70,66 @@ extension SandboxState {
         else { return nil }
         let now = clock.now
         users[user.id]!.lastLogin = now
-        let code = issueCode(for: transaction.request, grant: SessionGrant(userId: user.id, authTime: now))
+        return signIn(transaction, userId: user.id, at: now)
+    }
+
+    /// The success step: an authorization code behind a fresh interaction code.
+    private func signIn(_ transaction: IDXTransaction, userId: String, at now: Date) -> IDXTransaction {
+        let code = issueCode(for: transaction.request, grant: SessionGrant(userId: userId, authTime: now))
         let interactionCode = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
         idxInteractionCodes[interactionCode] = code
         return updateStep(transaction, to: .success(interactionCode: interactionCode))
+    }
+
+    /// `select-enroll-profile`: the sign-up form.
+    func selectEnrollProfile(_ transaction: IDXTransaction) -> IDXTransaction {
+        updateStep(transaction, to: .enrollProfile)
+    }
+
+    /// `enroll-profile`: a well-formed e-mail address nobody signs in with yet moves on to the password;
+    /// otherwise the field messages to show on `userProfile.email` (`registration.error.*`).
+    func enrollProfile(_ transaction: IDXTransaction, profile: [String: JSONValue]) -> Result<IDXTransaction, IDXFieldErrors> {
+        var errors: [String: [(text: String, key: String)]] = [:]
+        for name in ["firstName", "lastName", "email"] where (profile[name]?.stringValue ?? "").isEmpty {
+            errors["userProfile.\(name)", default: []].append(("This field cannot be left blank", "registration.error.isRequired"))
+        }
+        if let email = profile["email"]?.stringValue, !email.isEmpty {
+            if !Self.isEmailShaped(email) {
+                errors["userProfile.email", default: []].append(
+                    ("'Email' must be in the form of an email address", "registration.error.invalidLoginEmail"))
+            } else if findUser(login: email) != nil {
+                errors["userProfile.email", default: []].append(
+                    ("A user with this Email already exists", "registration.error.notUniqueWithinOrg"))
+            }
+        }
+        guard errors.isEmpty else { return .failure(IDXFieldErrors(messages: errors)) }
+        var stored = profile.compactMapValues(\.stringValue)
+        stored["login"] = stored["email"]
+        return .success(updateStep(transaction, to: .enrollPassword(profile: stored)))
+    }
+
+    /// `enroll-authenticator` with the first password: the sandbox's password policy (one field message per
+    /// broken rule, as E0000080 lists its causes), then an ACTIVE user and the interaction code.
+    func enrollPassword(_ transaction: IDXTransaction, password: String) -> Result<IDXTransaction, IDXFieldErrors> {
+        guard case .enrollPassword(let profile) = transaction.step else { return .failure(IDXFieldErrors(messages: [:])) }
+        let login = profile["login"] ?? ""
+        let failed = PasswordPolicy.failedRules(password, login: login)
+        guard failed.isEmpty else {
+            return .failure(
+                IDXFieldErrors(messages: ["credentials.passcode": failed.map { ($0, "password.passwordRequirementsNotMet") }]))
+        }
+        let user: UserRecord
+        do {
+            user = try createUser(profile: profile.mapValues(JSONValue.string), password: password, activate: true)
+        } catch {
+            return .failure(
+                IDXFieldErrors(messages: [
+                    "userProfile.email": [("A user with this Email already exists", "registration.error.notUniqueWithinOrg")]
+                ]))
+        }
+        let now = clock.now
+        users[user.id]!.lastLogin = now
+        return .success(signIn(transaction, userId: user.id, at: now))
     }
 
     /// `cancel`: back to `identify`, as Okta answers with a fresh identify document.

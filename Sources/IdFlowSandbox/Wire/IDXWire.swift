@@ -33,15 +33,33 @@ enum IDXWire {
     }
 
     /// The document for where `transaction` stands; `error` adds a top-level ERROR message.
-    static func document(_ transaction: IDXTransaction, orgURL: String, error: JSONValue? = nil) -> JSONValue {
+    /// `fieldErrors` puts validation messages into the fields they are about.
+    static func document(
+        _ transaction: IDXTransaction, orgURL: String, error: JSONValue? = nil, fieldErrors: IDXFieldErrors? = nil
+    ) -> JSONValue {
         let stateHandle = transaction.stateHandle
+        let fieldErrors = fieldErrors?.messages ?? [:]
         var members: [(String, JSONValue)] = [
             ("stateHandle", .string(stateHandle)), ("version", "1.0.0"),
             ("expiresAt", .string(Timestamps.iso8601(transaction.expiresAt))), ("intent", "LOGIN"),
         ]
         switch transaction.step {
         case .identify:
-            members.append(("remediation", remediations([identify(stateHandle, orgURL: orgURL)])))
+            members.append(
+                ("remediation", remediations([identify(stateHandle, orgURL: orgURL), selectEnrollProfile(stateHandle, orgURL: orgURL)])))
+        case .enrollProfile:
+            members.append(
+                (
+                    "remediation",
+                    remediations([
+                        enrollProfile(stateHandle, orgURL: orgURL, errors: fieldErrors),
+                        form("select-identify", href: "\(orgURL)/idp/idx/identify/select", fields: [], stateHandle: stateHandle),
+                    ])
+                ))
+        case .enrollPassword:
+            members.append(
+                ("remediation", remediations([enrollPassword(stateHandle, orgURL: orgURL, errors: fieldErrors["credentials.passcode"])])))
+            members.append(("currentAuthenticator", ["type": "object", "value": passwordAuthenticator]))
         case .challengePassword:
             members.append(("remediation", remediations([challengePassword(stateHandle, orgURL: orgURL)])))
         case .success:
@@ -49,10 +67,7 @@ enum IDXWire {
         }
         if let error { members.append(("messages", ["type": "array", "value": [error]])) }
         if case .challengePassword = transaction.step {
-            let authenticator: JSONValue = [
-                "type": "password", "key": "okta_password", "id": .string(passwordAuthenticatorID), "displayName": "Password",
-                "methods": [["type": "password"]],
-            ]
+            let authenticator = passwordAuthenticator
             var enrollment = authenticator.objectValue ?? JSONObject()
             enrollment["id"] = .string(passwordEnrollmentID)
             members.append(("currentAuthenticatorEnrollment", ["type": "object", "value": .object(enrollment)]))
@@ -74,6 +89,11 @@ enum IDXWire {
         return .object(JSONObject(members))
     }
 
+    private static let passwordAuthenticator: JSONValue = [
+        "type": "password", "key": "okta_password", "id": .string(passwordAuthenticatorID), "displayName": "Password",
+        "methods": [["type": "password"]],
+    ]
+
     static func message(_ text: String, key: String) -> JSONValue {
         ["message": .string(text), "i18n": ["key": .string(key)], "class": "ERROR"]
     }
@@ -89,6 +109,41 @@ enum IDXWire {
                 ["name": "identifier", "label": "Username", "required": true],
                 ["name": "rememberMe", "type": "boolean", "label": "Remember this device"],
             ], stateHandle: stateHandle)
+    }
+
+    private static func selectEnrollProfile(_ stateHandle: String, orgURL: String) -> JSONValue {
+        form("select-enroll-profile", href: "\(orgURL)/idp/idx/enroll", fields: [], stateHandle: stateHandle)
+    }
+
+    /// `enroll-profile` (fixture `enroll-profile.json`): the `userProfile` form, every attribute required;
+    /// validation messages inside the fields (fixture `error-enroll-profile-field.json`).
+    private static func enrollProfile(_ stateHandle: String, orgURL: String, errors: [String: [(text: String, key: String)]]) -> JSONValue {
+        let attributes: [(String, String)] = [("firstName", "First name"), ("lastName", "Last name"), ("email", "Email")]
+        let fields: [JSONValue] = attributes.map { name, label in
+            var members: [(String, JSONValue)] = [("name", .string(name)), ("label", .string(label)), ("required", true)]
+            if let messages = errors["userProfile.\(name)"] { members.append(("messages", fieldMessages(messages))) }
+            return .object(JSONObject(members))
+        }
+        return form(
+            "enroll-profile", href: "\(orgURL)/idp/idx/enroll/new",
+            fields: [["name": "userProfile", "form": ["value": .array(fields)]]], stateHandle: stateHandle)
+    }
+
+    /// `enroll-authenticator` for the first password, with the policy's messages on the passcode.
+    private static func enrollPassword(_ stateHandle: String, orgURL: String, errors: [(text: String, key: String)]?) -> JSONValue {
+        var passcode: [(String, JSONValue)] = [("name", "passcode"), ("label", "Enter password"), ("secret", true)]
+        if let errors { passcode.append(("messages", fieldMessages(errors))) }
+        return form(
+            "enroll-authenticator", href: "\(orgURL)/idp/idx/challenge/answer",
+            fields: [
+                [
+                    "name": "credentials", "type": "object", "form": ["value": [.object(JSONObject(passcode))]], "required": true,
+                ]
+            ], stateHandle: stateHandle, relatesTo: ["$.currentAuthenticator"])
+    }
+
+    private static func fieldMessages(_ messages: [(text: String, key: String)]) -> JSONValue {
+        ["type": "array", "value": .array(messages.map { message($0.text, key: $0.key) })]
     }
 
     private static func challengePassword(_ stateHandle: String, orgURL: String) -> JSONValue {

@@ -24,13 +24,15 @@ struct LoginPKCECommand: AsyncParsableCommand {
             path (identifier, credentials.passcode, authenticator=okta_email); name=@FILE reads the value from a \
             file, name=@- from standard input. When a form needs an answer that was not given, its fields are \
             printed on stdout as {"transaction", "remediation", "fields", "messages"} and the run exits 3; \
-            refused credentials exit 4.
+            --resume with that transaction and the missing answers continues it (it is kept under \
+            {state-dir}/idx/ until it succeeds or fails). Refused credentials exit 4.
 
               $ idflow login-pkce --session-token-stdin <<<"$st" | jq -r .access_token
               $ printf '%s' "$PW" | idflow login-pkce --username jo@example.com --password-stdin
               $ printf '%s' "$PW" | idflow login-pkce --username jo@example.com --password-stdin --mfa push
               $ idflow login-pkce --browser
               $ idflow login-pkce --embedded --answer identifier=jo@example.com --answer credentials.passcode=@- <<<"$PW"
+              $ idflow login-pkce --embedded --resume "$TX" --answer credentials.passcode="$CODE"
             """)
 
     @Option(
@@ -66,12 +68,12 @@ struct LoginPKCECommand: AsyncParsableCommand {
     @Flag(help: "Sign in through the Okta Identity Engine's forms (interaction code flow), answered with --answer.")
     var embedded = false
 
+    @OptionGroup var answers: AnswerOptions
+
     @Option(
-        name: .customLong("answer"),
         help: ArgumentHelp(
-            "With --embedded: the answer for one field, name=value, name=@FILE or name=@- (stdin); repeatable.",
-            valueName: "name=value"))
-    var answers: [String] = []
+            "With --embedded: continue the sign-in a run stopped for a missing answer (its \"transaction\").", valueName: "transaction"))
+    var resume: String?
 
     @Option(
         help: ArgumentHelp(
@@ -101,8 +103,8 @@ struct LoginPKCECommand: AsyncParsableCommand {
         guard modes == 1 else {
             throw ValidationError("choose exactly one of --session-token[-stdin], --username, --browser, --manual or --embedded")
         }
-        if !embedded && (!answers.isEmpty || remediation != nil) {
-            throw ValidationError("--answer and --remediation are used with --embedded")
+        if !embedded && (answers.given || remediation != nil || resume != nil) {
+            throw ValidationError("--answer, --remediation and --resume are used with --embedded")
         }
         if sessionToken != nil && sessionTokenStdin {
             throw ValidationError("--session-token and --session-token-stdin cannot be used together")
@@ -119,8 +121,8 @@ struct LoginPKCECommand: AsyncParsableCommand {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
             if embedded {
                 return try await EmbeddedLogin(
-                    answers: try IDX.AnswerSet.parse(answers, reader: context.secrets), remediation: remediation,
-                    clientSecret: try clientSecret.secret(context), store: !noStore
+                    answers: try answers.read(context), remediation: remediation,
+                    clientSecret: try clientSecret.secret(context), store: !noStore, resume: resume
                 ).run(context)
             }
             let method: LoginPKCE.Method

@@ -6,7 +6,7 @@ struct RegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
         abstract:
-            "Create a user with no password (STAGED), many from a file (--batch), or register one through a custom identity provider (--idp).",
+            "Create a user with no password (STAGED), many from a file (--batch), register one through a custom identity provider (--idp), or sign up through the Identity Engine (--embedded).",
         discussion: """
             With --email: sends POST /api/v1/users?activate=false with the profile and prints the user object as the \
             server returns it. Needs the org URL and a management API token.
@@ -29,6 +29,12 @@ struct RegisterCommand: AsyncParsableCommand {
             With --batch, one user per input line, NDJSON results in input order, a summary on stderr:
 
               $ idflow register --batch users.ndjson --activate --concurrency 8 > results.ndjson
+
+            With --embedded: self-service sign-up through the Okta Identity Engine (select-enroll-profile, \
+            enroll-profile, then the password enrollment), answered with --answer as login-pkce --embedded is; \
+            the new user is signed in and the output is login-pkce's. A policy without sign-up exits 3.
+
+              $ idflow register --embedded --answer userProfile.email=new@example.com --answer userProfile.firstName=New --answer userProfile.lastName=User --answer credentials.passcode=@- <<<"$PW"
             """)
 
     @Option(help: ArgumentHelp("The user's e-mail address; also the login unless --login is given.", valueName: "email"))
@@ -83,6 +89,11 @@ struct RegisterCommand: AsyncParsableCommand {
             "The Token Server's base URL; default the org URL (env IDFLOW_TOKEN_SERVER, profile tokenServer).", valueName: "url"))
     var tokenServer: String?
 
+    @Flag(help: "Sign up through the Okta Identity Engine's forms (interaction code flow), answered with --answer.")
+    var embedded = false
+
+    @OptionGroup var answers: AnswerOptions
+
     @OptionGroup var clientSecret: ClientSecretOption
 
     @OptionGroup(title: "Batch Options") var batch: BatchOptions
@@ -90,6 +101,11 @@ struct RegisterCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        if embedded {
+            try validateEmbedded()
+            return
+        }
+        if answers.given { throw ValidationError("--answer works with --embedded only") }
         let customOptions: [(String, Bool)] = [
             ("--init-data", initData != nil), ("--data", data != nil), ("--data-stdin", dataStdin),
             ("--transaction-id", transactionID != nil),
@@ -120,6 +136,22 @@ struct RegisterCommand: AsyncParsableCommand {
         }
     }
 
+    /// The sign-up form: the profile and password come as --answer, so no other form's options apply.
+    private func validateEmbedded() throws {
+        let others: [(String, Bool)] = [
+            ("--email", email != nil), ("--first-name", firstName != nil), ("--last-name", lastName != nil), ("--login", login != nil),
+            ("--attr", !attributes.isEmpty), ("--idp", identityProvider != nil), ("--batch", batch.file != nil),
+            ("--init-data", initData != nil), ("--data", data != nil), ("--data-stdin", dataStdin),
+            ("--transaction-id", transactionID != nil), ("--cancel", cancel), ("--token-server", tokenServer != nil),
+        ]
+        if let used = others.first(where: \.1) {
+            throw ValidationError(
+                "\(used.0) cannot be used with --embedded: give the profile and password as --answer userProfile.email=..., "
+                    + "--answer credentials.passcode=@-")
+        }
+        if let flag = batch.givenWithoutBatch.first { throw ValidationError("\(flag) works with --batch only") }
+    }
+
     /// The Users API forms: one user from the flags, or many from `--batch`.
     private func validateDirectory() throws {
         if batch.file != nil {
@@ -130,11 +162,21 @@ struct RegisterCommand: AsyncParsableCommand {
         } else if let flag = batch.givenWithoutBatch.first {
             throw ValidationError("\(flag) works with --batch only")
         } else if email == nil {
-            throw ValidationError("give --email for one user, --batch FILE for many, or --idp IDP for custom registration")
+            throw ValidationError(
+                "give --email for one user, --batch FILE for many, --idp IDP for custom registration, or --embedded to sign up")
         }
     }
 
     func run() async throws {
+        if embedded {
+            try await CommandRunner.run(global) { context throws(IdFlowError) in
+                try await EmbeddedLogin(
+                    answers: try answers.read(context), clientSecret: try clientSecret.secret(context),
+                    signUp: true
+                ).run(context)
+            }
+            return
+        }
         if let identityProvider {
             try await registerCustom(identityProvider)
             return
