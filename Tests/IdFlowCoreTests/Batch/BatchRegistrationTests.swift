@@ -117,8 +117,14 @@ struct BatchRegistrationTests {
         let (_, lines) = try await run(
             BatchRegistration(source: .data(ndjson(2)), activate: true), transport: RoutedTransport(server.reply))
         #expect(lines.map { $0.user?["status"]?.stringValue } == ["PROVISIONED", "PROVISIONED"])
-        #expect(lines.map(\.activationToken) == ["tok-00u1", "tok-00u2"])
-        #expect(lines[0].activationUrl == "https://example.okta.com/tokens/tok-00u1/verify")
+        // The fake server numbers users in arrival order, which concurrency does not fix: each line carries the
+        // token of its own user.
+        for line in lines {
+            let id = line.user?["id"]?.stringValue ?? "?"
+            #expect(line.activationToken == "tok-\(id)")
+            #expect(line.activationUrl == "https://example.okta.com/tokens/tok-\(id)/verify")
+        }
+        #expect(Set(lines.compactMap(\.activationToken)) == ["tok-00u1", "tok-00u2"])
     }
 
     @Test func skipExistingLooksTheUserUpAndActivatesOneLeftStaged() async throws {
