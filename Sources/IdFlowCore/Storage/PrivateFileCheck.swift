@@ -17,9 +17,7 @@ enum PrivateFileCheck {
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             if errno == ELOOP {
-                throw .localState(
-                    "\(url.path) is a symbolic link; idflow does not follow links in its state directory",
-                    hint: "remove the link (its target was left untouched) and log in again")
+                throw linkRefused(url)
             }
             throw .localState("cannot open \(url.path): \(String(cString: strerror(errno)))")
         }
@@ -56,9 +54,14 @@ enum PrivateFileCheck {
     static func refuseLink(at url: URL) throws(IdFlowError) {
         var info = stat()
         if lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-            throw .localState(
-                "\(url.path) is a symbolic link; idflow does not follow links in its state directory",
-                hint: "remove the link (its target was left untouched) and log in again")
+            throw linkRefused(url)
         }
+    }
+
+    /// The one answer to a symbolic link found where a secret file goes, whether opening or replacing it.
+    private static func linkRefused(_ url: URL) -> IdFlowError {
+        .localState(
+            "\(url.path) is a symbolic link; idflow does not follow links in its state directory",
+            hint: "remove the link (its target was left untouched) and log in again")
     }
 }
