@@ -65,7 +65,8 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]
+            ],
+            exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "IdFlowSandboxTests",

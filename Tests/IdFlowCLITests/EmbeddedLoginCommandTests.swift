@@ -15,19 +15,33 @@ import Testing
 struct EmbeddedLoginCommandTests {
     static let org = "https://example.com"
     static let issuer = "\(org)/oauth2/default"
+    static let expiresAt = ISO8601.string(Date().addingTimeInterval(600))
     let configuration = [
         "--org-url", Self.org, "--client-id", "0ZczewGCFPlxNYYcLq5i", "--redirect-uri", "com.example.app:/callback", "--scope",
         "profile offline_access",
     ]
 
+    /// A recorded document as the org at `org` would send it: the recordings come from several fake hosts, and
+    /// idflow follows hrefs on the issuer's host only.
     static func fixture(_ name: String, status: Int = 200) -> RoutedTransport.Reply {
-        RoutedTransport.Reply(
-            status: status, headers: ["Content-Type": IDX.ionJSON], body: (try? Fixtures.data("okta-idx/\(name)")) ?? Data())
+        var text = String(decoding: (try? Fixtures.data("okta-idx/\(name)")) ?? Data(), as: UTF8.self)
+        for host in ["https://foo.oktapreview.com", "https://foo.okta.com", "https://ios-idx-sdk.okta.com"] {
+            text = text.replacingOccurrences(of: host, with: org)
+        }
+        // The recordings expired years ago; a kept transaction past its expiresAt is not resumed.
+        text = text.replacingOccurrences(
+            of: #""expiresAt"\s*:\s*"[^"]*""#, with: "\"expiresAt\":\"\(expiresAt)\"", options: .regularExpression)
+        return RoutedTransport.Reply(status: status, headers: ["Content-Type": IDX.ionJSON], body: Data(text.utf8))
     }
 
-    /// The recorded password sign-in; `introspect` replaces the first document (an expired session).
-    static func identityEngine(introspect: String = "02-introspect-identify.json") -> RoutedTransport {
+    /// The recorded password sign-in; `introspect` replaces the first document (an expired session), `passed`
+    /// the answer to the right password, and `more` answers first (the second factor's routes).
+    static func identityEngine(
+        introspect: String = "02-introspect-identify.json", passed: String = "04-success-with-interaction-code.json",
+        more: @escaping @Sendable (URLRequest) -> RoutedTransport.Reply? = { _ in nil }
+    ) -> RoutedTransport {
         RoutedTransport { request in
+            if let reply = more(request) { return reply }
             switch request.route {
             case "GET /oauth2/default/.well-known/openid-configuration":
                 return .json(
@@ -42,8 +56,7 @@ struct EmbeddedLoginCommandTests {
             case "POST /idp/idx/identify": return fixture("03-challenge-authenticator-password.json")
             case "POST /idp/idx/challenge/answer":
                 let passcode = request.jsonBody?["credentials"]?["passcode"]?.stringValue
-                return passcode == "s3cret"
-                    ? fixture("04-success-with-interaction-code.json") : fixture("error-challenge-invalid-passcode.json", status: 401)
+                return passcode == "s3cret" ? fixture(passed) : fixture("error-challenge-invalid-passcode.json", status: 401)
             case "POST /oauth2/auszsfkYrgGCTilsV2o4/v1/token":
                 return .json(
                     200, "{\"token_type\":\"Bearer\",\"expires_in\":3600,\"access_token\":\"at1\",\"scope\":\"profile offline_access\"}")

@@ -19,12 +19,17 @@ public struct Console: Sendable {
     public var showsProgress: Bool
     /// Shows the prompt on the terminal and reads one line without echoing it; nil when nothing was typed.
     public var promptSecret: @Sendable (String) -> String?
+    /// Shows the prompt on the terminal and reads one line with echo (a username, a menu choice); nil when
+    /// nothing was typed.
+    public var promptLine: @Sendable (String) -> String?
 
     public init(
         standardOutput: @escaping @Sendable (Data) -> Void, standardError: @escaping @Sendable (Data) -> Void,
         readStandardInput: @escaping @Sendable () -> Data, readLine: @escaping @Sendable () -> String?, isInteractive: Bool = false,
-        promptSecret: @escaping @Sendable (String) -> String? = { _ in nil }, showsProgress: Bool = false
+        promptSecret: @escaping @Sendable (String) -> String? = { _ in nil }, showsProgress: Bool = false,
+        promptLine: (@Sendable (String) -> String?)? = nil
     ) {
+        self.promptLine = promptLine ?? promptSecret
         self.showsProgress = showsProgress
         self.standardOutput = standardOutput
         self.standardError = standardError
@@ -41,8 +46,8 @@ public struct Console: Sendable {
         isInteractive: isatty(0) == 1 && isatty(2) == 1,
         promptSecret: { prompt in
             // Reads from the terminal with echo off, whatever stdin was redirected from; Ctrl-C still works.
-            TerminalPrompt.secret(prompt)
-        }, showsProgress: isatty(2) == 1)
+            TerminalPrompt.ask(prompt, echo: false)
+        }, showsProgress: isatty(2) == 1, promptLine: { prompt in TerminalPrompt.ask(prompt, echo: true) })
 
     /// Writes one human line to stderr.
     public func line(_ text: String) {

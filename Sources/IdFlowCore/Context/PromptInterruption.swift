@@ -77,27 +77,27 @@ enum PromptInterruption {
     }
 }
 
-/// The terminal prompt behind `Console.live.promptSecret`: the prompt on the terminal, one line read with echo
-/// off. Unlike getpass(3), which also turns off signals so Ctrl-C would only add a character, Ctrl-C still
+/// The terminal prompt behind `Console.live.promptSecret` and `promptLine`: the prompt on the terminal, one line
+/// read with echo off (or on). Unlike getpass(3), which also turns off signals so Ctrl-C would only add a character, Ctrl-C still
 /// interrupts: the terminal is put back and SIGINT raised again for whoever handles it (a flow's
 /// `PromptInterruption.run`, or the default, which ends the process).
 enum TerminalPrompt {
-    static func secret(_ prompt: String) -> String? {
+    static func ask(_ prompt: String, echo: Bool) -> String? {
         let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         let input = tty >= 0 ? tty : 0
         let output = tty >= 0 ? tty : 2
         defer { if tty >= 0 { close(tty) } }
         write(output, prompt, prompt.utf8.count)
         var saved = termios()
-        let isTerminal = tcgetattr(input, &saved) == 0
-        if isTerminal {
+        let hidesEcho = !echo && tcgetattr(input, &saved) == 0
+        if hidesEcho {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
             quiet.c_lflag |= tcflag_t(ECHONL)
             tcsetattr(input, TCSAFLUSH, &quiet)
         }
         let (line, caught) = PromptInterruption.catching { readLine(input) }
-        if isTerminal { tcsetattr(input, TCSAFLUSH, &saved) }
+        if hidesEcho { tcsetattr(input, TCSAFLUSH, &saved) }
         if caught {
             write(output, "\n", 1)
             PromptInterruption.raiseAgain()

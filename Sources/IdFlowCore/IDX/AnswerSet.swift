@@ -46,6 +46,11 @@ extension IDX {
 
         public var names: Set<String> { Set(values.keys) }
 
+        /// Adds the answer a person typed at a prompt.
+        public mutating func answer(_ path: String, with value: String) {
+            values[path] = value
+        }
+
         /// Spends the answers a sent form carried.
         public mutating func spend(_ paths: Set<String>) {
             for path in paths { values[path] = nil }

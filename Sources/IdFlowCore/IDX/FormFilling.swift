@@ -9,14 +9,20 @@ extension IDX {
         public var secret: Bool
         /// The labels of the choices, for a field with options.
         public var options: [String]?
+        /// A yes/no field (`type: boolean`), asked as one at a terminal; not part of the printed form.
+        public var isBoolean: Bool
 
-        public init(name: String, label: String?, required: Bool, secret: Bool, options: [String]? = nil) {
+        public init(name: String, label: String?, required: Bool, secret: Bool, options: [String]? = nil, isBoolean: Bool = false) {
             self.name = name
             self.label = label
             self.required = required
             self.secret = secret
             self.options = options
+            self.isBoolean = isBoolean
         }
+
+        /// A choice with one option is taken as it is, never asked.
+        var isTakenAsIs: Bool { options?.count == 1 }
 
         enum CodingKeys: String, CodingKey { case name, label, required, secret, options }
 
@@ -49,8 +55,7 @@ extension IDX {
 
 extension IDX.Remediation {
     /// Fills this form from `answers`: immutable values copied through, nested forms as objects, a choice by
-    /// its label, value, authenticator key or method type (a required choice with one option is taken
-    /// as it is), boolean fields from `true`/`false`. Fields without a value are left out.
+    /// its label, value, authenticator key or method type (a choice with one option is taken as it is), boolean fields from `true`/`false`. Fields without a value are left out.
     public func fill(_ answers: IDX.AnswerSet, in document: IDX.Document) -> IDX.FilledForm {
         var filled = IDX.FilledForm(body: [:], used: [], missing: [], inputs: [], tookInput: false)
         filled.body = Self.fill(fields, prefix: "", answers: answers, document: document, into: &filled)
@@ -81,14 +86,16 @@ extension IDX.Remediation {
             }
             let pending = IDX.PendingField(
                 name: path, label: field.label, required: field.required, secret: field.secret,
-                options: field.options.map { $0.enumerated().map { index, option in option.label ?? "option \(index + 1)" } })
+                options: field.options.map { $0.enumerated().map { index, option in option.label ?? "option \(index + 1)" } },
+                isBoolean: field.type == "boolean")
             filled.inputs.append(pending)
             if let options = field.options {
                 var chosen: IDX.Option?
                 if let answer = answers[path] {
                     chosen = options.first { $0.matches(answer, in: document) }
                     if chosen != nil { filled.used.insert(path) }
-                } else if field.required, options.count == 1 {
+                } else if options.count == 1 {
+                    // Okta leaves the authenticator choice unmarked though the form means nothing without it.
                     chosen = options[0]
                 }
                 guard let chosen else {

@@ -142,7 +142,15 @@ public enum IDX {
                 form = nil
                 value = rawValue
             }
-            options = json["options"]?.arrayValue.map { $0.map(Option.init(json:)) }
+            let listed = json["options"]?.arrayValue
+            // An enum profile attribute (idx.md §5.2) lists one option whose value holds the real choices.
+            if let listed, listed.count == 1, listed[0]["value"]?["value"]?["inputType"] != nil,
+                let choices = listed[0]["value"]?["value"]?["options"]?.arrayValue
+            {
+                options = choices.map(Option.init(json:))
+            } else {
+                options = listed?.map(Option.init(json:))
+            }
             relatesTo = Remediation.strings(json["relatesTo"])
             messages = Message.list(json["messages"])
             // Swift's rule: an immutable field that carries a value is hidden even without `visible:false`.

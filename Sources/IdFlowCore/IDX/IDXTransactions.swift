@@ -14,6 +14,9 @@ extension IDX {
         public var state: String
         public var nonce: String
         public var scope: String
+        /// When the server forgets the transaction (the last document's `expiresAt`); a kept file past it is
+        /// removed rather than resumed.
+        public var expiresAt: String?
 
         public init(
             id: String, issuer: String, clientID: String, interactionHandle: String, stateHandle: String?, codeVerifier: String,
@@ -29,10 +32,22 @@ extension IDX {
             self.nonce = nonce
             self.scope = scope
         }
+
+        /// Follows the server's latest document: the state handle the next form carries, and the expiry.
+        mutating func follow(_ document: Document) {
+            stateHandle = document.stateHandle ?? stateHandle
+            expiresAt = document.expiresAt ?? expiresAt
+        }
+
+        func hasExpired(at now: Date) -> Bool {
+            guard let expiry = expiresAt.flatMap(ISO8601.date) else { return false }
+            return expiry <= now
+        }
     }
 
     /// Kept transactions under `{state-dir}/idx/`, one 0600 file each, written atomically; removed when the
-    /// sign-in succeeds or ends in an error that cannot be answered (a refused password, an expired session).
+    /// sign-in succeeds or ends in an error that cannot be answered (a refused password, an expired session,
+    /// Ctrl-C), and once the server's `expiresAt` has passed.
     public struct Transactions: Sendable {
         public let directory: URL
 
@@ -48,8 +63,9 @@ extension IDX {
             return directory.appendingPathComponent("\(id).json")
         }
 
-        /// The kept transaction `id`, for this issuer and client: not found (exit 5) when none is kept.
-        public func kept(_ id: String, issuer: URL, clientID: String) throws(IdFlowError) -> Transaction {
+        /// The kept transaction `id`, for this issuer and client: not found (exit 5) when none is kept, an
+        /// authentication failure (exit 4) when it has expired (the file is removed).
+        public func kept(_ id: String, issuer: URL, clientID: String, now: Date) throws(IdFlowError) -> Transaction {
             let url = try file(id)
             guard let data = try SecureFile.read(url) else {
                 throw .notFound(
@@ -65,7 +81,24 @@ extension IDX {
                     "transaction \(id) was started by client \(transaction.clientID) at \(transaction.issuer)",
                     hint: "resume it with the same --issuer and --client-id")
             }
+            guard !transaction.hasExpired(at: now) else {
+                try remove(id)
+                throw .authentication(
+                    "the embedded sign-in \(id) expired at \(transaction.expiresAt ?? "its expiry")", hint: "start the sign-in again")
+            }
             return transaction
+        }
+
+        /// Removes every kept transaction the server has forgotten by now (and any file that cannot be read
+        /// as one); best effort, so a stray file never stops a sign-in.
+        public func removeExpired(now: Date) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for name in names where name.hasSuffix(".json") {
+                let url = directory.appendingPathComponent(name)
+                guard let data = try? SecureFile.read(url) else { continue }
+                let transaction = try? JSONDecoder().decode(Transaction.self, from: data)
+                if transaction?.hasExpired(at: now) ?? true { try? SecureFile.remove(url) }
+            }
         }
 
         public func save(_ transaction: Transaction) throws(IdFlowError) {

@@ -72,23 +72,13 @@ struct LoginPKCECommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With --embedded: continue the sign-in a run stopped for a missing answer (its \"transaction\").", valueName: "transaction"))
-    var resume: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "With --embedded: take the remediation of this name (e.g. identify) instead of the first the answers cover.",
-            valueName: "name"))
-    var remediation: String?
-
-    @Option(
-        help: ArgumentHelp(
             "With --username: answer an MFA_REQUIRED sign-in with this factor, waiting for it (progress on stderr).", valueName: "factor"))
     var mfa: MFAFactor?
 
     @Option(
         name: .customLong("mfa-timeout"),
-        help: ArgumentHelp("Seconds to wait for the push to be answered (exit 9 after).", valueName: "seconds"))
+        help: ArgumentHelp(
+            "Seconds to wait for a push (--mfa push, or Okta Verify in --embedded) to be answered (exit 9 after).", valueName: "seconds"))
     var mfaTimeout: Int = 300
 
     @Flag(name: .customLong("no-store"), help: "Print the tokens without saving them.")
@@ -103,7 +93,7 @@ struct LoginPKCECommand: AsyncParsableCommand {
         guard modes == 1 else {
             throw ValidationError("choose exactly one of --session-token[-stdin], --username, --browser, --manual or --embedded")
         }
-        if !embedded && (answers.given || remediation != nil || resume != nil) {
+        if !embedded && answers.given {
             throw ValidationError("--answer, --remediation and --resume are used with --embedded")
         }
         if sessionToken != nil && sessionTokenStdin {
@@ -120,9 +110,8 @@ struct LoginPKCECommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
             if embedded {
-                return try await EmbeddedLogin(
-                    answers: try answers.read(context), remediation: remediation,
-                    clientSecret: try clientSecret.secret(context), store: !noStore, resume: resume
+                return try await answers.login(
+                    context, clientSecret: clientSecret, store: !noStore, signUp: false, pollTimeout: .seconds(mfaTimeout)
                 ).run(context)
             }
             let method: LoginPKCE.Method

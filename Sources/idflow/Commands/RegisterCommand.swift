@@ -94,6 +94,9 @@ struct RegisterCommand: AsyncParsableCommand {
 
     @OptionGroup var answers: AnswerOptions
 
+    @Flag(name: .customLong("no-store"), help: "With --embedded: print the new user's tokens without saving them.")
+    var noStore = false
+
     @OptionGroup var clientSecret: ClientSecretOption
 
     @OptionGroup(title: "Batch Options") var batch: BatchOptions
@@ -105,7 +108,8 @@ struct RegisterCommand: AsyncParsableCommand {
             try validateEmbedded()
             return
         }
-        if answers.given { throw ValidationError("--answer works with --embedded only") }
+        if answers.given { throw ValidationError("--answer, --resume and --remediation work with --embedded only") }
+        if noStore { throw ValidationError("--no-store works with --embedded only") }
         let customOptions: [(String, Bool)] = [
             ("--init-data", initData != nil), ("--data", data != nil), ("--data-stdin", dataStdin),
             ("--transaction-id", transactionID != nil),
@@ -170,10 +174,7 @@ struct RegisterCommand: AsyncParsableCommand {
     func run() async throws {
         if embedded {
             try await CommandRunner.run(global) { context throws(IdFlowError) in
-                try await EmbeddedLogin(
-                    answers: try answers.read(context), clientSecret: try clientSecret.secret(context),
-                    signUp: true
-                ).run(context)
+                try await answers.login(context, clientSecret: clientSecret, store: !noStore, signUp: true).run(context)
             }
             return
         }

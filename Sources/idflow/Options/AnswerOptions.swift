@@ -1,7 +1,8 @@
 import ArgumentParser
 import IdFlowCore
 
-/// The answers of an embedded (Identity Engine) sign-in or sign-up, one form field each.
+/// How an embedded (Identity Engine) sign-in or sign-up is answered and continued: one `--answer` per form
+/// field, the remediation to take by name, and the stopped transaction to resume.
 struct AnswerOptions: ParsableArguments {
     @Option(
         name: .customLong("answer"),
@@ -10,9 +11,26 @@ struct AnswerOptions: ParsableArguments {
             valueName: "name=value"))
     var answers: [String] = []
 
-    var given: Bool { !answers.isEmpty }
+    @Option(
+        help: ArgumentHelp(
+            "With --embedded: continue the sign-in a run stopped for a missing answer (its \"transaction\").", valueName: "transaction"))
+    var resume: String?
 
-    func read(_ context: IdFlowContext) throws(IdFlowError) -> IDX.AnswerSet {
-        try IDX.AnswerSet.parse(answers, reader: context.secrets)
+    @Option(
+        help: ArgumentHelp(
+            "With --embedded: take the remediation (or the authenticator's resend/poll) of this name once, instead of the first the answers cover.",
+            valueName: "name"))
+    var remediation: String?
+
+    /// Whether any embedded-only option was given.
+    var given: Bool { !answers.isEmpty || resume != nil || remediation != nil }
+
+    /// The embedded flow these options describe.
+    func login(
+        _ context: IdFlowContext, clientSecret: ClientSecretOption, store: Bool, signUp: Bool, pollTimeout: Duration = .seconds(300)
+    ) throws(IdFlowError) -> EmbeddedLogin {
+        EmbeddedLogin(
+            answers: try IDX.AnswerSet.parse(answers, reader: context.secrets), remediation: remediation,
+            clientSecret: try clientSecret.secret(context), store: store, signUp: signUp, resume: resume, pollTimeout: pollTimeout)
     }
 }

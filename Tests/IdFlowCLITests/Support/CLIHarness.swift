@@ -43,6 +43,11 @@ enum CLI {
         let stdout = Locked(Data())
         let stderr = Locked(Data())
         let input = Locked(Data(stdin.utf8))
+        // Hidden or echoed, a prompt shows on stderr and takes the next terminal answer.
+        let prompt: @Sendable (String) -> String? = { prompt in
+            stderr.withLock { $0.append(Data(prompt.utf8)) }
+            return answers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        }
         let console = Console(
             standardOutput: { data in stdout.withLock { $0.append(data) } },
             standardError: { data in stderr.withLock { $0.append(data) } },
@@ -60,10 +65,7 @@ enum CLI {
                     return String(decoding: line[0], as: UTF8.self)
                 }
             }, isInteractive: terminalAnswers != nil,
-            promptSecret: { prompt in
-                stderr.withLock { $0.append(Data(prompt.utf8)) }
-                return answers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-            })
+            promptSecret: prompt, promptLine: prompt)
         let commandEnvironment = CommandEnvironment(console: console, variables: environment) { flags throws(IdFlowError) in
             try IdFlowContext.resolve(flags: flags, environment: environment, console: console, transport: transport, sleep: { _ in })
         }

@@ -1,0 +1,50 @@
+import Foundation
+
+extension IDX.Walk {
+    /// Waits the form's `refresh` (milliseconds, idx.md §8) and sends it: the server answers with the same
+    /// waiting document until the push is answered elsewhere (`idflow resolve`), then with the next step.
+    /// Progress goes to stderr; the whole wait is bounded by `--mfa-timeout` (exit 9, the sign-in cancelled).
+    mutating func waitAndPoll(_ form: IDX.Remediation, in document: IDX.Document) async throws(IdFlowError) -> IDX.Document {
+        let what = document.authenticatorName(of: form) ?? "the authenticator"
+        if poll == nil {
+            poll = PushAuthenticator.Poll(context, limit: login.pollTimeout)
+            context.message(
+                "idx: \(form.name): waiting up to \(Int(login.pollTimeout.inSeconds)) s for \(what) to be answered, "
+                    + "e.g. with `idflow resolve --next --approve`")
+            if let number = document.correctAnswer { context.message("idx: \(what) asks for the number \(number)") }
+        }
+        guard let started = poll else { return document }
+        let interval = Duration.milliseconds(max(form.refresh ?? 4000, 100))
+        let (clock, resumed) = try await Self.interruptible { () throws(IdFlowError) in
+            var clock = started
+            return (clock, try await clock.wait(interval))
+        }
+        poll = clock
+        guard resumed else {
+            throw .timedOut(
+                "\(what) was not answered within \(Int(login.pollTimeout.inSeconds)) s",
+                hint: "answer it with `idflow resolve --next --approve` on the enrolled machine, or raise --mfa-timeout")
+        }
+        context.message("idx: waiting for \(what)… \(Int(clock.elapsed.inSeconds)) s")
+        let next = try await proceed(form, body: form.fill(IDX.AnswerSet(), in: document).body)
+        if let error = next.errors.first, !next.remediations.isEmpty, !next.offersPoll { throw Self.pollFailure(error, what: what) }
+        return next
+    }
+
+    /// A wait that ended in an ERROR: a refused push exits 8, an expired one 9, anything else 4.
+    static func pollFailure(_ error: IDX.Message, what: String) -> IdFlowError {
+        let words = ((error.key ?? "") + " " + error.message).lowercased()
+        if ["reject", "denied", "declin"].contains(where: words.contains) {
+            return .denied(error.message, hint: "the sign-in was refused on \(what)")
+        }
+        if ["expired", "timeout", "time_window", "timed out"].contains(where: words.contains) {
+            return .timedOut(error.message, hint: "answer it with `idflow resolve --next --approve` while it is pending")
+        }
+        return .authentication(error.message, hint: "start the sign-in again")
+    }
+}
+
+extension IDX.Document {
+    /// Whether the document still waits for something done elsewhere (a remediation that carries `refresh`).
+    var offersPoll: Bool { remediations.contains { $0.refresh != nil } }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+extension IDX {
+    /// What the loop does with a document (idx.md §10).
+    enum NextStep {
+        /// Send this form, filled.
+        case send(Remediation, FilledForm)
+        /// Wait the form's `refresh`, then send it (an out-of-band answer is awaited, §8).
+        case poll(Remediation)
+        /// At a terminal: fill the form (or choose one of several) at prompts.
+        case ask([Remediation])
+        /// In a script: stop with the form that needs answers (exit 3).
+        case stop(PendingForm)
+    }
+}
+
+extension IDX.Walk {
+    /// The step to take (idx.md §10): the form asked for by name; else the first an explicit answer covers;
+    /// else a poll (the server waits for something done elsewhere); else the first a required single choice
+    /// fills on its own; else, at a terminal, prompts (a numbered choice when several forms are offered); else
+    /// the pending form for the script.
+    func nextStep(_ document: IDX.Document) throws(IdFlowError) -> IDX.NextStep {
+        guard !document.remediations.isEmpty else {
+            let first = document.errors.first ?? document.messages.first
+            let expired = first?.key == "idx.session.expired"
+            throw .authentication(
+                first?.message ?? "the Identity Engine offered nothing to do next",
+                hint: expired ? "the sign-in expired; start it again" : "start the sign-in again")
+        }
+        if let wanted {
+            guard let form = document.form(named: wanted) else {
+                let offered = document.remediations.map(\.name) + document.capabilities.map(\.name)
+                throw .rejected(
+                    "the Identity Engine does not offer \(wanted) at this step", hint: "offered: \(offered.joined(separator: ", "))")
+            }
+            if form.refresh != nil { return .poll(form) }
+            return decide(form, form.fill(answers, in: document), document)
+        }
+        let offered = document.remediations.filter { $0.method.uppercased() == "POST" }
+        let forms = offered.filter { $0.refresh == nil }
+        let filled = forms.map { ($0, $0.fill(answers, in: document)) }
+        if let (form, fill) = filled.first(where: { $0.1.isComplete && !$0.1.used.isEmpty }) { return .send(form, fill) }
+        if let poll = offered.first(where: { $0.refresh != nil }) { return .poll(poll) }
+        if let (form, fill) = filled.first(where: { $0.1.isComplete && $0.1.tookInput }) { return .send(form, fill) }
+        guard let first = forms.first else {
+            throw .rejected(
+                "the Identity Engine only offers steps idflow cannot take without a browser: "
+                    + document.remediations.map(\.name).joined(separator: ", "), hint: "sign in with login-pkce --browser")
+        }
+        if atTerminal { return .ask(forms) }
+        return .stop(pending(first, first.fill(answers, in: document), document))
+    }
+
+    private func decide(_ form: IDX.Remediation, _ filled: IDX.FilledForm, _ document: IDX.Document) -> IDX.NextStep {
+        if filled.isComplete { return .send(form, filled) }
+        return atTerminal ? .ask([form]) : .stop(pending(form, filled, document))
+    }
+
+    private func pending(_ form: IDX.Remediation, _ filled: IDX.FilledForm, _ document: IDX.Document) -> IDX.PendingForm {
+        IDX.PendingForm(transaction: nil, remediation: form.name, fields: filled.inputs, messages: document.messages)
+    }
+
+    /// A form the server sent back with an ERROR (idx.md §5.4): bad credentials exit 4, anything else
+    /// (validation) exit 3, with the server's own words.
+    func refuseErrors(_ document: IDX.Document, after form: IDX.Remediation) throws(IdFlowError) {
+        guard let error = document.errors.first else { return }
+        let credentials: Set<String> = ["errors.E0000004", "api.authn.error.PASSCODE_INVALID", "incorrectPassword"]
+        let hint = "correct the answers for \(form.name) and run again"
+        if let key = error.key, credentials.contains(key) { throw .authentication(error.message, hint: hint) }
+        if document.remediations.isEmpty { throw .authentication(error.message, hint: "start the sign-in again") }
+        throw .rejected(error.message, hint: hint)
+    }
+}

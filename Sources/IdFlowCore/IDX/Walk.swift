@@ -1,0 +1,157 @@
+import Foundation
+
+extension IDX {
+    /// One embedded sign-in's way through the documents (idx.md §10): what it still has to answer, the
+    /// remediation asked for by name, and the clock of an out-of-band wait.
+    struct Walk {
+        let login: EmbeddedLogin
+        let server: AuthorizationServer
+        let context: IdFlowContext
+        var answers: AnswerSet
+        /// `--remediation`, or the form a person just filled in at a prompt: taken once, when offered.
+        var wanted: String?
+        /// Started by the first poll; every later poll of the sign-in counts against the same limit.
+        var poll: PushAuthenticator.Poll?
+        var formsSent = 0
+
+        init(login: EmbeddedLogin, server: AuthorizationServer, context: IdFlowContext) {
+            self.login = login
+            self.server = server
+            self.context = context
+            answers = login.answers
+            wanted = login.remediation
+        }
+
+        var prompter: FormPrompter { FormPrompter(console: context.console) }
+        var atTerminal: Bool { context.console.isInteractive }
+
+        /// Introspect (where a kept transaction stands, too), then the loop until the interaction code has been
+        /// exchanged; `transaction` follows the state handle and expiry. Ctrl-C, or a wait that runs out, sends
+        /// the document's `cancel` form before giving up, so the server's transaction ends with the run.
+        mutating func run(_ transaction: inout Transaction) async throws(IdFlowError) -> TokenOutput {
+            var document = try await send(
+                IntrospectRequest(url: introspectURL(issuer: server.issuer), interactionHandle: transaction.interactionHandle))
+            do throws(IdFlowError) {
+                if login.signUp && login.resume == nil { document = try await startSignUp(document) }
+                while true {
+                    transaction.follow(document)
+                    report(document.messages)
+                    if let success = document.successWithInteractionCode { return try await exchange(success, transaction) }
+                    document = try await step(document)
+                }
+            } catch {
+                switch error {
+                case .interrupted, .timedOut: await cancel(document)
+                default: break
+                }
+                throw error
+            }
+        }
+
+        /// Takes one step from `document` and returns the server's next document.
+        private mutating func step(_ document: Document) async throws(IdFlowError) -> Document {
+            switch try nextStep(document) {
+            case .send(let form, let filled):
+                formsSent += 1
+                guard formsSent <= EmbeddedLogin.maximumSteps else {
+                    throw .protocolViolation("the Identity Engine did not finish the sign-in within \(EmbeddedLogin.maximumSteps) steps")
+                }
+                if form.name == wanted { wanted = nil }
+                context.message("idx: \(form.name)")
+                let next = try await proceed(form, body: filled.body)
+                answers.spend(filled.used)
+                if atTerminal, next.offersAgain(form) {
+                    // A wrong answer the server lets a person correct: say why, and the form is asked again.
+                    for error in next.errors { context.console.line("error: \(error.message)") }
+                    return next
+                }
+                try refuseErrors(next, after: form)
+                return next
+            case .poll(let form):
+                if form.name == wanted { wanted = nil }
+                return try await waitAndPoll(form, in: document)
+            case .ask(let forms):
+                let form = forms.count == 1 ? forms[0] : try prompter.choose(forms, in: document)
+                answers = try prompter.fill(form, in: document, answers: answers)
+                wanted = form.name
+                return document
+            case .stop(let pending):
+                throw .idxPending(pending)
+            }
+        }
+
+        /// `register --embedded` begins with the policy's sign-up form, and says so when there is none.
+        private func startSignUp(_ document: Document) async throws(IdFlowError) -> Document {
+            guard let form = document.remediations.first(where: { $0.name == EmbeddedLogin.signUpRemediation }) else {
+                throw .rejected(
+                    "the Identity Engine's policy offers no self-service sign-up for this app",
+                    hint: "enable sign-up in the app's profile enrollment policy, or create the user with register --email")
+            }
+            context.message("idx: \(form.name)")
+            let next = try await proceed(form, body: form.fill(answers, in: document).body)
+            try refuseErrors(next, after: form)
+            return next
+        }
+
+        /// The success form at the token endpoint with the PKCE verifier, then the ID token checks and the
+        /// store every login shares.
+        private func exchange(_ success: Remediation, _ transaction: Transaction) async throws(IdFlowError) -> TokenOutput {
+            try requireSameOrigin(success.href)
+            let verifier = transaction.codeVerifier
+            let server = self.server
+            return try await server.completeLogin(
+                context, scope: transaction.scope, nonce: .mustEqual(transaction.nonce), store: login.store
+            ) { () throws(IdFlowError) in
+                try await server.http.send(InteractionCodeTokenRequest(form: success, client: server.client, verifier: verifier))
+            }
+        }
+
+        /// Sends a filled form to its href, on the issuer's origin only.
+        func proceed(_ form: Remediation, body: [String: JSONValue]) async throws(IdFlowError) -> Document {
+            try requireSameOrigin(form.href)
+            return try await send(ProceedRequest(form: form, body: body))
+        }
+
+        /// Ends the server's transaction when the run gives up; failing to is only noted.
+        private func cancel(_ document: Document) async {
+            guard let form = document.cancel, IDX.sameOrigin(form.href, server.issuer) else { return }
+            do {
+                _ = try await server.http.send(ProceedRequest(form: form, body: form.fill(AnswerSet(), in: document).body))
+                context.message("idx: cancelled the sign-in on the server")
+            } catch {
+                context.message("idx: could not cancel the sign-in on the server (\(error.message)); it expires on its own")
+            }
+        }
+
+        private func send<Request: APIRequest>(_ request: Request) async throws(IdFlowError) -> Request.Response {
+            let http = server.http
+            return try await Self.interruptible { () throws(IdFlowError) in try await http.send(request) }
+        }
+
+        /// Runs one request or wait so that Ctrl-C ends it as `.interrupted` (exit 130) instead of killing the process.
+        static func interruptible<T: Sendable>(_ body: @escaping @Sendable () async throws(IdFlowError) -> T) async throws(IdFlowError) -> T
+        {
+            try await Interruption.cancellingOnSIGINT("interrupted during the embedded sign-in", body)
+        }
+
+        private func requireSameOrigin(_ url: URL) throws(IdFlowError) {
+            guard IDX.sameOrigin(url, server.issuer) else {
+                throw .security(
+                    "the Identity Engine sent a form to \(url.host ?? "another host"), not to the issuer's host",
+                    hint: "check --issuer; idflow only sends the transaction to the server that started it")
+            }
+        }
+
+        private func report(_ messages: [Message]) {
+            for message in messages where !message.isError { context.message("\(message.severity.lowercased()): \(message.message)") }
+        }
+    }
+}
+
+extension IDX.Document {
+    /// Whether the server answered a form with errors and offers the same form again, so the answer can be
+    /// corrected (idx.md §5.4).
+    func offersAgain(_ form: IDX.Remediation) -> Bool {
+        !errors.isEmpty && remediations.contains { $0.name == form.name }
+    }
+}
