@@ -37,13 +37,13 @@ public struct EmbeddedLogin: Sendable {
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
         let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
         let kept = IDX.Transactions(stateDirectory: context.configuration.stateDirectory)
-        kept.removeExpired(now: context.now())
         var transaction: IDX.Transaction
         if let resume {
             transaction = try kept.kept(resume, issuer: server.issuer, clientID: server.client.clientID, now: context.now())
         } else {
             transaction = try await interact(server, context)
         }
+        kept.removeExpired(now: context.now())
         do throws(IdFlowError) {
             var walk = IDX.Walk(login: self, server: server, context: context)
             let output = try await walk.run(&transaction)

@@ -131,8 +131,11 @@ extension IDX.Option {
             if let value = field.value?.stringValue { names.append(value) }
             for option in field.options ?? [] { if let value = option.value?.stringValue { names.append(value) } }
         }
-        for path in relatesTo {
-            guard let authenticator = document.resolve(path) else { continue }
+        // The authenticator named by `relatesTo`, and the one whose id the option carries: an option about an
+        // enrollment points at the enrollment, which has no `key`; its authenticator in `authenticators` has.
+        let id = form?.first { $0.name == "id" }?.value?.stringValue
+        let byID = (document.resolve("$.authenticators.value")?.arrayValue ?? []).filter { id != nil && $0["id"]?.stringValue == id }
+        for authenticator in relatesTo.compactMap(document.resolve) + byID {
             names += [authenticator["key"], authenticator["type"], authenticator["displayName"]].compactMap { $0?.stringValue }
         }
         return names.contains { $0.caseInsensitiveCompare(answer) == .orderedSame }

@@ -17,7 +17,8 @@ extension IDX.Walk {
         let interval = Duration.milliseconds(max(form.refresh ?? 4000, 100))
         let (clock, resumed) = try await Self.interruptible { () throws(IdFlowError) in
             var clock = started
-            return (clock, try await clock.wait(interval))
+            let resumed = try await clock.wait(interval)
+            return (clock, resumed)
         }
         poll = clock
         guard resumed else {
