@@ -186,9 +186,9 @@ _idflow() {
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--data-stdin --cancel --embedded --activate --skip-existing --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --verbose -v --pretty --compact --version -h --help)
     repeating_options=(--attr --answer)
-    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -224,6 +224,12 @@ _idflow_register() {
         return
         ;;
     '--answer')
+        return
+        ;;
+    '--resume')
+        return
+        ;;
+    '--remediation')
         return
         ;;
     '--client-secret-file')

@@ -87,6 +87,18 @@ public struct Demo: Sendable {
                 }
             ),
             (
+                "login-embedded",
+                { () throws(IdFlowError) in
+                    let answers = IDX.AnswerSet(["identifier": email, "credentials.passcode": password.value])
+                    let output = try await EmbeddedLogin(answers: answers, store: false).run(context)
+                    try Self.expect(output.idTokenClaims?["sub"] == .string(userID), "the embedded sign-in is not for \(userID)")
+                    return (
+                        try Self.json(output),
+                        "signed in through the Identity Engine's forms (identify, password, interaction code); ID token validated"
+                    )
+                }
+            ),
+            (
                 "enroll",
                 { () throws(IdFlowError) in
                     let enrollment = try await EnrollDevice(name: "idflow-demo").run(context)

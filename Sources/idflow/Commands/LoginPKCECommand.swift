@@ -22,10 +22,15 @@ struct LoginPKCECommand: AsyncParsableCommand {
 
             With --embedded, each --answer fills one field of the forms the Identity Engine asks for, by its \
             path (identifier, credentials.passcode, authenticator=okta_email); name=@FILE reads the value from a \
-            file, name=@- from standard input. When a form needs an answer that was not given, its fields are \
-            printed on stdout as {"transaction", "remediation", "fields", "messages"} and the run exits 3; \
-            --resume with that transaction and the missing answers continues it (it is kept under \
-            {state-dir}/idx/ until it succeeds or fails). Refused credentials exit 4.
+            file, name=@- from standard input. At a terminal, what was not answered is asked for (secrets without \
+            echo, choices by number) and a refused answer is asked again; Ctrl-C cancels the sign-in on the \
+            server and exits 130. In a script, when a form needs an answer that was not given (an e-mailed code), \
+            whatever the server must do first is done (the code is sent), the form is printed on stdout as \
+            {"transaction", "remediation", "fields", "messages"} and the run exits 3; --resume with that \
+            transaction and the missing answers continues it (kept 0600 under {state-dir}/idx/ until it \
+            succeeds, fails or expires); --remediation resend asks for another code. An Okta Verify push is \
+            waited for at the server's pace up to --mfa-timeout (approve it with `idflow resolve`; denied: exit \
+            8, no answer: exit 9). Refused credentials exit 4, an expired sign-in too.
 
               $ idflow login-pkce --session-token-stdin <<<"$st" | jq -r .access_token
               $ printf '%s' "$PW" | idflow login-pkce --username jo@example.com --password-stdin

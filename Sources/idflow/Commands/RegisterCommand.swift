@@ -31,8 +31,10 @@ struct RegisterCommand: AsyncParsableCommand {
               $ idflow register --batch users.ndjson --activate --concurrency 8 > results.ndjson
 
             With --embedded: self-service sign-up through the Okta Identity Engine (select-enroll-profile, \
-            enroll-profile, then the password enrollment), answered with --answer as login-pkce --embedded is; \
-            the new user is signed in and the output is login-pkce's. A policy without sign-up exits 3.
+            enroll-profile, then the authenticators the policy enrolls: the password, an e-mailed code), answered \
+            with --answer, at prompts, or stopped and resumed (--resume) as login-pkce --embedded is; the new \
+            user is signed in and the output is login-pkce's (--no-store: nothing saved). A policy without \
+            sign-up exits 3.
 
               $ idflow register --embedded --answer userProfile.email=new@example.com --answer userProfile.firstName=New --answer userProfile.lastName=User --answer credentials.passcode=@- <<<"$PW"
             """)
