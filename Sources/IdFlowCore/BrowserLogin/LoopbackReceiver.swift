@@ -77,19 +77,33 @@ public final class LoopbackReceiver: @unchecked Sendable {
         path: String, expectedState: String, timeout: Duration, requestTimeout: Duration = .seconds(5),
         refused: @Sendable @escaping (String) -> Void = { _ in }
     ) async throws(IdFlowError) -> String {
+        let parameters = try await waitForRedirectParameters(
+            path: path, expectedState: expectedState, timeout: timeout, requestTimeout: requestTimeout, refused: refused)
+        return parameters["code"] ?? ""
+    }
+
+    /// Waits as `waitForRedirect` does for a redirect carrying `answer` (`code`, or the Identity Engine's
+    /// `interaction_code`) or one of the `continuing` errors (`interaction_required`), and returns its parameters.
+    public func waitForRedirectParameters(
+        path: String, expectedState: String, answer: String = "code", continuing: Set<String> = [], timeout: Duration,
+        requestTimeout: Duration = .seconds(5), refused: @Sendable @escaping (String) -> Void = { _ in }
+    ) async throws(IdFlowError) -> [String: String] {
         let callback = try await waitForCallback(path: path, timeout: timeout, requestTimeout: requestTimeout) { url in
-            let verdict = Self.verdict(for: url, expectedState: expectedState)
+            let verdict = Self.verdict(for: url, expectedState: expectedState, answer: answer, continuing: continuing)
             if case .keepWaiting(let reply) = verdict { refused("ignored a request to \(path): \(reply.message)") }
             return verdict
         }
-        return try AuthorizationResponse.code(from: callback, expectedState: expectedState)
+        return try AuthorizationResponse.parameters(from: callback, expectedState: expectedState, continuing: continuing)
     }
 
-    /// The page for a callback URL, and whether it ends the wait: only a URL with this login's state and a
-    /// code or an error does.
-    static func verdict(for url: String, expectedState: String) -> Verdict {
+    /// The page for a callback URL, and whether it ends the wait: only a URL with this login's state and an
+    /// answer or an error does.
+    static func verdict(for url: String, expectedState: String, answer: String = "code", continuing: Set<String> = []) -> Verdict {
         do throws(IdFlowError) {
-            _ = try AuthorizationResponse.code(from: url, expectedState: expectedState)
+            let parameters = try AuthorizationResponse.parameters(from: url, expectedState: expectedState, continuing: continuing)
+            guard parameters[answer]?.isEmpty == false || parameters["error"].map(continuing.contains) == true else {
+                throw .protocolViolation("the redirect carries neither a \(answer) nor an error")
+            }
             return .finish(Reply(status: 200, title: "Signed in", message: "You can close this tab and return to the terminal."))
         } catch {
             if case .oauth = error {

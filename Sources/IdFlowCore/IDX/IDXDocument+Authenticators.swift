@@ -26,8 +26,10 @@ extension IDX.Document {
         return answer.stringValue ?? answer.intValue.map(String.init)
     }
 
-    /// The display name of the authenticator a form is about (its `relatesTo`), for prompts and progress.
+    /// The display name of the authenticator a form is about (its `relatesTo`), or of the identity provider a
+    /// `redirect-idp` goes to, for prompts and progress.
     public func authenticatorName(of form: IDX.Remediation) -> String? {
+        if let identityProvider = form.identityProvider { return identityProvider }
         for path in form.relatesTo {
             if let name = resolve(path)?["displayName"]?.stringValue { return name }
         }

@@ -86,6 +86,8 @@ public enum IDX {
         public var relatesTo: [String]
         /// Milliseconds to wait before polling (§8).
         public var refresh: Int?
+        /// The identity provider a `redirect-idp` form sends the person to (§7).
+        public var identityProvider: String?
 
         public init(json: JSONValue) throws(IdFlowError) {
             guard let name = json["name"]?.stringValue else { throw .protocolViolation("an IDX form has no name") }
@@ -99,6 +101,7 @@ public enum IDX {
             fields = (json["value"]?.arrayValue ?? []).map(Field.init(json:))
             relatesTo = Self.strings(json["relatesTo"])
             refresh = json["refresh"]?.intValue
+            identityProvider = json["idp"]?["name"]?.stringValue ?? json["type"]?.stringValue
         }
 
         static func strings(_ value: JSONValue?) -> [String] {

@@ -7,6 +7,8 @@ extension IDX {
         case send(Remediation, FilledForm)
         /// Wait the form's `refresh`, then send it (an out-of-band answer is awaited, §8).
         case poll(Remediation)
+        /// Go on at another identity provider in a browser (`redirect-idp`, §7).
+        case redirect(Remediation)
         /// At a terminal: fill the form (or choose one of several) at prompts.
         case ask([Remediation])
         /// In a script: stop with the form that needs answers (exit 3).
@@ -16,9 +18,9 @@ extension IDX {
 
 extension IDX.Walk {
     /// The step to take (idx.md §10): the form asked for by name; else the first an explicit answer covers;
-    /// else a poll (the server waits for something done elsewhere); else the first a required single choice
-    /// fills on its own; else, at a terminal, prompts (a numbered choice when several forms are offered); else
-    /// the pending form for the script.
+    /// else a poll (the server waits for something done elsewhere); else the first a single choice fills on
+    /// its own; else, at a terminal, prompts (a numbered choice when several forms are offered, `redirect-idp`
+    /// among them); else `redirect-idp` when it is all there is; else the pending form for the script.
     func nextStep(_ document: IDX.Document) throws(IdFlowError) -> IDX.NextStep {
         guard !document.remediations.isEmpty else {
             let first = document.errors.first ?? document.messages.first
@@ -34,6 +36,7 @@ extension IDX.Walk {
                     "the Identity Engine does not offer \(wanted) at this step", hint: "offered: \(offered.joined(separator: ", "))")
             }
             if form.refresh != nil { return .poll(form) }
+            if form.method.uppercased() == "GET" { return .redirect(form) }
             return decide(form, form.fill(answers, in: document), document)
         }
         let offered = document.remediations.filter { $0.method.uppercased() == "POST" }
@@ -42,12 +45,14 @@ extension IDX.Walk {
         if let (form, fill) = filled.first(where: { $0.1.isComplete && !$0.1.used.isEmpty }) { return .send(form, fill) }
         if let poll = offered.first(where: { $0.refresh != nil }) { return .poll(poll) }
         if let (form, fill) = filled.first(where: { $0.1.isComplete && $0.1.tookInput }) { return .send(form, fill) }
+        let elsewhere = document.remediations.filter { $0.method.uppercased() == "GET" && $0.name == "redirect-idp" }
         guard let first = forms.first else {
+            if let redirect = elsewhere.first { return .redirect(redirect) }
             throw .rejected(
-                "the Identity Engine only offers steps idflow cannot take without a browser: "
-                    + document.remediations.map(\.name).joined(separator: ", "), hint: "sign in with login-pkce --browser")
+                "the Identity Engine only offers steps idflow cannot take: " + document.remediations.map(\.name).joined(separator: ", "),
+                hint: "sign in with login-pkce --browser")
         }
-        if atTerminal { return .ask(forms) }
+        if atTerminal { return .ask(forms + elsewhere) }
         return .stop(pending(first, first.fill(answers, in: document), document))
     }
 

@@ -37,7 +37,7 @@ extension IDX {
                     transaction.follow(document)
                     report(document.messages)
                     if let success = document.successWithInteractionCode { return try await exchange(success, transaction) }
-                    document = try await step(document)
+                    document = try await step(document, transaction)
                 }
             } catch {
                 switch error {
@@ -49,7 +49,7 @@ extension IDX {
         }
 
         /// Takes one step from `document` and returns the server's next document.
-        private mutating func step(_ document: Document) async throws(IdFlowError) -> Document {
+        private mutating func step(_ document: Document, _ transaction: Transaction) async throws(IdFlowError) -> Document {
             switch try nextStep(document) {
             case .send(let form, let filled):
                 formsSent += 1
@@ -70,6 +70,9 @@ extension IDX {
             case .poll(let form):
                 if form.name == wanted { wanted = nil }
                 return try await waitAndPoll(form, in: document)
+            case .redirect(let form):
+                if form.name == wanted { wanted = nil }
+                return try await signInElsewhere(form, transaction)
             case .ask(let forms):
                 let form = forms.count == 1 ? forms[0] : try prompter.choose(forms, in: document)
                 answers = try prompter.fill(form, in: document, answers: answers)
@@ -123,7 +126,7 @@ extension IDX {
             }
         }
 
-        private func send<Request: APIRequest>(_ request: Request) async throws(IdFlowError) -> Request.Response {
+        func send<Request: APIRequest>(_ request: Request) async throws(IdFlowError) -> Request.Response {
             let http = server.http
             return try await Self.interruptible { () throws(IdFlowError) in try await http.send(request) }
         }
@@ -134,7 +137,7 @@ extension IDX {
             try await Interruption.cancellingOnSIGINT("interrupted during the embedded sign-in", body)
         }
 
-        private func requireSameOrigin(_ url: URL) throws(IdFlowError) {
+        func requireSameOrigin(_ url: URL) throws(IdFlowError) {
             guard IDX.sameOrigin(url, server.issuer) else {
                 throw .security(
                     "the Identity Engine sent a form to \(url.host ?? "another host"), not to the issuer's host",

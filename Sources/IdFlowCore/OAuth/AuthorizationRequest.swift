@@ -48,6 +48,18 @@ public enum AuthorizationResponse {
     /// Reads the code from a redirect URL (query, or fragment for `response_mode=fragment`), checking `state`
     /// first: an answer to someone else's request is never used.
     public static func code(from redirect: String, expectedState: String) throws(IdFlowError) -> String {
+        let parameters = try parameters(from: redirect, expectedState: expectedState)
+        guard let code = parameters["code"], !code.isEmpty else {
+            throw .protocolViolation("the redirect carries neither a code nor an error")
+        }
+        return code
+    }
+
+    /// The query (or fragment) parameters of this login's redirect: refused unless `state` is this login's; an
+    /// `error` the caller does not expect to handle (`continuing`) is thrown as the OAuth error.
+    public static func parameters(
+        from redirect: String, expectedState: String, continuing: Set<String> = []
+    ) throws(IdFlowError) -> [String: String] {
         guard let components = URLComponents(string: redirect.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw .invalidInput("the redirect URL cannot be parsed", hint: "paste the whole URL the browser was sent to")
         }
@@ -58,14 +70,11 @@ public enum AuthorizationResponse {
                 parameters["state"] == nil ? "the redirect carries no state" : "the redirect's state does not match this login's",
                 hint: "the answer belongs to another login attempt (or a forged link); start again")
         }
-        if let error = parameters["error"] {
+        if let error = parameters["error"], !continuing.contains(error) {
             throw .oauth(
                 status: nil, body: OAuthErrorBody(error: error, errorDescription: parameters["error_description"]), hint: hint(for: error))
         }
-        guard let code = parameters["code"], !code.isEmpty else {
-            throw .protocolViolation("the redirect carries neither a code nor an error")
-        }
-        return code
+        return parameters
     }
 
     static func hint(for error: String) -> String? {

@@ -1,0 +1,61 @@
+import Foundation
+
+extension IDX.Walk {
+    /// `redirect-idp` (idx.md §7): the sign-in goes on at another identity provider, in a browser. The org then
+    /// redirects to this app's redirect URI with `interaction_code` and this sign-in's `state` (exchanged at the
+    /// token endpoint like the success form), or with `error=interaction_required` (introspect and go on here).
+    /// The redirect is caught on a loopback redirect URI, or pasted at a terminal.
+    func signInElsewhere(_ form: IDX.Remediation, _ transaction: IDX.Transaction) async throws(IdFlowError) -> IDX.Document {
+        try requireSameOrigin(form.href)
+        let name = form.identityProvider ?? "the identity provider"
+        let parameters = try await redirect(to: form.href, name: name, state: transaction.state)
+        if parameters["error"] == "interaction_required" {
+            context.message("idx: \(name) handed the sign-in back; it goes on here")
+            return try await send(
+                IDX.IntrospectRequest(url: IDX.introspectURL(issuer: server.issuer), interactionHandle: transaction.interactionHandle))
+        }
+        guard let code = parameters["interaction_code"], !code.isEmpty else {
+            throw .protocolViolation("the redirect from \(name) carries neither an interaction_code nor an error")
+        }
+        // The same success form the server hands out (§6), aimed at the discovered token endpoint.
+        let issue: JSONValue = [
+            "name": "issue", "href": .string(server.metadata.tokenEndpoint.absoluteString), "method": "POST",
+            "accepts": "application/x-www-form-urlencoded",
+            "value": [
+                ["name": "grant_type", "value": "interaction_code"], ["name": "interaction_code", "value": .string(code)],
+                ["name": "client_id", "value": .string(server.client.clientID)], ["name": "code_verifier", "required": true],
+            ],
+        ]
+        return try IDX.Document(json: ["successWithInteractionCode": issue])
+    }
+
+    /// Opens the browser and catches the redirect on the configured loopback redirect URI; without one, a person
+    /// at a terminal pastes the URL they were sent to.
+    private func redirect(to url: URL, name: String, state: String) async throws(IdFlowError) -> [String: String] {
+        let continuing: Set<String> = ["interaction_required"]
+        let configured = context.configuration.redirectURI ?? ""
+        if let redirect = URL(string: configured), redirect.scheme == "http", let host = redirect.host,
+            TransportSecurity.isLoopback(host: host), let port = redirect.port
+        {
+            let receiver = try LoopbackReceiver(port: UInt16(port))
+            context.message("idx: redirect-idp: opening the browser to sign in with \(name); if it does not open, visit:")
+            context.message(url.absoluteString)
+            if let problem = BrowserOpener(environment: context.secrets.environment).open(url) { context.message(problem) }
+            let context = self.context
+            return try await receiver.waitForRedirectParameters(
+                path: redirect.path.isEmpty ? "/" : redirect.path, expectedState: state, answer: "interaction_code",
+                continuing: continuing, timeout: login.pollTimeout, refused: { note in context.message(note) })
+        }
+        guard atTerminal else {
+            throw .rejected(
+                "the sign-in goes on at \(name) in a browser, and the redirect URI \(configured) cannot be caught here",
+                hint:
+                    "use a loopback redirect URI registered for the app (--redirect-uri http://127.0.0.1:PORT/callback), or run at a terminal"
+            )
+        }
+        context.message("Open this URL in a browser and sign in with \(name), then paste the URL you were redirected to:")
+        context.message(url.absoluteString)
+        let pasted = try PromptInterruption.run { context.console.promptLine("Redirect URL: ") } ?? ""
+        return try AuthorizationResponse.parameters(from: pasted, expectedState: state, continuing: continuing)
+    }
+}
