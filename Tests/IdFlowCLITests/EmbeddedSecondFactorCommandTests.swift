@@ -34,13 +34,19 @@ struct EmbeddedSecondFactorCommandTests {
         }
     }
 
+    /// A script that signs in with its password and picks the e-mail authenticator (by `choice`): it stops for the code.
+    func stopAtTheEmailedCode(_ server: RoutedTransport, _ environment: [String: String], choice: String) async -> CLIResult {
+        let stopped = await CLI.run(
+            ["login-pkce", "--embedded", "--answer", "authenticator=\(choice)"] + password + configuration, transport: server,
+            stdin: "s3cret", environment: environment)
+        #expect(stopped.exitCode == 3, "\(stopped.stderr)")
+        return stopped
+    }
+
     @Test func aScriptStopsForTheEmailedCodeAfterItWasSentAndResumesWithIt() async throws {
         let server = Self.emailServer()
         let environment = CLI.isolatedEnvironment()
-        let stopped = await CLI.run(
-            ["login-pkce", "--embedded", "--answer", "authenticator=Email"] + password + configuration, transport: server,
-            stdin: "s3cret", environment: environment)
-        #expect(stopped.exitCode == 3, "\(stopped.stderr)")
+        let stopped = await stopAtTheEmailedCode(server, environment, choice: "Email")
         let pending = try #require(stopped.json)
         #expect(pending["remediation"] == "challenge-authenticator")
         #expect(pending["fields"]?.arrayValue?.first?["name"] == "credentials.passcode")
@@ -60,10 +66,7 @@ struct EmbeddedSecondFactorCommandTests {
     @Test func resendIsTakenByNameOnceAndTheRunStopsForTheNewCode() async throws {
         let server = Self.emailServer()
         let environment = CLI.isolatedEnvironment()
-        let stopped = await CLI.run(
-            ["login-pkce", "--embedded", "--answer", "authenticator=email"] + password + configuration, transport: server,
-            stdin: "s3cret", environment: environment)
-        #expect(stopped.exitCode == 3, "\(stopped.stderr) \(stopped.stdout)")
+        let stopped = await stopAtTheEmailedCode(server, environment, choice: "email")
         let transaction = try #require(stopped.json?["transaction"]?.stringValue)
         let resent = await CLI.run(
             ["login-pkce", "--embedded", "--resume", transaction, "--remediation", "resend"] + configuration, transport: server,
