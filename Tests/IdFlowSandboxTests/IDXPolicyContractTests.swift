@@ -43,7 +43,9 @@ struct IDXPolicyContractTests {
                 keyPaths(select.body), keyPaths(try Self.fixture("select-authenticator-authenticate.json")),
                 "select-authenticator-authenticate",
                 // The recording also lists a security question enrollment, which the sandbox does not have.
-                ignoring: Self.newer.union(["authenticatorEnrollments.value[].profile.question", "authenticatorEnrollments.value[].profile.questionKey"]))
+                ignoring: Self.newer.union([
+                    "authenticatorEnrollments.value[].profile.question", "authenticatorEnrollments.value[].profile.questionKey",
+                ]))
 
             let challenge = try await api.idx("challenge", ["authenticator": ["id": "autidflowemail000000"], "stateHandle": stateHandle])
             Self.expectSame(
@@ -84,7 +86,8 @@ struct IDXPolicyContractTests {
                 Set(rejected.body.keys), Set(recorded.keys).subtracting(["currentAuthenticator"]).union(["messages"]), "push rejected")
             Self.expectSame(
                 Self.paths(rejected.body, under: "messages"),
-                Self.paths(try Self.fixture("error-challenge-invalid-passcode.json"), under: "remediation.value[].value[].form.value[].messages"),
+                Self.paths(
+                    try Self.fixture("error-challenge-invalid-passcode.json"), under: "remediation.value[].value[].form.value[].messages"),
                 "push rejected message")
         }
         try await withSandbox(configure: IDXSignInPolicyTests.configure([.password, .oktaVerify])) { api in
@@ -109,7 +112,8 @@ struct IDXPolicyContractTests {
                 ignoring: ["\(channel).options", "\(channel).options[].label", "\(channel).options[].value", "\(channel).type"])
 
             _ = try await IDXSignUpPolicyTests.enrollPassword(api, stateHandle: stateHandle, password: "Sunny-Meadow-42")
-            let enroll = try await api.idx("credential/enroll", ["authenticator": ["id": "autidflowemail000000"], "stateHandle": stateHandle])
+            let enroll = try await api.idx(
+                "credential/enroll", ["authenticator": ["id": "autidflowemail000000"], "stateHandle": stateHandle])
             // Enrolling a code looks like being challenged for one, with `currentAuthenticator` for the
             // enrollment (and no masked address: the user typed it).
             let challenge = try Self.fixture("challenge-email-with-poll-and-resend.json")
@@ -146,7 +150,8 @@ struct IDXPolicyContractTests {
 
     @Test func thePolicyIsReadWithDefaultsForWhatIsLeftOut() throws {
         #expect(try Self.load("{}").idx == IDXPolicy(authenticators: [.password], signUp: true))
-        #expect(try Self.load(#"{"idx": {"authenticators": ["password", "email"]}}"#).idx == IDXPolicy(authenticators: [.password, .email]))
+        #expect(
+            try Self.load(#"{"idx": {"authenticators": ["password", "email"]}}"#).idx == IDXPolicy(authenticators: [.password, .email]))
         #expect(
             try Self.load(#"{"idx": {"authenticators": ["password", "okta_verify"], "signUp": false}}"#).idx
                 == IDXPolicy(authenticators: [.password, .oktaVerify], signUp: false))

@@ -54,7 +54,9 @@ struct IDXDocument {
     var passcodeMessageKeys: [String] {
         let fields = forms.first?["value"] as? [[String: Any]] ?? []
         let credentials = fields.first { $0["name"] as? String == "credentials" }
-        let passcode = ((credentials?["form"] as? [String: Any])?["value"] as? [[String: Any]])?.first { $0["name"] as? String == "passcode" }
+        let passcode = ((credentials?["form"] as? [String: Any])?["value"] as? [[String: Any]])?.first {
+            $0["name"] as? String == "passcode"
+        }
         return ((passcode?["messages"] as? [String: Any])?["value"] as? [[String: Any]] ?? []).compactMap {
             ($0["i18n"] as? [String: Any])?["key"] as? String
         }
@@ -90,7 +92,9 @@ extension SandboxClient {
 
     /// Redeems the success document's interaction code; returns the token response.
     @discardableResult
-    func redeem(_ success: IDXDocument, pkce: PKCEPair, base: String = "/oauth2/default/v1", sourceLocation: SourceLocation = #_sourceLocation)
+    func redeem(
+        _ success: IDXDocument, pkce: PKCEPair, base: String = "/oauth2/default/v1", sourceLocation: SourceLocation = #_sourceLocation
+    )
         async throws -> [String: Any]
     {
         let code = try #require(success.interactionCode, "no interaction code: \(success.reply.text)", sourceLocation: sourceLocation)
@@ -192,7 +196,8 @@ extension SandboxClient {
             try await api.registerActiveUser(email: "ada@example.com")
             let pkce = PKCEPair()
             let (stateHandle, _) = try await api.passwordAccepted(login: "ada@example.com", pkce: pkce)
-            _ = try await api.idx("challenge", ["authenticator": ["id": "autidflowemail000000", "methodType": "email"], "stateHandle": stateHandle])
+            _ = try await api.idx(
+                "challenge", ["authenticator": ["id": "autidflowemail000000", "methodType": "email"], "stateHandle": stateHandle])
             let resent = try await api.idx("challenge/resend", ["stateHandle": stateHandle])
             #expect(resent.status == .ok && resent.remediationNames == ["challenge-authenticator"])
             let codes = try await api.emailedCodes(to: "ada@example.com")
@@ -341,7 +346,8 @@ extension SandboxClient {
             try await api.registerActiveUser(email: "ada@example.com")
             let pkce = PKCEPair()
             let handle = try #require(
-                try await api.postForm("/oauth2/v1/interact", IDXControllerTests.interactFields(pkce)).object()["interaction_handle"] as? String)
+                try await api.postForm("/oauth2/v1/interact", IDXControllerTests.interactFields(pkce)).object()["interaction_handle"]
+                    as? String)
             let introspect = try IDXDocument(
                 try await api.send(
                     .post, "/idp/idx/introspect", json: ["interactionHandle": handle], contentType: IDXControllerTests.ion, auth: .none))
@@ -426,7 +432,10 @@ extension SandboxClient {
             let next = try await Self.enrollPassword(api, stateHandle: stateHandle, password: "Sunny-Meadow-42")
             #expect(next.status == .ok, "\(next.reply.text)")
             #expect(next.remediationNames == ["select-authenticator-enroll"])
-            #expect(next.authenticatorOptions("select-authenticator-enroll").map(\.values) == [["id": "autidflowemail000000", "methodType": "email"]])
+            #expect(
+                next.authenticatorOptions("select-authenticator-enroll").map(\.values) == [
+                    ["id": "autidflowemail000000", "methodType": "email"]
+                ])
             #expect(next.list("authenticatorEnrollments").map { $0["type"] as? String } == ["password"])
             #expect(try await Self.userStatus(api, "new@example.com") == nil, "a half-finished sign-up leaves no user")
 
@@ -489,7 +498,8 @@ extension SandboxClient {
     @Test func withSignUpOffTheIdentifyDocumentOffersNoneAndEnrollIsRefused() async throws {
         try await withSandbox(configure: IDXSignInPolicyTests.configure([.password], signUp: false)) { api in
             let handle = try await api.interact(pkce: PKCEPair())
-            let identify = try IDXDocument(try await api.send(.post, "/idp/idx/introspect", json: ["interactionHandle": handle], auth: .none))
+            let identify = try IDXDocument(
+                try await api.send(.post, "/idp/idx/introspect", json: ["interactionHandle": handle], auth: .none))
             #expect(identify.remediationNames == ["identify"])
             let stateHandle = try #require(identify.stateHandle)
             let refused = try await api.idx("enroll", ["stateHandle": stateHandle])

@@ -66,7 +66,8 @@ extension SandboxState {
         case .challengeEmail(let userId, _):
             guard let user = users[userId] else { return nil }
             return updateStep(
-                transaction, to: .challengeEmail(userId: userId, code: sendEmailCode(to: user.email, subject: "Your sign-in verification code")))
+                transaction,
+                to: .challengeEmail(userId: userId, code: sendEmailCode(to: user.email, subject: "Your sign-in verification code")))
         case .enrollEmail(let signUp, _):
             return updateStep(transaction, to: .enrollEmail(signUp, code: sendEmailCode(to: signUp.email, subject: Self.signUpCodeSubject)))
         default:

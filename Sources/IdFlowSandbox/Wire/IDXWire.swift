@@ -239,7 +239,9 @@ enum IDXWire {
             guard let enrollment = view.oktaVerify else { return nil }
             return (
                 oktaVerifyAuthenticator,
-                with(oktaVerifyAuthenticator, ["id": .string(enrollment.id)], first: ["profile": ["deviceName": .string(enrollment.deviceName)]]),
+                with(
+                    oktaVerifyAuthenticator, ["id": .string(enrollment.id)],
+                    first: ["profile": ["deviceName": .string(enrollment.deviceName)]]),
                 option(
                     label: "Okta Verify", id: SandboxState.authenticatorId, methodType: "push",
                     relatesTo: "$.authenticatorEnrollments.value[0]")
