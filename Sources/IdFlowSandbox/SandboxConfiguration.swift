@@ -47,6 +47,8 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var deviceIntervalSeconds: Int = 5
     /// The custom-registration client and identity providers (`CustomRegistration/`).
     public var customRegistration = CustomRegistrationConfiguration()
+    /// What the Identity Engine asks of sign-in and sign-up (`IDXPolicy`).
+    public var idx = IDXPolicy()
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -84,6 +86,8 @@ public struct SandboxConfiguration: Codable, Sendable {
         let configuration: SandboxConfiguration
         do {
             configuration = try JSONDecoder().decode(SandboxConfiguration.self, from: data)
+        } catch let error as SandboxConfigurationError {
+            throw error
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.dataCorrupted(context) {
             let key = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw SandboxConfigurationError.invalid(path: file.path, reason: "bad value for \"\(key)\": \(context.debugDescription)")
@@ -127,6 +131,7 @@ public struct SandboxConfiguration: Codable, Sendable {
             throw SandboxConfigurationError.invalidValue(key: "refreshTokenGraceSeconds", reason: "must not be negative")
         }
         try customRegistration.validate()
+        try idx.validate()
         if [clientId, confidentialClientId].contains(customRegistration.clientId) {
             throw SandboxConfigurationError.invalidValue(
                 key: "customRegistration.clientId", reason: "must differ from clientId and confidentialClientId")
@@ -140,6 +145,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         case mfaPolicy, pushUserVerification, pushChallengeSeconds
         case deviceIntervalSeconds
         case customRegistration
+        case idx
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -173,6 +179,7 @@ public struct SandboxConfiguration: Codable, Sendable {
             try container.decodeIfPresent(Int.self, forKey: .deviceIntervalSeconds) ?? defaults.deviceIntervalSeconds
         customRegistration =
             try container.decodeIfPresent(CustomRegistrationConfiguration.self, forKey: .customRegistration) ?? defaults.customRegistration
+        idx = try container.decodeIfPresent(IDXPolicy.self, forKey: .idx) ?? defaults.idx
     }
 }
 

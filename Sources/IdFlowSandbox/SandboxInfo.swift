@@ -12,10 +12,12 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
     public var redirectUri: String
     /// The custom-registration client and identity providers (the Token Server is the org URL).
     public var customRegistration: CustomRegistrationInfo?
+    /// The Identity Engine's policy: `{"authenticators": [...], "signUp": Bool}`.
+    public var idx: IDXPolicy?
 
     public init(
         orgUrl: String, issuer: String, apiToken: String, clientId: String, redirectUri: String,
-        customRegistration: CustomRegistrationInfo? = nil
+        customRegistration: CustomRegistrationInfo? = nil, idx: IDXPolicy? = nil
     ) {
         self.orgUrl = orgUrl
         self.issuer = issuer
@@ -23,6 +25,7 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
         self.clientId = clientId
         self.redirectUri = redirectUri
         self.customRegistration = customRegistration
+        self.idx = idx
     }
 
     /// The same document as the sandbox's own JSON (for `GET /sandbox/info`), the original keys first.
@@ -38,6 +41,11 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
                     customRegistration.identityProviders.map {
                         ["id": .string($0.id), "type": .string($0.type), "enabled": .bool($0.enabled)]
                     }),
+            ]
+        }
+        if let idx {
+            object["idx"] = [
+                "authenticators": .array(idx.authenticators.map { .string($0.rawValue) }), "signUp": .bool(idx.signUp),
             ]
         }
         return .object(object)

@@ -52,10 +52,11 @@ struct EmbeddedLoginTests {
 
     @Test func aNewUserSignsUpThroughThePolicyAndThenSignsIn() async throws {
         let sandbox = try await LiveSandbox.start()
+        // The sandbox offers the policy's authenticators to enroll (select-authenticator-enroll), password first.
         let signUp = try await sandbox.idflow(
             [
                 "register", "--embedded", "--answer", "userProfile.email=newbie@example.com", "--answer", "userProfile.firstName=New",
-                "--answer", "userProfile.lastName=User", "--answer", "credentials.passcode=@-",
+                "--answer", "userProfile.lastName=User", "--answer", "authenticator=Password", "--answer", "credentials.passcode=@-",
             ], stdin: "Str0ng-Passw0rd!\n")
         #expect(signUp.exitCode == 0, "\(signUp)")
         let subject = try #require(try signUp.json()["id_token_claims"]?["sub"]?.stringValue)

@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The Identity Engine's interaction code flow for a password sign-in (idx.md §11): `{issuer}/v1/interact`,
-/// `/idp/idx/introspect` and the hrefs its documents hand out (`identify`, `challenge/answer`, `cancel`).
-/// Request bodies are read as JSON whatever their content type says (`application/json` or
-/// `application/ion+json`, with or without `okta-version`), as §4 asks of a server.
+/// The Identity Engine's interaction code flow (idx.md §11): `{issuer}/v1/interact`, `/idp/idx/introspect` and
+/// the hrefs its documents hand out, for password sign-in with the second factor and the sign-up that
+/// `IDXPolicy` (`--config` key `idx`) asks for. Request bodies are read as JSON whatever their content type
+/// says (`application/json` or `application/ion+json`, with or without `okta-version`), as §4 asks of a server.
 struct IDXController {
     let state: SandboxState
 
@@ -16,7 +16,12 @@ struct IDXController {
         routes.post("/idp/idx/enroll", use: selectEnrollProfile)
         routes.post("/idp/idx/enroll/new", use: enrollProfile)
         routes.post("/idp/idx/identify/select", use: cancel)
+        routes.post("/idp/idx/challenge", use: challenge)
         routes.post("/idp/idx/challenge/answer", use: answer)
+        routes.post("/idp/idx/challenge/resend", use: resend)
+        routes.post("/idp/idx/challenge/poll", use: pollCode)
+        routes.post("/idp/idx/authenticators/poll", use: pollPush)
+        routes.post("/idp/idx/credential/enroll", use: credentialEnroll)
         routes.post("/idp/idx/cancel", use: cancel)
     }
 
@@ -49,86 +54,164 @@ struct IDXController {
         return .json(["interaction_handle": .string(handle)])
     }
 
-    /// `{"interactionHandle"}` (or `{"stateHandle"}` to pick a transaction up again) → where it stands.
+    /// `{"interactionHandle"}` (or `{"stateHandle"}` to pick a transaction up again) → where it stands (200; a
+    /// push is looked at first, so an approval shows as the success document here too).
     @Sendable func introspect(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
         guard
             let transaction = await state.idxTransaction(
                 stateHandle: body["stateHandle"]?.stringValue, interactionHandle: body["interactionHandle"]?.stringValue)
         else { return IDXWire.expired() }
-        return await document(transaction)
+        return await document(await state.pollPush(transaction), status: .ok)
     }
 
     /// `identify {"identifier", "stateHandle"}` → the password challenge (for any identifier: whether the
     /// user exists is only revealed by the password check).
     @Sendable func identify(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
-        guard let transaction = await liveTransaction(body), transaction.step == .identify else { return IDXWire.expired() }
+        guard let transaction = await liveTransaction(body), case .identify = transaction.step else { return IDXWire.expired() }
         guard let identifier = body["identifier"]?.stringValue, !identifier.isEmpty else {
             return await document(transaction, error: IDXWire.message("Enter a username.", key: "errors.E0000001"), status: .badRequest)
         }
         return await document(await state.identify(transaction, login: identifier))
     }
 
-    /// `select-enroll-profile {"stateHandle"}` (idx.md §9) → the `enroll-profile` form.
+    /// `select-enroll-profile {"stateHandle"}` (idx.md §9) → the `enroll-profile` form; with sign-up turned off
+    /// (`idx.signUp` false) the identify document again, 403 with `errors.E0000006`.
     @Sendable func selectEnrollProfile(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
-        guard let transaction = await liveTransaction(body), transaction.step == .identify else { return IDXWire.expired() }
+        guard let transaction = await liveTransaction(body), case .identify = transaction.step else { return IDXWire.expired() }
+        guard state.configuration.idx.signUp else {
+            return await document(
+                transaction, error: IDXWire.message("You do not have permission to perform the requested action", key: "errors.E0000006"),
+                status: .forbidden)
+        }
         return await document(await state.selectEnrollProfile(transaction))
     }
 
-    /// `enroll-profile {"userProfile": {...}, "stateHandle"}` → password enrollment, or the same form with
-    /// field messages (400) for a missing, malformed or taken e-mail address.
+    /// `enroll-profile {"userProfile": {...}, "stateHandle"}` → `select-authenticator-enroll`, or the same form
+    /// with field messages (400) for a missing, malformed or taken e-mail address.
     @Sendable func enrollProfile(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
-        guard let transaction = await liveTransaction(body), transaction.step == .enrollProfile else { return IDXWire.expired() }
+        guard let transaction = await liveTransaction(body), case .enrollProfile = transaction.step else { return IDXWire.expired() }
         let profile =
             body["userProfile"]?.objectValue.map { Dictionary($0.members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }) } ?? [:]
-        switch await state.enrollProfile(transaction, profile: profile) {
-        case .success(let next): return await document(next)
-        case .failure(let errors): return await document(transaction, fieldErrors: errors, status: .badRequest)
-        }
+        return await document(await state.enrollProfile(transaction, profile: profile))
     }
 
-    /// `challenge/answer {"credentials": {"passcode"}, "stateHandle"}` → the success document with the
-    /// interaction code, or the same challenge with `errors.E0000004` (401). In a sign-up it enrolls the
-    /// first password: the policy's messages on the field (400), or a new ACTIVE user and the code.
+    /// `credential/enroll {"authenticator": {"id", "methodType"}, "stateHandle"}` (`select-authenticator-enroll`)
+    /// → the password's `enroll-authenticator`, or the e-mail's with a code sent to the new address.
+    @Sendable func credentialEnroll(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body), case .selectEnroll = transaction.step else { return IDXWire.expired() }
+        guard let next = await state.chooseEnrollment(transaction, id: body["authenticator"]?["id"]?.stringValue) else {
+            return await document(transaction, error: Self.notOffered, status: .badRequest)
+        }
+        return await document(next)
+    }
+
+    /// `challenge {"authenticator": {"id", "methodType"}, "stateHandle"}` (`select-authenticator-authenticate`,
+    /// and Okta Verify's `resend`) → the e-mail code's `challenge-authenticator` (a code in the outbox), or
+    /// `challenge-poll` for a push sent to the user's newest app-authenticator enrollment.
+    @Sendable func challenge(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
+        guard
+            let next = await state.chooseAuthenticator(
+                transaction, id: body["authenticator"]?["id"]?.stringValue,
+                clientOS: AuthnController.clientOS(userAgent: request.headers[.userAgent]))
+        else { return await document(transaction, error: Self.notOffered, status: .badRequest) }
+        return await document(next)
+    }
+
+    /// `challenge/answer {"credentials": {"passcode"}, "stateHandle"}`: the password of a sign-in (a wrong one
+    /// is `errors.E0000004` on the same challenge, 401), a sign-up's first password (the policy's messages on
+    /// the field, 400), or an e-mailed code (`api.authn.error.PASSCODE_INVALID` on the field, 400).
     @Sendable func answer(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
         let passcode = body["credentials"]?["passcode"]?.stringValue ?? ""
-        if let transaction = await liveTransaction(body), case .enrollPassword = transaction.step {
-            switch await state.enrollPassword(transaction, password: passcode) {
-            case .success(let next): return await document(next)
-            case .failure(let errors): return await document(transaction, fieldErrors: errors, status: .badRequest)
+        guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
+        switch transaction.step {
+        case .enrollPassword:
+            return await document(await state.enrollPassword(transaction, password: passcode))
+        case .challengeEmail, .enrollEmail:
+            return await document(await state.answerEmailCode(transaction, passcode: passcode))
+        case .challengePassword:
+            guard let next = await state.answerPassword(transaction, password: passcode) else {
+                return await document(
+                    transaction, error: IDXWire.message("Authentication failed", key: "errors.E0000004"), status: .unauthorized)
             }
-        }
-        guard let transaction = await liveTransaction(body), case .challengePassword = transaction.step else {
+            return await document(next)
+        default:
             return IDXWire.expired()
         }
-        guard let signedIn = await state.answerPassword(transaction, password: passcode) else {
-            return await document(
-                transaction, error: IDXWire.message("Authentication failed", key: "errors.E0000004"), status: .unauthorized)
-        }
-        return await document(signedIn)
     }
 
-    /// `cancel {"stateHandle"}` → a fresh identify document for the same interaction.
+    /// `challenge/resend {"stateHandle"}` → a new code in the outbox (the old one stops working), same document.
+    @Sendable func resend(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body), let next = await state.resendEmailCode(transaction) else {
+            return IDXWire.expired()
+        }
+        return await document(next)
+    }
+
+    /// `challenge/poll {"stateHandle"}` during an e-mail code → the same waiting document: the sandbox sends no
+    /// magic link, so only the code moves the transaction on.
+    @Sendable func pollCode(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
+        switch transaction.step {
+        case .challengeEmail, .enrollEmail: return await document(transaction)
+        default: return IDXWire.expired()
+        }
+    }
+
+    /// `authenticators/poll {"stateHandle"}` during a push → the same `challenge-poll` document while it
+    /// waits, the success document once approved, or (403) `api.authn.poll.error.push_rejected` /
+    /// `api.authn.poll.error.push_timeout` with `select-authenticator-authenticate` to send another.
+    @Sendable func pollPush(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
+        switch transaction.step {
+        case .challengePush, .pushEnded: return await document(await state.pollPush(transaction))
+        default: return IDXWire.expired()
+        }
+    }
+
+    /// `cancel {"stateHandle"}` → a fresh identify document for the same interaction (a waiting push is
+    /// withdrawn).
     @Sendable func cancel(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
         guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
         return await document(await state.cancelInteraction(transaction))
     }
 
+    /// The top-level message for an authenticator the step does not offer.
+    static let notOffered = IDXWire.message("The authenticator is not available for this step.", key: "errors.E0000001")
+
     private func liveTransaction(_ body: JSONValue) async -> IDXTransaction? {
         guard let stateHandle = body["stateHandle"]?.stringValue else { return nil }
         return await state.idxTransaction(stateHandle: stateHandle)
     }
 
+    /// The document of a form's outcome: the next step (200, or 403 for a refusal), or the step to show again
+    /// with field messages (400).
+    private func document(_ outcome: IDXOutcome) async -> Response {
+        switch outcome {
+        case .next(let next): return await document(next)
+        case .invalid(let again, let errors): return await document(again, fieldErrors: errors, status: .badRequest)
+        }
+    }
+
+    /// The document for `transaction`; without a `status`, 200, or 403 for a step that refuses the sign-in.
     private func document(
-        _ transaction: IDXTransaction, error: JSONValue? = nil, fieldErrors: IDXFieldErrors? = nil, status: HTTPResponse.Status = .ok
+        _ transaction: IDXTransaction, error: JSONValue? = nil, fieldErrors: IDXFieldErrors? = nil, status: HTTPResponse.Status? = nil
     ) async -> Response {
-        IDXWire.response(
-            IDXWire.document(transaction, orgURL: await state.orgURL, error: error, fieldErrors: fieldErrors), status: status)
+        let view = await state.idxView(transaction)
+        return IDXWire.response(
+            IDXWire.document(view, orgURL: await state.orgURL, error: error, fieldErrors: fieldErrors),
+            status: status ?? (transaction.step.isRefusal ? .forbidden : .ok))
     }
 
     /// The JSON body, whatever content type it came with; anything else is Okta's E0000003.

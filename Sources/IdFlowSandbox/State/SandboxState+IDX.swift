@@ -1,36 +1,7 @@
 import Foundation
 
-/// Where an Identity Engine transaction stands (idx.md §10): which form it waits for.
-enum IDXStep: Sendable, Equatable {
-    /// `identify`: who is signing in.
-    case identify
-    /// `challenge-authenticator` for the password of `login` (the user may not exist: nothing is revealed
-    /// before the password is checked).
-    case challengePassword(login: String)
-    /// `enroll-profile` (sign-up, idx.md §9): the new user's profile.
-    case enrollProfile
-    /// `enroll-authenticator` for the first password of the user-to-be whose profile was accepted.
-    case enrollPassword(profile: [String: String])
-    /// Signed in: the success document with its interaction code.
-    case success(interactionCode: String)
-}
-
-/// Validation messages for the fields of a form, by field path (`userProfile.email`), to send back in
-/// the fields' own `messages` (idx.md §5.4).
-struct IDXFieldErrors: Error, Sendable {
-    var messages: [String: [(text: String, key: String)]]
-}
-
-/// One interaction started at `/v1/interact`: the authorization request it is bound to (client, redirect
-/// URI, PKCE challenge, scopes, nonce) and the step it has reached.
-struct IDXTransaction: Sendable {
-    let request: AuthorizeRequest
-    let stateHandle: String
-    var step: IDXStep
-    var expiresAt: Date
-}
-
-/// The Identity Engine's interaction code flow, password sign-in (idx.md §2–§6, §11). An interaction code
+/// The Identity Engine's interaction code flow (idx.md §2–§6, §11): password sign-in, then the policy's second
+/// factor (`SandboxState+IDXFactors.swift`); sign-up is in `SandboxState+IDXSignUp.swift`. An interaction code
 /// is a separate token in front of an ordinary authorization code, so neither grant redeems the other's.
 extension SandboxState {
     static let idxTransactionLifetime: TimeInterval = 10 * 60
@@ -63,82 +34,64 @@ extension SandboxState {
         updateStep(transaction, to: .challengePassword(login: login))
     }
 
-    /// `challenge/answer`: the right password issues the interaction code; a wrong one (or an unknown or
-    /// inactive user) leaves the challenge as it was and returns nil.
+    /// `challenge/answer`: a wrong password (or an unknown or inactive user) leaves the challenge as it was
+    /// and returns nil. The right one issues the interaction code, or goes on to the policy's second factor:
+    /// `select-authenticator-authenticate`, or for Okta Verify without an enrollment the refusal.
     func answerPassword(_ transaction: IDXTransaction, password: String) -> IDXTransaction? {
         guard case .challengePassword(let login) = transaction.step, let user = verifiedUser(username: login, password: password)
         else { return nil }
-        let now = clock.now
-        users[user.id]!.lastLogin = now
-        return signIn(transaction, userId: user.id, at: now)
+        switch configuration.idx.secondFactor {
+        case nil, .password: return signIn(transaction, userId: user.id)
+        case .email: return updateStep(transaction, to: .selectAuthenticator(userId: user.id))
+        case .oktaVerify:
+            let enrolled = !activeEnrollments(userId: user.id).isEmpty
+            return updateStep(transaction, to: enrolled ? .selectAuthenticator(userId: user.id) : .oktaVerifyMissing(userId: user.id))
+        }
     }
 
-    /// The success step: an authorization code behind a fresh interaction code.
-    private func signIn(_ transaction: IDXTransaction, userId: String, at now: Date) -> IDXTransaction {
+    /// The success step: an authorization code behind a fresh interaction code; the user's `lastLogin`.
+    func signIn(_ transaction: IDXTransaction, userId: String) -> IDXTransaction {
+        let now = clock.now
+        users[userId]?.lastLogin = now
         let code = issueCode(for: transaction.request, grant: SessionGrant(userId: userId, authTime: now))
         let interactionCode = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
         idxInteractionCodes[interactionCode] = code
-        return updateStep(transaction, to: .success(interactionCode: interactionCode))
+        return updateStep(transaction, to: .success(interactionCode: interactionCode, userId: userId))
     }
 
-    /// `select-enroll-profile`: the sign-up form.
-    func selectEnrollProfile(_ transaction: IDXTransaction) -> IDXTransaction {
-        updateStep(transaction, to: .enrollProfile)
-    }
-
-    /// `enroll-profile`: a well-formed e-mail address nobody signs in with yet moves on to the password;
-    /// otherwise the field messages to show on `userProfile.email` (`registration.error.*`).
-    func enrollProfile(_ transaction: IDXTransaction, profile: [String: JSONValue]) -> Result<IDXTransaction, IDXFieldErrors> {
-        var errors: [String: [(text: String, key: String)]] = [:]
-        for name in ["firstName", "lastName", "email"] where (profile[name]?.stringValue ?? "").isEmpty {
-            errors["userProfile.\(name)", default: []].append(("This field cannot be left blank", "registration.error.isRequired"))
+    /// What the document of `transaction` shows besides the transaction: the policy, the user once known,
+    /// and the app-authenticator enrollment a push goes (or would go) to.
+    func idxView(_ transaction: IDXTransaction) -> IDXView {
+        var view = IDXView(transaction: transaction, policy: configuration.idx)
+        guard let userId = transaction.step.userId, let user = users[userId] else { return view }
+        func attribute(_ name: String) -> String? { user.profile[name]?.stringValue }
+        view.user = IDXView.User(
+            id: user.id, login: user.login, email: user.email, firstName: attribute("firstName"), lastName: attribute("lastName"),
+            timeZone: attribute("timezone") ?? attribute("timeZone"), locale: attribute("locale"))
+        let enrollment: EnrollmentRecord?
+        if case .challengePush(_, let transactionId) = transaction.step, let challenge = pushChallenges[transactionId] {
+            enrollment = enrollments[challenge.enrollmentId]
+        } else {
+            enrollment = activeEnrollments(userId: userId).last
         }
-        if let email = profile["email"]?.stringValue, !email.isEmpty {
-            if !Self.isEmailShaped(email) {
-                errors["userProfile.email", default: []].append(
-                    ("'Email' must be in the form of an email address", "registration.error.invalidLoginEmail"))
-            } else if findUser(login: email) != nil {
-                errors["userProfile.email", default: []].append(
-                    ("A user with this Email already exists", "registration.error.notUniqueWithinOrg"))
-            }
+        if configuration.idx.secondFactor == .oktaVerify, let enrollment {
+            view.oktaVerify = IDXView.OktaVerifyEnrollment(
+                id: enrollment.id, deviceName: devices[enrollment.deviceId]?.profile.displayName ?? "idflow")
         }
-        guard errors.isEmpty else { return .failure(IDXFieldErrors(messages: errors)) }
-        var stored = profile.compactMapValues(\.stringValue)
-        stored["login"] = stored["email"]
-        return .success(updateStep(transaction, to: .enrollPassword(profile: stored)))
-    }
-
-    /// `enroll-authenticator` with the first password: the sandbox's password policy (one field message per
-    /// broken rule, as E0000080 lists its causes), then an ACTIVE user and the interaction code.
-    func enrollPassword(_ transaction: IDXTransaction, password: String) -> Result<IDXTransaction, IDXFieldErrors> {
-        guard case .enrollPassword(let profile) = transaction.step else { return .failure(IDXFieldErrors(messages: [:])) }
-        let login = profile["login"] ?? ""
-        let failed = PasswordPolicy.failedRules(password, login: login)
-        guard failed.isEmpty else {
-            return .failure(
-                IDXFieldErrors(messages: ["credentials.passcode": failed.map { ($0, "password.passwordRequirementsNotMet") }]))
-        }
-        let user: UserRecord
-        do {
-            user = try createUser(profile: profile.mapValues(JSONValue.string), password: password, activate: true)
-        } catch {
-            return .failure(
-                IDXFieldErrors(messages: [
-                    "userProfile.email": [("A user with this Email already exists", "registration.error.notUniqueWithinOrg")]
-                ]))
-        }
-        let now = clock.now
-        users[user.id]!.lastLogin = now
-        return .success(signIn(transaction, userId: user.id, at: now))
+        return view
     }
 
     /// `cancel`: back to `identify`, as Okta answers with a fresh identify document.
     func cancelInteraction(_ transaction: IDXTransaction) -> IDXTransaction {
-        updateStep(transaction, to: .identify)
+        if case .challengePush(_, let transactionId) = transaction.step { closeWaitingChallenge(transactionId) }
+        var updated = transaction
+        updated.intent = "LOGIN"
+        idxTransactions[transaction.stateHandle] = updated
+        return updateStep(updated, to: .identify)
     }
 
     @discardableResult
-    private func updateStep(_ transaction: IDXTransaction, to step: IDXStep) -> IDXTransaction {
+    func updateStep(_ transaction: IDXTransaction, to step: IDXStep) -> IDXTransaction {
         var updated = transaction
         updated.step = step
         idxTransactions[transaction.stateHandle] = updated

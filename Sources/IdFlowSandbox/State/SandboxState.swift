@@ -97,7 +97,8 @@ public actor SandboxState {
                 clientId: configuration.customRegistration.clientId, clientSecret: configuration.customRegistration.clientSecret ?? "",
                 identityProviders: configuration.customRegistration.identityProviders.map {
                     .init(id: $0.id, type: $0.type.rawValue, enabled: $0.enabled)
-                }))
+                }),
+            idx: configuration.idx)
     }
 
     /// Records the address the server actually bound, so every URL the sandbox writes is reachable.

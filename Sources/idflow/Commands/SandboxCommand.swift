@@ -8,16 +8,18 @@ struct SandboxCommand: AsyncParsableCommand {
         commandName: "sandbox",
         abstract: "Run a local, in-memory, Okta-compatible identity server (like `vault server -dev`).",
         discussion: """
-            Prints one JSON line {"orgUrl","issuer","apiToken","clientId","redirectUri","customRegistration"} as soon \
-            as it listens, then serves until SIGINT or SIGTERM. Everything lives in memory and is gone when it stops. \
+            Prints one JSON line {"orgUrl","issuer","apiToken","clientId","redirectUri","customRegistration","idx"} as \
+            soon as it listens, then serves until SIGINT or SIGTERM. Everything lives in memory and is gone when it stops. \
             customRegistration names the client (id and secret) and the identity providers of the custom-registration \
-            endpoints POST /oauth/custom-registration/{idp}/init and /complete.
+            endpoints POST /oauth/custom-registration/{idp}/init and /complete; idx is the Identity Engine's policy \
+            {"authenticators": ["password"] | ["password","email"] | ["password","okta_verify"], "signUp": bool}, set \
+            with the configuration file's idx key.
 
               $ idflow sandbox > sandbox.json &
               $ export OKTA_CLIENT_ORGURL=$(jq -r .orgUrl sandbox.json) OKTA_CLIENT_TOKEN=$(jq -r .apiToken sandbox.json)
 
             Admin endpoints (Authorization: SSWS <apiToken>): GET /sandbox/info (the JSON line again), \
-            GET /sandbox/outbox (mailed activation links, texted registration codes), \
+            GET /sandbox/outbox (mailed activation links and sign-in codes, texted registration codes), \
             POST/GET/DELETE /sandbox/faults (inject failures), GET/POST /sandbox/clock (move time forward), \
             GET/POST /sandbox/rate-limits (per endpoint-family limits). See the README.
             """)
