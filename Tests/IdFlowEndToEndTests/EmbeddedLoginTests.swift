@@ -56,7 +56,7 @@ struct EmbeddedLoginTests {
         let signUp = try await sandbox.idflow(
             [
                 "register", "--embedded", "--answer", "userProfile.email=newbie@example.com", "--answer", "userProfile.firstName=New",
-                "--answer", "userProfile.lastName=User", "--answer", "authenticator=Password", "--answer", "credentials.passcode=@-",
+                "--answer", "userProfile.lastName=User", "--answer", "credentials.passcode=@-",
             ], stdin: "Str0ng-Passw0rd!\n")
         #expect(signUp.exitCode == 0, "\(signUp)")
         let subject = try #require(try signUp.json()["id_token_claims"]?["sub"]?.stringValue)
