@@ -56,6 +56,7 @@ struct EmbeddedSecondFactorCommandTests {
             server.requests.filter { $0.route.hasSuffix("/challenge/answer") }.count == 1, "the password is not reused for the code")
 
         let transaction = try #require(pending["transaction"]?.stringValue)
+        #expect(transaction.allSatisfy { $0.isHexDigit }, "an id that could start with - would be taken for an option")
         let resumed = await CLI.run(
             ["login-pkce", "--embedded", "--resume", transaction, "--answer", "credentials.passcode=123456"] + configuration,
             transport: server, environment: environment)
@@ -142,7 +143,8 @@ struct EmbeddedSecondFactorCommandTests {
         let result = await CLI.run(
             ["login-pkce", "--embedded", "--mfa-timeout", "10"] + password + configuration, transport: server, stdin: "s3cret")
         #expect(result.exitCode == 9, "\(result.stderr)")
-        #expect(server.requests.filter { $0.route.hasSuffix("/authenticators/poll") }.count == 3, "4 s + 4 s + 2 s, then the limit")
+        // 4 s + 4 s + 2 s of waiting, then the limit; on a loaded machine the wall clock can split the last wait.
+        #expect((3...6).contains(server.requests.filter { $0.route.hasSuffix("/authenticators/poll") }.count))
         #expect(server.requests.last?.route == "POST /idp/idx/cancel")
     }
 }

@@ -73,6 +73,18 @@ struct RecordPurgeTests {
         #expect(counts["users"] == 1)
     }
 
+    @Test("Identity Engine interactions left unfinished are dropped once they expire")
+    func abandonedInteractionsArePurged() async throws {
+        let state = SandboxState()
+        let request = try Self.authorizeRequest(state, scopes: ["openid"])
+        for _ in 0..<1_000 { _ = await state.beginInteraction(request) }
+        #expect(await state.recordCounts()["idxTransactions"] == 1_000)
+        await state.advanceClock(bySeconds: SandboxState.idxTransactionLifetime + 1)
+        await state.purgeExpiredRecords()
+        #expect(await state.recordCounts()["idxTransactions"] == 0)
+        #expect(await state.idxInteractionHandles.isEmpty, "no handle is left pointing at a dropped transaction")
+    }
+
     @Test("purging keeps reuse detection and code-replay revocation, and expired answers stay the same")
     func purgeKeepsBehaviour() async throws {
         let state = SandboxState()

@@ -73,7 +73,7 @@ public struct EmbeddedLogin: Sendable {
             state: state, nonce: nonce)
         let handle = try await IDX.Walk.interruptible { () throws(IdFlowError) in try await server.http.send(request) }
         return IDX.Transaction(
-            id: RandomValue.base64URL(bytes: 12), issuer: server.issuer.absoluteString, clientID: server.client.clientID,
+            id: RandomValue.hex(bytes: 12), issuer: server.issuer.absoluteString, clientID: server.client.clientID,
             interactionHandle: handle, stateHandle: nil, codeVerifier: pkce.verifier, state: state, nonce: nonce, scope: scope)
     }
 }

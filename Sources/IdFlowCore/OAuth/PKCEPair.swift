@@ -31,4 +31,11 @@ public enum RandomValue {
         let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return Base64URL.encode(bytes)
     }
+
+    /// A random id a script passes back as an argument: hex, so it never starts with `-` and is never taken
+    /// for an option (`--resume -x…`).
+    public static func hex(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
 }

@@ -34,6 +34,8 @@ extension SandboxState {
             "usedDeviceTokenIDs": usedDeviceTokenIDs.count,
             "deviceAuthorizations": deviceAuthorizations.count,
             "customRegistrations": customRegistrations.count,
+            "idxTransactions": idxTransactions.count,
+            "idxInteractionCodes": idxInteractionCodes.count,
         ]
     }
 
@@ -75,6 +77,11 @@ extension SandboxState {
         authorizationCodes = authorizationCodes.filter { entry in
             entry.value.expiresAt > now || entry.value.familyID.map { tokenFamilies[$0] != nil } ?? false
         }
+
+        // An expired Identity Engine transaction answers idx.session.expired, exactly as an unknown one does.
+        idxTransactions = idxTransactions.filter { $0.value.expiresAt > now }
+        idxInteractionHandles = idxInteractionHandles.filter { idxTransactions[$0.value] != nil }
+        idxInteractionCodes = idxInteractionCodes.filter { authorizationCodes[$0.value] != nil }
 
         pushChallenges = pushChallenges.filter { $0.value.expiresAt + Self.pushChallengeRetention > now }
         usedDeviceTokenIDs = usedDeviceTokenIDs.filter { $0.value >= now }
