@@ -71,10 +71,10 @@ struct RedactorTests {
 
     @Test func masksTheIdentityEngineAndDeviceSecrets() {
         let body = Data(
-            #"{"stateHandle":"02handle","recoveryToken":"VBQ0gwBXT","pin":"4711","client_assertion":"eyJass","credentials":{"passcode":"pc"}}"#
+            #"{"stateHandle":"02handle","recoveryToken":"VBQ0gwBXT","pin":"4711","client_assertion":"eyJass","credentials":{"passcode":"pc"},"interactionHandle":"ih7"}"#
                 .utf8)
         let text = Redactor.body(body, contentType: "application/ion+json; okta-version=1.0.0")
-        for secret in ["02handle", "VBQ0gwBXT", "4711", "eyJass", "\"pc\""] {
+        for secret in ["02handle", "VBQ0gwBXT", "4711", "eyJass", "\"pc\"", "ih7"] {
             #expect(!text.contains(secret), "\(secret) leaked in \(text)")
         }
         let form = Redactor.body(

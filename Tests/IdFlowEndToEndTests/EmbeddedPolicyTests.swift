@@ -43,6 +43,12 @@ struct EmbeddedPolicyTests {
         #expect(code.count == 6, "the code was sent before the script stopped")
 
         let transaction = try #require(pending["transaction"]?.stringValue)
+        let keptFile = sandbox.stateDirectory.appendingPathComponent("idx/\(transaction).json")
+        let kept = try JSONValue(data: Data(contentsOf: keptFile))
+        for handle in ["stateHandle", "interactionHandle", "codeVerifier"] {
+            let value = try #require(kept[handle]?.stringValue)
+            #expect(!stopped.stderr.contains(value), "the \(handle) reached the --verbose trace")
+        }
         let wrong = try await sandbox.idflow([
             "login-pkce", "--embedded", "--resume", transaction, "--answer", "credentials.passcode=000000",
         ])
@@ -62,8 +68,8 @@ struct EmbeddedPolicyTests {
             #expect(!trace.contains(Self.password) && !trace.contains(newCode), "a secret reached the --verbose trace")
         }
         #expect(!resumed.stderr.contains(try #require(resumed.json()["access_token"]?.stringValue)))
-        let kept = sandbox.stateDirectory.appendingPathComponent("idx").path
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: kept)) ?? []).isEmpty, "finished and failed runs keep nothing")
+        let keptDirectory = sandbox.stateDirectory.appendingPathComponent("idx").path
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? []).isEmpty, "finished and failed runs keep nothing")
     }
 
     @Test func aSignUpEnrollsTheEmailWithItsCodeAndTheNewUserSignsIn() async throws {

@@ -8,7 +8,8 @@ public enum Redactor {
     public static let secretKeys: Set<String> = [
         "password", "newpassword", "oldpassword", "passcode", "answer", "sessiontoken", "statetoken", "activationtoken",
         "token", "access_token", "refresh_token", "id_token", "id_token_hint", "code", "code_verifier", "client_secret",
-        "device_secret", "device_code", "interaction_code", "interaction_handle", "apitoken", "clientsecret", "activationurl",
+        "device_secret", "device_code", "interaction_code", "interaction_handle", "interactionhandle", "apitoken", "clientsecret",
+        "activationurl",
         "resetpasswordurl", "assertion", "temppassword", "client_assertion", "recoverytoken", "statehandle", "pin",
         // Push authenticator: the signed challenge answer and the device attestation are single-use assertions.
         "challengeresponse", "clientinstancekeyattestation",
