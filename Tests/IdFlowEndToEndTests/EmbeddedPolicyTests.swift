@@ -69,7 +69,8 @@ struct EmbeddedPolicyTests {
         }
         #expect(!resumed.stderr.contains(try #require(resumed.json()["access_token"]?.stringValue)))
         let keptDirectory = sandbox.stateDirectory.appendingPathComponent("idx").path
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? []).isEmpty, "finished and failed runs keep nothing")
+        #expect(
+            ((try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? []).isEmpty, "finished and failed runs keep nothing")
     }
 
     @Test func aSignUpEnrollsTheEmailWithItsCodeAndTheNewUserSignsIn() async throws {
@@ -145,6 +146,28 @@ struct EmbeddedPolicyTests {
         let unanswered = try await signIn(sandbox, "doubted@example.com", ["--no-store", "--mfa-timeout", "2"])
         #expect(unanswered.exitCode == 9, "\(unanswered)")
         #expect(unanswered.stderr.contains("cancelled the sign-in on the server"))
+        let listed = try await sandbox.idflow(["challenges"])
+        #expect(try listed.json()["challenges"]?.arrayValue?.isEmpty == true, "the cancelled sign-in withdrew its push")
+    }
+
+    @Test func ctrlCWhileThePushWaitsCancelsTheSignInAndExits130() async throws {
+        let sandbox = try await Self.sandbox(#"{"authenticators": ["password", "okta_verify"]}"#)
+        defer { sandbox.stop() }
+        try await enrolledUser(sandbox, "impatient@example.com")
+        let passwordFile = sandbox.home.appendingPathComponent("password.txt")
+        try Self.password.write(to: passwordFile, atomically: true, encoding: .utf8)
+        let session = try InteractiveSession.start(
+            [
+                "login-pkce", "--embedded", "--answer", "identifier=impatient@example.com", "--answer",
+                "credentials.passcode=@\(passwordFile.path)",
+            ], environment: sandbox.environment)
+        _ = try await session.waitForStderrLine { $0.contains("waiting up to") }
+        _ = try await firstPendingChallenge(sandbox)
+        kill(session.processIdentifier, SIGINT)
+        let login = try await session.finish()
+        #expect(login.exitCode == 130, "\(login)")
+        #expect(login.error?["kind"] == "interrupted")
+        #expect(login.stderr.contains("cancelled the sign-in on the server"))
         let listed = try await sandbox.idflow(["challenges"])
         #expect(try listed.json()["challenges"]?.arrayValue?.isEmpty == true, "the cancelled sign-in withdrew its push")
     }

@@ -34,7 +34,15 @@ public struct EmbeddedLogin: Sendable {
         self.pollTimeout = pollTimeout
     }
 
+    /// Ctrl-C anywhere in the run (a request, a wait, a prompt) ends it as `.interrupted` (exit 130) after the
+    /// sign-in was cancelled on the server; one SIGINT watch covers the whole run.
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
+        try await Interruption.cancellingOnSIGINT("interrupted during the embedded sign-in") { () throws(IdFlowError) in
+            try await signIn(context)
+        }
+    }
+
+    private func signIn(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
         let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
         let kept = IDX.Transactions(stateDirectory: context.configuration.stateDirectory)
         var transaction: IDX.Transaction
@@ -71,7 +79,7 @@ public struct EmbeddedLogin: Sendable {
         let request = IDX.InteractRequest(
             url: IDX.interactURL(issuer: server.issuer), client: server.client, redirectURI: redirectURI, scope: scope, pkce: pkce,
             state: state, nonce: nonce)
-        let handle = try await IDX.Walk.interruptible { () throws(IdFlowError) in try await server.http.send(request) }
+        let handle = try await server.http.send(request)
         return IDX.Transaction(
             id: RandomValue.hex(bytes: 12), issuer: server.issuer.absoluteString, clientID: server.client.clientID,
             interactionHandle: handle, stateHandle: nil, codeVerifier: pkce.verifier, state: state, nonce: nonce, scope: scope)

@@ -13,13 +13,8 @@ extension IDX.Walk {
                     + "e.g. with `idflow resolve --next --approve`")
             if let number = document.correctAnswer { context.message("idx: \(what) asks for the number \(number)") }
         }
-        guard let started = poll else { return document }
-        let interval = Duration.milliseconds(max(form.refresh ?? 4000, 100))
-        let (clock, resumed) = try await Self.interruptible { () throws(IdFlowError) in
-            var clock = started
-            let resumed = try await clock.wait(interval)
-            return (clock, resumed)
-        }
+        guard var clock = poll else { return document }
+        let resumed = try await clock.wait(Duration.milliseconds(max(form.refresh ?? 4000, 100)))
         poll = clock
         guard resumed else {
             throw .timedOut(

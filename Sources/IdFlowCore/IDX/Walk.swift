@@ -40,9 +40,10 @@ extension IDX {
                     document = try await step(document, transaction)
                 }
             } catch {
+                // Ctrl-C ends a prompt as `.interrupted`, or cancels the run's task so that a wait or request fails.
                 switch error {
                 case .interrupted, .timedOut: await cancel(document)
-                default: break
+                default: if Task.isCancelled { await cancel(document) }
                 }
                 throw error
             }
@@ -115,26 +116,24 @@ extension IDX {
             return try await send(ProceedRequest(form: form, body: body))
         }
 
-        /// Ends the server's transaction when the run gives up; failing to is only noted.
+        /// Ends the server's transaction when the run gives up; failing to is only noted. Sent from a task of its
+        /// own: the run's task may be the one Ctrl-C cancelled.
         private func cancel(_ document: Document) async {
             guard let form = document.cancel, IDX.sameOrigin(form.href, server.issuer) else { return }
-            do {
-                _ = try await server.http.send(ProceedRequest(form: form, body: form.fill(AnswerSet(), in: document).body))
-                context.message("idx: cancelled the sign-in on the server")
-            } catch {
-                context.message("idx: could not cancel the sign-in on the server (\(error.message)); it expires on its own")
-            }
+            let request = ProceedRequest(form: form, body: form.fill(AnswerSet(), in: document).body)
+            let (http, context) = (server.http, self.context)
+            await Task.detached {
+                do throws(IdFlowError) {
+                    _ = try await http.send(request)
+                    context.message("idx: cancelled the sign-in on the server")
+                } catch {
+                    context.message("idx: could not cancel the sign-in on the server (\(error.message)); it expires on its own")
+                }
+            }.value
         }
 
         func send<Request: APIRequest>(_ request: Request) async throws(IdFlowError) -> Request.Response {
-            let http = server.http
-            return try await Self.interruptible { () throws(IdFlowError) in try await http.send(request) }
-        }
-
-        /// Runs one request or wait so that Ctrl-C ends it as `.interrupted` (exit 130) instead of killing the process.
-        static func interruptible<T: Sendable>(_ body: @escaping @Sendable () async throws(IdFlowError) -> T) async throws(IdFlowError) -> T
-        {
-            try await Interruption.cancellingOnSIGINT("interrupted during the embedded sign-in", body)
+            try await server.http.send(request)
         }
 
         func requireSameOrigin(_ url: URL) throws(IdFlowError) {

@@ -1,23 +1,23 @@
-import Dispatch
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Turns Ctrl-C into a clean end of one wait: while `body` runs, SIGINT cancels it instead of killing the
 /// process, so the command still prints its error line and exits 130 (CONTRACT.md) with nothing stored.
 public enum Interruption {
     /// Runs `body`, cancelling it on SIGINT; a cancelled body ends as `.interrupted(message)`. The previous
-    /// SIGINT disposition is restored afterwards.
+    /// SIGINT disposition is restored afterwards. A prompt inside `body` (`PromptInterruption`) takes SIGINT
+    /// for itself while it waits for a line.
     public static func cancellingOnSIGINT<T: Sendable>(
         _ message: String, _ body: @escaping @Sendable () async throws(IdFlowError) -> T
     ) async throws(IdFlowError) -> T {
         let task = Task { () async throws -> T in try await body() }
-        takeOverSIGINT()
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { task.cancel() }
-        source.resume()
-        defer {
-            source.cancel()
-            releaseSIGINT()
-        }
+        let watch = SIGINTWatch.shared.register { task.cancel() }
+        defer { SIGINTWatch.shared.unregister(watch) }
         do {
             return try await withTaskCancellationHandler {
                 try await task.value
@@ -31,22 +31,79 @@ public enum Interruption {
             throw .interrupted(message)
         }
     }
+}
 
-    /// How many waits hold SIGINT, and the disposition to restore when the last one ends; counted so that
-    /// overlapping waits (in-process tests run side by side) cannot leave SIGINT ignored.
-    private static let holders = Locked<(count: Int, previous: (@convention(c) (Int32) -> Void)?)>((0, nil))
+/// SIGINT as an event: a handler that only writes a byte to a pipe (all a signal handler may safely do), and a
+/// thread of its own that reads the pipe and calls whoever is registered. Unlike a dispatch signal source, it
+/// can be installed and removed any number of times in one process, and it never races a prompt's own handler
+/// for the signal: while a prompt waits, the prompt's handler is the one installed.
+final class SIGINTWatch: @unchecked Sendable {
+    static let shared = SIGINTWatch()
 
-    private static func takeOverSIGINT() {
-        holders.withLock { state in
-            if state.count == 0 { state.previous = signal(SIGINT, SIG_IGN) }
-            state.count += 1
+    // The signal handler can reach only globals.
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
+
+    private struct State {
+        var next = 0
+        var handlers: [Int: @Sendable () -> Void] = [:]
+        var previous = sigaction()
+    }
+    private let state = Locked(State())
+
+    private init() {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return }
+        Self.writeEnd = ends[1]
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        let readEnd = ends[0]
+        let thread = Thread { [state] in
+            // Worker threads block most signals; this one takes SIGINT, so there is always a thread to run the handler.
+            var unblock = sigset_t()
+            sigemptyset(&unblock)
+            sigaddset(&unblock, SIGINT)
+            pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count == 1 else { return }
+                for handler in state.withLock({ Array($0.handlers.values) }) { handler() }
+            }
+        }
+        thread.name = "idflow-sigint"
+        thread.start()
+    }
+
+    /// Calls `handler` on every SIGINT until `unregister`; the first registration installs the handler.
+    func register(_ handler: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { state in
+            if state.handlers.isEmpty {
+                var action = sigaction()
+                sigemptyset(&action.sa_mask)
+                action.sa_flags = SA_RESTART
+                #if canImport(Glibc)
+                    action.__sigaction_handler.sa_handler = SIGINTWatch.handle
+                #else
+                    action.__sigaction_u.__sa_handler = SIGINTWatch.handle
+                #endif
+                sigaction(SIGINT, &action, &state.previous)
+            }
+            state.next += 1
+            state.handlers[state.next] = handler
+            return state.next
         }
     }
 
-    private static func releaseSIGINT() {
-        holders.withLock { state in
-            state.count -= 1
-            if state.count == 0 { signal(SIGINT, state.previous) }
+    /// Stops calling the handler; the last one out puts the previous disposition back.
+    func unregister(_ id: Int) {
+        state.withLock { state in
+            state.handlers[id] = nil
+            if state.handlers.isEmpty { sigaction(SIGINT, &state.previous, nil) }
         }
+    }
+
+    private static let handle: @convention(c) (Int32) -> Void = { _ in
+        var byte: UInt8 = 1
+        _ = write(SIGINTWatch.writeEnd, &byte, 1)
     }
 }
