@@ -1,38 +1,52 @@
 #!/usr/bin/env bash
 # Start-up, end-to-end, bulk-creation and sandbox figures for the README's performance section.
 #   1. `idflow --version` (the static, stripped binary of scripts/build-release.sh, and the default dynamic
-#      release build) against `curl --version` (start-up cost, nothing of NIO or the sandbox).
+#      release build) against `curl --version` (start-up cost, nothing of NIO or the sandbox), as × curl.
 #   2. register → activate → set-password against a local `idflow sandbox`, wall time per chain.
-#   3. Bulk creation of $BULK_USERS (2000) users at concurrency 8, each against a fresh sandbox:
+#   3. Bulk creation of $BULK_USERS (2000) users at concurrency 8, each against a fresh default sandbox:
 #      `idflow register --batch`, a curl loop with `xargs -P 8`, Okta's Python SDK (`okta` from PyPI,
 #      create_user under an asyncio semaphore of 8; skipped with SKIP_PYTHON=1), as users/s.
 #   4. The sandbox: RSA-2048 signing bound (openssl speed: signs/s × cores ÷ 2, two signatures per token
-#      response), refresh-grant throughput with wrk (8 connections, one refresh token reused within a long
-#      grace period) as a fraction of it with p50/p99, resident memory before and after 50,000 token
-#      responses, and the cost of user creation as the org grows (first vs last 1,000 of $FLAT_USERS, 100,000).
+#      response; on a CPU with AVX-512 IFMA also without it, the code path BoringSSL and so swift-crypto has),
+#      refresh-grant throughput with wrk (8 connections, $WRK_DURATION (20s), one refresh token reused within a
+#      long grace period) as a fraction of the bound with p50/p99 and the sandbox's CPU use; resident memory
+#      before, after $MEMORY_RESPONSES (50,000) and twice that many token responses, with the token records the
+#      sandbox holds, and after moving the sandbox clock past every token's expiry and as many responses again
+#      (flat there = memory is reused, not leaked); the cost of user creation as the org grows (first vs last
+#      1,000 of $FLAT_USERS, 100,000).
+# Ends with a markdown block for the README's performance section, from the sections that ran.
 # Needs hyperfine, curl, jq, wrk, openssl (Debian: apt-get install -y hyperfine curl jq wrk openssl) and python3
-# with venv for the SDK. Uses scripts/build-release.sh unless IDFLOW_BIN is set.
+# with venv for the SDK. Uses scripts/build-release.sh unless IDFLOW_BIN is set (IDFLOW_DYNAMIC_BIN then names
+# a dynamic build for the start-up comparison).
 # BENCH_ONLY="startup bulk sandbox" runs some sections (startup, chain, bulk, sandbox, memory, growth); default all.
+# Shorter runs for checking the script: BULK_USERS=200 FLAT_USERS=3000 WRK_DURATION=5s MEMORY_RESPONSES=5000
+# STARTUP_RUNS=10 CHAIN_RUNS=5 SKIP_PYTHON=1.
 set -euo pipefail
 only=" ${BENCH_ONLY:-startup chain bulk sandbox memory growth} "
 want() { [[ $only == *" $1 "* ]]; }
+: "${BULK_USERS:=2000}" "${FLAT_USERS:=100000}" "${WRK_DURATION:=20s}" "${MEMORY_RESPONSES:=50000}"
+: "${STARTUP_RUNS:=30}" "${CHAIN_RUNS:=20}"
 cd "$(dirname "$0")/.."
 for tool in hyperfine curl jq; do
     command -v "$tool" >/dev/null || { echo "bench.sh needs $tool (apt-get install -y $tool)" >&2; exit 1; }
 done
 work=$(mktemp -d)
 trap 'kill "${sandbox_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+dynamic_bin=${IDFLOW_DYNAMIC_BIN:-}
 if [ -z "${IDFLOW_BIN:-}" ]; then
     # The default (dynamic) release build first: build-release.sh relinks the same product statically and
     # keeps its stripped copy under another name.
     swift build -c release --product idflow >&2
     cp "$(swift build -c release --show-bin-path)/idflow" "$work/idflow-dynamic"
+    dynamic_bin=$work/idflow-dynamic
     IDFLOW_BIN=$(scripts/build-release.sh)
 fi
 bin=$IDFLOW_BIN
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || uname -m)
 
 export IDFLOW_STATE_DIR="$work/state" HOME="$work"
-# A fresh sandbox for each measurement, so no run pays for another's users; `extra` are sandbox flags.
+# A fresh sandbox for each measurement, so no run pays for another's users; arguments are sandbox flags.
 start_sandbox() {
     kill "${sandbox_pid:-}" 2>/dev/null || true
     wait "${sandbox_pid:-}" 2>/dev/null || true
@@ -47,6 +61,14 @@ start_sandbox() {
 
 now() { date +%s.%N; }
 rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.1f", n / (b - a) }'; }
+# hyperfine's JSON → "mean ms ± stddev" and the mean in seconds, by command.
+hf_mean() { jq -r --arg c "$2" '.results[] | select(.command == $c) | .mean' "$1"; }
+hf_cell() { jq -r --arg c "$2" '.results[] | select(.command == $c) | "\(.mean * 1000 * 10 | round / 10) ms ± \(.stddev * 1000 * 10 | round / 10)"' "$1"; }
+times_of() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f×", a / b }'; }
+kb() { awk '/^VmRSS/ { print $2 }' "/proc/$sandbox_pid/status"; }
+thousands() { sed -e ':a' -e 's/^\([0-9]\{1,\}\)\([0-9]\{3\}\)/\1,\2/; ta' <<< "$1"; }
+
+md=()  # the README block, line by line
 
 if want startup; then
 # Baselines: the smallest Foundation program, and one that links URLSession (libcurl and its libraries),
@@ -57,10 +79,28 @@ swiftc -O "$work/plain.swift" -o "$work/foundation-plain" 2>/dev/null
 swiftc -O "$work/networking.swift" -o "$work/foundation-urlsession" 2>/dev/null
 
 echo "## start-up"
-dynamic=()
-[ -x "$work/idflow-dynamic" ] && dynamic=("$work/idflow-dynamic --version")
-hyperfine --warmup 3 --runs 30 -N "$bin --version" "${dynamic[@]}" "curl --version" "$work/foundation-plain" \
-    "$work/foundation-urlsession"
+commands=("$bin --version")
+[ -n "$dynamic_bin" ] && commands+=("$dynamic_bin --version")
+commands+=("curl --version" "$work/foundation-plain" "$work/foundation-urlsession")
+hyperfine --warmup 3 --runs "$STARTUP_RUNS" -N --export-json "$work/startup.json" "${commands[@]}"
+curl_mean=$(hf_mean "$work/startup.json" "curl --version")
+static_mean=$(hf_mean "$work/startup.json" "$bin --version")
+echo "idflow static, stripped: $(times_of "$static_mean" "$curl_mean") curl's start-up"
+rows=("\`idflow --version\` (static, stripped: \`scripts/build-release.sh\`)|$bin --version")
+if [ -n "$dynamic_bin" ]; then
+    dynamic_mean=$(hf_mean "$work/startup.json" "$dynamic_bin --version")
+    echo "idflow default dynamic release build: $(times_of "$dynamic_mean" "$curl_mean") curl's start-up"
+    rows+=("\`idflow --version\` (default dynamic release build)|$dynamic_bin --version")
+else
+    echo "(no dynamic build measured: IDFLOW_BIN was set without IDFLOW_DYNAMIC_BIN)"
+fi
+rows+=("\`curl --version\`|curl --version" "smallest Foundation program|$work/foundation-plain"
+    "Foundation program that links URLSession|$work/foundation-urlsession")
+md+=("" "| start-up (hyperfine, $STARTUP_RUNS runs) | mean | × curl |" "|---|---|---|")
+for row in "${rows[@]}"; do
+    label=${row%%|*} command=${row#*|}
+    md+=("| $label | $(hf_cell "$work/startup.json" "$command") | $(times_of "$(hf_mean "$work/startup.json" "$command")" "$curl_mean") |")
+done
 fi
 
 if want chain; then
@@ -75,35 +115,37 @@ export IDFLOW_ACTIVATION_TOKEN=\$("$bin" activate --user "\$uid" | jq -r .activa
 printf '%s' 'Str0ng-Passw0rd!' | "$bin" set-password --password-stdin >/dev/null
 CHAIN
 chmod +x "$work/chain.sh"
-hyperfine --warmup 2 --runs 20 -N "$work/chain.sh"
+hyperfine --warmup 2 --runs "$CHAIN_RUNS" -N --export-json "$work/chain.json" "$work/chain.sh"
+want startup || md+=("" "| end to end (hyperfine, $CHAIN_RUNS runs) | mean |" "|---|---|")
+want startup && md+=("| register → activate → set-password against a local sandbox (three \`idflow\` runs, \`jq\`, a bash script; $CHAIN_RUNS runs) | $(hf_cell "$work/chain.json" "$work/chain.sh") | |")
+want startup || md+=("| register → activate → set-password against a local sandbox (three \`idflow\` runs, \`jq\`, a bash script) | $(hf_cell "$work/chain.json" "$work/chain.sh") |")
 fi
 
-
-# The sandbox without limits reports a real org's 600 requests a minute, and `register --batch` keeps to what
-# the headers say; the bulk sandboxes advertise (and would enforce) a limit the load stays under, so every
-# client runs at the speed the server allows rather than idflow alone being held to 600 a minute.
-echo '{"rateLimits": {"users": 100000000}}' > "$work/bulk-config.json"
-
+# Every bulk run uses a default sandbox: without configured limits it reports a limit no load reaches, so
+# `register --batch`, which paces itself by the headers, runs at the speed the server allows, as the others do.
 if want bulk; then
-echo "## bulk creation: ${BULK_USERS:=2000} users at concurrency 8, users/s"
+echo "## bulk creation: $BULK_USERS users at concurrency 8, users/s"
 for i in $(seq "$BULK_USERS"); do
     printf '{"email":"bulk%d@example.com","firstName":"Bulk","lastName":"%d"}\n' "$i" "$i"
 done > "$work/users.ndjson"
+md+=("" "| bulk creation of $(thousands "$BULK_USERS") users at concurrency 8, each against a fresh sandbox | users/s |" "|---|---|")
 
-start_sandbox --config "$work/bulk-config.json"
+start_sandbox
 t0=$(now)
-"$bin" register --batch "$work/users.ndjson" --concurrency 8 > "$work/batch.ndjson" 2>/dev/null
+"$bin" register --batch "$work/users.ndjson" --concurrency 8 > "$work/batch.ndjson" 2>/dev/null || true
 t1=$(now)
 failed=$(jq -s 'map(select(.ok | not)) | length' "$work/batch.ndjson")
 echo "idflow register --batch: $(rate "$BULK_USERS" "$t0" "$t1") users/s ($failed failed)"
+md+=("| \`idflow register --batch\` ($failed failed) | $(rate "$BULK_USERS" "$t0" "$t1") |")
 
-start_sandbox --config "$work/bulk-config.json"
+start_sandbox
 t0=$(now)
 seq "$BULK_USERS" | xargs -P 8 -I{} curl -sf -o /dev/null -X POST "$org/api/v1/users?activate=false" \
     -H "Authorization: SSWS $token" -H 'Content-Type: application/json' -H 'Accept: application/json' \
     -d '{"profile":{"email":"bulk{}@example.com","login":"bulk{}@example.com","firstName":"Bulk","lastName":"{}"}}'
 t1=$(now)
 echo "curl, xargs -P 8: $(rate "$BULK_USERS" "$t0" "$t1") users/s"
+md+=("| curl loop, \`xargs -P 8\` | $(rate "$BULK_USERS" "$t0" "$t1") |")
 
 if [ "${SKIP_PYTHON:-0}" != 1 ]; then
     python3 -m venv "$work/venv" >&2
@@ -135,21 +177,37 @@ async def main(count):
     started = time.monotonic()
     await asyncio.gather(*(create(i) for i in range(1, count + 1)))
     elapsed = time.monotonic() - started
-    print(f"okta Python SDK, asyncio semaphore of 8: {count / elapsed:.1f} users/s ({failures} failed)")
+    print(f"{count / elapsed:.1f} {failures}")
 
 asyncio.run(main(int(sys.argv[1])))
 PY
-    start_sandbox --config "$work/bulk-config.json"
-    OKTA_TESTING_TESTINGDISABLEHTTPSCHECK=true "$work/venv/bin/python" "$work/okta_bulk.py" "$BULK_USERS"
+    start_sandbox
+    read -r sdk_rate sdk_failed < <(OKTA_TESTING_TESTINGDISABLEHTTPSCHECK=true "$work/venv/bin/python" "$work/okta_bulk.py" "$BULK_USERS")
+    echo "okta Python SDK, asyncio semaphore of 8: $sdk_rate users/s ($sdk_failed failed)"
+    md+=("| Okta's Python SDK (\`okta\` from PyPI), \`create_user\` under an asyncio semaphore of 8 ($sdk_failed failed) | $sdk_rate |")
 fi
 fi
 
 if want sandbox || want memory; then
+md+=("" "| sandbox | measured |" "|---|---|")
 echo "## sandbox: token endpoint against the RSA-2048 signing bound"
 cores=$(nproc)
-signs=$(openssl speed -seconds 3 rsa2048 2>/dev/null | awk '/^rsa 2048/ { print $6 }')
-bound=$(awk -v s="$signs" -v c="$cores" 'BEGIN { printf "%.0f", s * c / 2 }')
+speed() { openssl speed -seconds 3 rsa2048 2>/dev/null | awk '/^rsa 2048/ { print $6 }'; }
+bound_of() { awk -v s="$1" -v c="$cores" 'BEGIN { printf "%.0f", s * c / 2 }'; }
+signs=$(speed)
+bound=$(bound_of "$signs")
 echo "openssl speed rsa2048: $signs signs/s per core, $cores cores: bound $bound token responses/s"
+md+=("| RSA-2048 signing (\`openssl speed rsa2048\`) | $(thousands "${signs%.*}") signs/s per core; bound $cores cores × $(thousands "${signs%.*}") ÷ 2 signatures = $(thousands "$bound") token responses/s |")
+# OpenSSL signs with AVX-512 IFMA where the CPU has it; BoringSSL (swift-crypto, so jwt-kit and the sandbox)
+# has no such code and uses the MULX/ADX routines, about half as fast. Masking the feature bit (CPUID 7 EBX
+# bit 21) makes openssl take the same kind of path, which is the bound the sandbox can actually reach.
+boring_bound=
+if grep -qw avx512ifma /proc/cpuinfo 2>/dev/null; then
+    boring_signs=$(OPENSSL_ia32cap=":~0x200000" speed)
+    boring_bound=$(bound_of "$boring_signs")
+    echo "without AVX-512 IFMA (BoringSSL's code path): $boring_signs signs/s per core: bound $boring_bound token responses/s"
+    md+=("| the same without AVX-512 IFMA (\`OPENSSL_ia32cap=\":~0x200000\"\`), the code path BoringSSL and so swift-crypto has | $(thousands "${boring_signs%.*}") signs/s per core; bound $(thousands "$boring_bound") token responses/s |")
+fi
 
 # A refresh token that stays usable when reused: a grace period longer than the run.
 echo '{"refreshTokenGraceSeconds": 86400}' > "$work/sandbox-config.json"
@@ -159,11 +217,12 @@ issuer=$(jq -r .issuer "$work/sandbox.json")
 uid=$("$bin" register --email wrk@example.com | jq -r .id)
 export IDFLOW_ACTIVATION_TOKEN=$("$bin" activate --user "$uid" | jq -r .activationToken)
 printf '%s' 'Str0ng-Passw0rd!' | "$bin" set-password --password-stdin >/dev/null
-refresh=$(printf '%s' 'Str0ng-Passw0rd!' | "$bin" login-pkce --username wrk@example.com --password-stdin --no-store | jq -r .refresh_token)
-cat > "$work/refresh.lua" <<LUA
+# The wrk script that reuses refresh token $1.
+wrk_script() {
+    cat > "$work/refresh.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
-wrk.body = "grant_type=refresh_token&client_id=$OKTA_OAUTH2_CLIENTID&refresh_token=$refresh"
+wrk.body = "grant_type=refresh_token&client_id=$OKTA_OAUTH2_CLIENTID&refresh_token=$1"
 -- With STOP_AFTER set, each thread stops after its share of responses (the memory measurement) and adds a
 -- line to STOP_FILE: wrk itself runs out its -d duration even when every thread has stopped.
 local limit = tonumber(os.getenv("STOP_AFTER") or "0")
@@ -178,30 +237,76 @@ function response(status, headers, body)
     end
 end
 LUA
+}
+refresh_token=$(printf '%s' 'Str0ng-Passw0rd!' | "$bin" login-pkce --username wrk@example.com --password-stdin --no-store | jq -r .refresh_token)
+wrk_script "$refresh_token"
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$sandbox_pid/stat"; }
 if want sandbox; then
-wrk -t 2 -c 8 -d 20s --latency -s "$work/refresh.lua" "$issuer/v1/token" > "$work/wrk.txt"
+ticks0=$(cpu_ticks)
+t0=$(now)
+wrk -t 2 -c 8 -d "$WRK_DURATION" --latency -s "$work/refresh.lua" "$issuer/v1/token" > "$work/wrk.txt"
+t1=$(now)
+busy=$(awk -v a="$ticks0" -v b="$(cpu_ticks)" -v hz="$(getconf CLK_TCK)" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.2f", (b - a) / hz / (e - s) }')
 rps=$(awk '/^Requests\/sec/ { print $2 }' "$work/wrk.txt")
+errors=$(awk '/Non-2xx/ { print $NF }' "$work/wrk.txt")
 p50=$(awk '$1 == "50%" { print $2 }' "$work/wrk.txt")
 p99=$(awk '$1 == "99%" { print $2 }' "$work/wrk.txt")
-echo "refresh grant: $rps responses/s = $(awk -v r="$rps" -v b="$bound" 'BEGIN { printf "%.0f%%", 100 * r / b }') of the bound; p50 $p50, p99 $p99"
+pct() { awk -v r="$rps" -v b="$1" 'BEGIN { printf "%.0f%%", 100 * r / b }'; }
+fraction="$(pct "$bound") of the openssl bound"
+[ -n "$boring_bound" ] && fraction+=", $(pct "$boring_bound") of the bound without AVX-512 IFMA"
+echo "refresh grant: $rps responses/s = $fraction; p50 $p50, p99 $p99; the sandbox used $busy of $cores cores${errors:+; $errors non-2xx}"
+md+=("| refresh grant, wrk, 8 connections, $WRK_DURATION | $rps responses/s = $fraction; p50 $p50, p99 $p99; the sandbox busy on $busy of $cores cores${errors:+ ($errors non-2xx)} |")
 fi
 
 if want memory; then
-rss() { awk '/^VmRSS/ { print $2 " " $3 }' "/proc/$sandbox_pid/status"; }
-before=$(rss)
-: > "$work/stopped"
-STOP_AFTER=25000 STOP_FILE="$work/stopped" wrk -t 2 -c 8 -d 10m -s "$work/refresh.lua" "$issuer/v1/token" > /dev/null &
-wrk_pid=$!
-while kill -0 "$wrk_pid" 2>/dev/null && [ "$(wc -l < "$work/stopped")" -lt 2 ]; do sleep 0.2; done
-kill -INT "$wrk_pid" 2>/dev/null || true
-wait "$wrk_pid" || true
-echo "sandbox resident memory: $before before, $(rss) after 50,000 token responses"
+# Drives $1 token responses (two wrk threads, half each) and waits until both threads have stopped.
+drive() {
+    : > "$work/stopped"
+    STOP_AFTER=$(($1 / 2)) STOP_FILE="$work/stopped" wrk -t 2 -c 8 -d 30m -s "$work/refresh.lua" "$issuer/v1/token" > /dev/null &
+    local wrk_pid=$!
+    while kill -0 "$wrk_pid" 2>/dev/null && [ "$(wc -l < "$work/stopped")" -lt 2 ]; do sleep 0.2; done
+    kill -INT "$wrk_pid" 2>/dev/null || true
+    wait "$wrk_pid" || true
+}
+held() {  # the token records the sandbox holds
+    curl -s -H "Authorization: SSWS $token" "$org/sandbox/records" | jq '.accessTokens + .refreshTokens + .tokenFamilies'
+}
+n=$MEMORY_RESPONSES
+before=$(kb)
+drive "$n"
+after1=$(kb) held1=$(held)
+drive "$n"
+after2=$(kb) held2=$(held)
+# Past every token's expiry (refresh tokens idle out after 7 days), in two steps of 4 days with a refresh
+# before each (by curl: idflow refuses tokens issued on the sandbox's future clock), so that one family lives
+# on: the sweep of the next request drops everything else, and as many responses again should fit in the
+# memory that freed.
+advance_with() {  # $1 a refresh token, $2 seconds: uses the token, moves the clock on, prints the successor
+    local next
+    next=$(curl -s -X POST -H 'Content-Type: application/x-www-form-urlencoded' \
+        -d "grant_type=refresh_token&client_id=$OKTA_OAUTH2_CLIENTID&refresh_token=$1" "$issuer/v1/token" | jq -r .refresh_token)
+    curl -s -o /dev/null -X POST -H "Authorization: SSWS $token" -H 'Content-Type: application/json' \
+        -d "{\"advanceSeconds\": $2}" "$org/sandbox/clock"
+    echo "$next"
+}
+refresh_token=$(advance_with "$(advance_with "$refresh_token" 345600)" 345600)
+refresh_token=$(advance_with "$refresh_token" 0)  # its request runs the sweep
+wrk_script "$refresh_token"
+held_purged=$(held)
+drive "$n"
+after3=$(kb) held3=$(held)
+per_record=$(awk -v a="$after1" -v b="$after2" -v h1="$held1" -v h2="$held2" 'BEGIN { if (h2 > h1) printf "%.0f", (b - a) * 1024 / (h2 - h1); else print "?" }')
+echo "sandbox resident memory: $before kB before; $after1 kB after $n token responses ($held1 token records held);" \
+    "$after2 kB after $((2 * n)) ($held2 held, ≈$per_record bytes per record);" \
+    "clock moved 8 days on ($held_purged held), $after3 kB after $n more ($held3 held)"
+md+=("| resident memory: before; after $(thousands "$n") and $(thousands $((2 * n))) token responses (token records held) | $(thousands "$before") kB; $(thousands "$after1") kB ($(thousands "$held1")); $(thousands "$after2") kB ($(thousands "$held2")): ≈$per_record bytes per record still in its lifetime |")
+md+=("| resident memory after the sandbox clock passes every token's expiry ($held_purged records left) and $(thousands "$n") more token responses | $(thousands "$after3") kB ($(thousands "$held3") held) |")
 fi
 fi
 
 if want growth; then
-echo "## sandbox: user creation as the org grows (${FLAT_USERS:=100000} users)"
-start_sandbox --config "$work/bulk-config.json"
+echo "## sandbox: user creation as the org grows ($FLAT_USERS users)"
+start_sandbox
 unset OKTA_OAUTH2_CLIENTID OKTA_OAUTH2_REDIRECTURI
 batch_of() {  # $1 first number, $2 count: creates them, prints users/s
     seq "$1" $(($1 + $2 - 1)) | awk '{ printf "{\"email\":\"grow%d@example.com\"}\n", $1 }' > "$work/grow.ndjson"
@@ -215,4 +320,13 @@ first=$(batch_of 1 1000)
 batch_of 1001 $((FLAT_USERS - 2000)) > /dev/null
 last=$(batch_of $((FLAT_USERS - 999)) 1000)
 echo "users 1–1,000: $first users/s; users $((FLAT_USERS - 999))–$FLAT_USERS: $last users/s"
+want sandbox || want memory || md+=("" "| sandbox | measured |" "|---|---|")
+md+=("| user creation as the org grows, \`register --batch\` at concurrency 8, users 1–1,000 vs $(thousands $((FLAT_USERS - 999)))–$(thousands "$FLAT_USERS") of one sandbox | $first vs $last users/s |")
 fi
+
+echo
+echo "## for the README's performance section"
+echo
+echo "Measured on $(date -u +%Y-%m-%d) on $(nproc) cores of $cpu ($(uname -sr)), at commit $commit, with"
+echo "\`scripts/bench.sh\`$( [ -n "${BENCH_ONLY:-}" ] && echo " (BENCH_ONLY=\"$BENCH_ONLY\")")."
+printf '%s\n' "${md[@]}"

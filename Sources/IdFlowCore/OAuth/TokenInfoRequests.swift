@@ -1,7 +1,9 @@
 import Foundation
 
-/// Asks the authorization server for its view of a token, active or not (RFC 7662).
-public struct IntrospectionRequest: APIRequest {
+/// A token presented to the authorization server with the client's credentials: the token and its hint on
+/// a form POST. Introspection (RFC 7662) and revocation (RFC 7009) send exactly this and differ only in what
+/// they make of the answer, which `Purpose` decides.
+public struct TokenPresentationRequest<Purpose: TokenPresentationPurpose>: APIRequest {
     public var endpoint: URL
     public var client: ClientCredentials
     public var token: String
@@ -14,39 +16,44 @@ public struct IntrospectionRequest: APIRequest {
         self.hint = hint
     }
 
-    /// Introspection changes nothing on the server, so it may be retried like a GET.
+    /// Both may be retried: introspection changes nothing on the server, and revoking twice has the effect of
+    /// revoking once.
     public func httpRequest() throws(IdFlowError) -> HTTPRequest {
-        TokenInfoRequests.form(endpoint, client: client, token: token, hint: hint)
+        var fields = [("token", token)]
+        if let hint { fields.append(("token_type_hint", hint.rawValue)) }
+        let (form, headers) = client.apply(to: fields)
+        return .form(endpoint, fields: form, headers: headers, isIdempotent: true)
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> JSONValue {
+    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> Purpose.Response {
+        try Purpose.decode(response)
+    }
+}
+
+/// What a `TokenPresentationRequest` is for: how its answer is read.
+public protocol TokenPresentationPurpose: Sendable {
+    associatedtype Response: Sendable
+    static func decode(_ response: HTTPResponse) throws(IdFlowError) -> Response
+}
+
+/// Introspection: the server's view of the token, active or not, as sent.
+public enum Introspection: TokenPresentationPurpose {
+    public static func decode(_ response: HTTPResponse) throws(IdFlowError) -> JSONValue {
         try response.json()
     }
 }
 
-/// Revokes a token (RFC 7009); the server answers 200 even for a token it does not know.
-public struct RevocationRequest: APIRequest {
-    public var endpoint: URL
-    public var client: ClientCredentials
-    public var token: String
-    public var hint: TokenKind?
-
-    public init(endpoint: URL, client: ClientCredentials, token: String, hint: TokenKind?) {
-        self.endpoint = endpoint
-        self.client = client
-        self.token = token
-        self.hint = hint
-    }
-
-    /// Revoking twice has the effect of revoking once, so a lost answer may be retried.
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
-        TokenInfoRequests.form(endpoint, client: client, token: token, hint: hint)
-    }
-
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) {
+/// Revocation: the server answers 200 even for a token it does not know.
+public enum Revocation: TokenPresentationPurpose {
+    public static func decode(_ response: HTTPResponse) throws(IdFlowError) {
         guard response.isSuccess else { throw response.failure() }
     }
 }
+
+/// Asks the authorization server for its view of a token, active or not (RFC 7662).
+public typealias IntrospectionRequest = TokenPresentationRequest<Introspection>
+/// Revokes a token (RFC 7009).
+public typealias RevocationRequest = TokenPresentationRequest<Revocation>
 
 /// The claims the issuer releases for an access token (OIDC Core §5.3).
 public struct UserinfoRequest: APIRequest {
@@ -69,15 +76,5 @@ public struct UserinfoRequest: APIRequest {
             throw .authentication("the access token was refused (\(challenge))", hint: "refresh it with `idflow refresh` or log in again")
         }
         return try response.json()
-    }
-}
-
-/// What introspection and revocation share: the token and its hint on a form POST with the client's credentials.
-enum TokenInfoRequests {
-    static func form(_ endpoint: URL, client: ClientCredentials, token: String, hint: TokenKind?) -> HTTPRequest {
-        var fields = [("token", token)]
-        if let hint { fields.append(("token_type_hint", hint.rawValue)) }
-        let (form, headers) = client.apply(to: fields)
-        return .form(endpoint, fields: form, headers: headers, isIdempotent: true)
     }
 }

@@ -18,11 +18,19 @@ struct AdminController {
         routes.delete("/sandbox/faults/:id", use: deleteFault)
         routes.get("/sandbox/rate-limits", use: rateLimits)
         routes.post("/sandbox/rate-limits", use: configureRateLimit)
+        routes.get("/sandbox/records", use: records)
     }
 
     /// `GET /sandbox/info` → the same document `idflow sandbox` prints (custom registration's client included).
     @Sendable func info(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         .json(await state.info.json)
+    }
+
+    /// `GET /sandbox/records` → how many records of each kind the sandbox holds (`{"accessTokens": N, …}`),
+    /// so a memory measurement can tell records still in their lifetime from a leak.
+    @Sendable func records(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let counts = await state.recordCounts()
+        return .json(.object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })))
     }
 
     // MARK: Clock

@@ -39,8 +39,11 @@ struct RateLimiter: Sendable {
         var windowSeconds: Int
     }
 
-    /// What an unlimited family reports, like a generously sized real org.
-    static let unlimitedReportedLimit = 600
+    /// What an unlimited family reports. Real orgs always send the headers, so the sandbox does too, but
+    /// with a limit no sandbox load reaches: a client that paces itself by them (`register --batch`) runs
+    /// at full speed, as a user of an unlimited sandbox expects, instead of keeping to a real org's 600 a
+    /// minute that nothing enforces. Configure `rateLimits` to try pacing against a real org's numbers.
+    static let unlimitedReportedLimit = 1_000_000
 
     private(set) var rules: [RateLimitFamily: Rule] = [:]
     private var windows: [RateLimitFamily: (start: Date, count: Int)] = [:]
@@ -78,8 +81,10 @@ struct RateLimiter: Sendable {
         let window = currentWindow(family, now: now)
         let reset = Int((window.start.timeIntervalSince1970 + Double(rule.windowSeconds)).rounded(.up))
         guard let limit = rule.limit else {
+            // Counts down as usual, but never below half: nothing is enforced, so nothing may look nearly spent.
             let limit = Self.unlimitedReportedLimit
-            return RateLimitStatus(limit: limit, remaining: max(1, limit - window.count), reset: reset, exceeded: false)
+            return RateLimitStatus(
+                limit: limit, remaining: max(limit / 2, limit - window.count), reset: reset, exceeded: false)
         }
         return RateLimitStatus(
             limit: limit, remaining: max(0, limit - window.count), reset: reset, exceeded: window.count > limit)

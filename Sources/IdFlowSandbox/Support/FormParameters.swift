@@ -47,6 +47,8 @@ struct FormParameters: Sendable {
     }
 
     private static func decode(_ raw: Substring) -> String {
+        // Tokens, ids and grant types are sent as they are: nothing to decode.
+        if !raw.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) { return String(raw) }
         let spaced = raw.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

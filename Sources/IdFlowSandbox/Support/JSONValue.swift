@@ -89,6 +89,12 @@ enum JSONValue: Sendable {
 
     private static func writeString(_ string: String, to output: inout String) {
         output += "\""
+        // Most strings (ids, tokens, URLs) need no escaping: copy them whole rather than scalar by scalar.
+        if !string.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            output += string
+            output += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -26,6 +26,15 @@ struct RateLimitPacerTests {
         for _ in 0..<8 { #expect(pacer.reserve(now: start) == start) }
     }
 
+    @Test func aLimitFarAboveTheLoadNeverSlowsABatch() {
+        // What an unlimited `idflow sandbox` reports: a million a window, never less than half of it left.
+        var pacer = RateLimitPacer()
+        for sent in 0..<2_000 {
+            #expect(pacer.reserve(now: start) == start)
+            pacer.observe(observation(remaining: max(500_000, 1_000_000 - sent), limit: 1_000_000), now: start)
+        }
+    }
+
     @Test func spreadsTheLastRequestsOverTheRestOfTheWindow() {
         var pacer = RateLimitPacer()
         _ = pacer.reserve(now: start)
