@@ -28,6 +28,8 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // The default (6) would hold `register --batch --concurrency 8` to six requests in flight.
+        configuration.httpMaximumConnectionsPerHost = 64
         delegate = ResponseCollectingDelegate(maximumBytes: maximumResponseBytes)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
