@@ -126,7 +126,7 @@ public struct Demo: Sendable {
                     guard let challenge = listed.challenges.first else { throw .timedOut("no push challenge arrived") }
                     pushTransaction = challenge.transactionId
                     return (
-                        try Self.json(listed), "push challenge \(challenge.transactionId) pending (\(challenge.transactionType ?? "LOGIN"))"
+                        try Self.json(listed), "push challenge \(challenge.transactionId) pending (\(challenge.transactionType))"
                     )
                 }
             ),
@@ -145,7 +145,7 @@ public struct Demo: Sendable {
                     try Self.expect(login.idTokenClaims?["sub"] == .string(userID), "the push sign-in is not for \(userID)")
                     return (
                         try Self.json(answer),
-                        "push approved (\(answer.keyType ?? "proofOfPossession")); the waiting sign-in got its tokens"
+                        "push approved (\(answer.keyType)); the waiting sign-in got its tokens"
                     )
                 }
             ),
