@@ -16,13 +16,13 @@ public enum Interruption {
         _ message: String, _ body: @escaping @Sendable () async throws(IdFlowError) -> T
     ) async throws(IdFlowError) -> T {
         let task = Task { () async throws -> T in try await body() }
-        let watch = SIGINTWatch.shared.register { task.cancel() }
-        defer { SIGINTWatch.shared.unregister(watch) }
         do {
-            return try await withTaskCancellationHandler {
-                try await task.value
-            } onCancel: {
-                task.cancel()
+            return try await whileWatchingSIGINT({ task.cancel() }) {
+                try await withTaskCancellationHandler {
+                    try await task.value
+                } onCancel: {
+                    task.cancel()
+                }
             }
         } catch let error as IdFlowError where !task.isCancelled {
             throw error
@@ -30,6 +30,16 @@ public enum Interruption {
             // A request cut off by the cancellation fails as a network error; the cause was the user.
             throw .interrupted(message)
         }
+    }
+
+    /// Calls `handler` on every SIGINT while `body` runs, instead of the signal's default action (a batch
+    /// stops taking new lines, a wait is cancelled); the previous disposition is back afterwards.
+    public static func whileWatchingSIGINT<T>(
+        _ handler: @escaping @Sendable () -> Void, _ body: () async throws -> T
+    ) async rethrows -> T {
+        let watch = SIGINTWatch.shared.register(handler)
+        defer { SIGINTWatch.shared.unregister(watch) }
+        return try await body()
     }
 }
 

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import IdFlowCore
 
@@ -7,14 +6,6 @@ import IdFlowCore
 enum InterruptSignal {
     static func whileRunning(_ body: (BatchInterruption) async throws -> Void) async throws {
         let interruption = BatchInterruption()
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { interruption.trigger() }
-        source.resume()
-        defer {
-            source.cancel()
-            signal(SIGINT, SIG_DFL)
-        }
-        try await body(interruption)
+        try await Interruption.whileWatchingSIGINT({ interruption.trigger() }) { try await body(interruption) }
     }
 }
