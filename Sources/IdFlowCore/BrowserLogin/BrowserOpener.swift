@@ -9,6 +9,14 @@ public struct BrowserOpener: Sendable {
         self.environment = environment
     }
 
+    /// Says `headline` and the URL (the person can always open it by hand), then starts the browser, noting
+    /// on the same channel if it could not start.
+    public func open(_ url: URL, saying headline: String, to message: (String) -> Void) {
+        message(headline)
+        message(url.absoluteString)
+        if let problem = open(url) { message(problem) }
+    }
+
     /// Starts the browser and returns at once; a browser that cannot start is reported, not fatal,
     /// because the URL is printed too.
     public func open(_ url: URL) -> String? {

@@ -93,6 +93,16 @@ public struct Configuration: Sendable {
         return redirectURI
     }
 
+    /// The configured redirect URI when a listener on this machine can take it (plain `http` to a loopback host):
+    /// its path, and its port when it names one. `login-pkce --browser` and an embedded sign-in's `redirect-idp`
+    /// listen there.
+    public var loopbackRedirect: (path: String, port: UInt16?)? {
+        guard let redirectURI, let url = URL(string: redirectURI), url.scheme == "http", let host = url.host,
+            TransportSecurity.isLoopback(host: host)
+        else { return nil }
+        return (url.path.isEmpty ? "/" : url.path, url.port.flatMap { UInt16(exactly: $0) })
+    }
+
     /// The folder holding this profile's tokens and keys.
     public var profileDirectory: URL {
         stateDirectory.appendingPathComponent("profiles", isDirectory: true).appendingPathComponent(profile, isDirectory: true)

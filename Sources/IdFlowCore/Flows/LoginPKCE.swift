@@ -123,19 +123,11 @@ public struct LoginPKCE: Sendable {
         _ server: AuthorizationServer, _ context: IdFlowContext, port: UInt16?, timeout: Duration, opener: BrowserOpener
     ) async throws(IdFlowError) -> (AuthorizationRequest, String) {
         // A configured loopback redirect URI is used as registered (its port and path); otherwise any free port.
-        var path = "/callback"
-        var listenPort = port ?? 0
-        if let configured = context.configuration.redirectURI, let url = URL(string: configured), url.scheme == "http",
-            let host = url.host, TransportSecurity.isLoopback(host: host)
-        {
-            path = url.path.isEmpty ? "/" : url.path
-            if port == nil, let registered = url.port { listenPort = UInt16(registered) }
-        }
-        let receiver = try LoopbackReceiver(port: listenPort)
+        let loopback = context.configuration.loopbackRedirect
+        let path = loopback?.path ?? "/callback"
+        let receiver = try LoopbackReceiver(port: port ?? loopback?.port ?? 0)
         let request = try authorizationRequest(server, context, redirectURI: "http://127.0.0.1:\(receiver.port)\(path)")
-        context.message("Opening the browser to sign in; if it does not open, visit:")
-        context.message(request.url.absoluteString)
-        if let problem = opener.open(request.url) { context.message(problem) }
+        opener.open(request.url, saying: "Opening the browser to sign in; if it does not open, visit:", to: context.message)
         // Only this login's redirect ends the wait; a forged or stray callback is refused and noted on stderr.
         let code = try await receiver.waitForRedirect(path: path, expectedState: request.state, timeout: timeout) { note in
             context.message(note)

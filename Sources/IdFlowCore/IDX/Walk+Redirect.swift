@@ -33,22 +33,20 @@ extension IDX.Walk {
     /// at a terminal pastes the URL they were sent to.
     private func redirect(to url: URL, name: String, state: String) async throws(IdFlowError) -> [String: String] {
         let continuing: Set<String> = ["interaction_required"]
-        let configured = context.configuration.redirectURI ?? ""
-        if let redirect = URL(string: configured), redirect.scheme == "http", let host = redirect.host,
-            TransportSecurity.isLoopback(host: host), let port = redirect.port
-        {
-            let receiver = try LoopbackReceiver(port: UInt16(port))
-            context.message("idx: redirect-idp: opening the browser to sign in with \(name); if it does not open, visit:")
-            context.message(url.absoluteString)
-            if let problem = BrowserOpener(environment: context.secrets.environment).open(url) { context.message(problem) }
+        // The org redirects to the redirect URI the interaction was started with, so only its own port will do.
+        if let loopback = context.configuration.loopbackRedirect, let port = loopback.port {
+            let receiver = try LoopbackReceiver(port: port)
+            BrowserOpener(environment: context.secrets.environment).open(
+                url, saying: "idx: redirect-idp: opening the browser to sign in with \(name); if it does not open, visit:",
+                to: context.message)
             let context = self.context
             return try await receiver.waitForRedirectParameters(
-                path: redirect.path.isEmpty ? "/" : redirect.path, expectedState: state, answer: "interaction_code",
-                continuing: continuing, timeout: login.pollTimeout, refused: { note in context.message(note) })
+                path: loopback.path, expectedState: state, answer: "interaction_code", continuing: continuing, timeout: login.pollTimeout,
+                refused: { note in context.message(note) })
         }
         guard atTerminal else {
             throw .rejected(
-                "the sign-in goes on at \(name) in a browser, and the redirect URI \(configured) cannot be caught here",
+                "the sign-in goes on at \(name) in a browser, and the redirect URI \(context.configuration.redirectURI ?? "") cannot be caught here",
                 hint:
                     "use a loopback redirect URI registered for the app (--redirect-uri http://127.0.0.1:PORT/callback), or run at a terminal"
             )
