@@ -138,6 +138,11 @@ enum PushAuthenticator {
     /// Waits `interval` between polls with the client's sleep (instant in tests), and tells whether the
     /// overall wait is over: either the slept time or the wall clock passed `limit`.
     struct Poll {
+        /// What to do about a push nobody answered in time (Authn push sign-in and the embedded one alike).
+        static let unansweredHint = "answer it with `idflow resolve --next --approve` on the enrolled machine, or raise --mfa-timeout"
+        /// What to do about a push that expired on the server before anyone answered it.
+        static let expiredHint = "answer it with `idflow resolve --next --approve` on the enrolled machine while it is pending"
+
         let context: IdFlowContext
         let limit: Duration
         let started: Date

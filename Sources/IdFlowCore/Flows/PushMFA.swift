@@ -47,7 +47,7 @@ public struct PushMFA: MFAResolver {
                     await cancel(current, authn)
                     throw .timedOut(
                         "nobody answered the push within \(Int(timeout.inSeconds)) s",
-                        hint: "answer it with `idflow resolve --next --approve` on the enrolled machine, or raise --mfa-timeout")
+                        hint: PushAuthenticator.Poll.unansweredHint)
                 }
                 context.message("waiting for the push to be answered… \(Int(poll.elapsed.inSeconds)) s")
                 let answer = try await verify(next, current, authn)
@@ -59,7 +59,7 @@ public struct PushMFA: MFAResolver {
             case ("MFA_CHALLENGE", "TIMEOUT"?), ("MFA_CHALLENGE", "TIME_WINDOW_EXCEEDED"?):
                 throw .timedOut(
                     "the push expired before anyone answered it (\(current.factorResult ?? ""))",
-                    hint: "answer it with `idflow resolve --next --approve` on the enrolled machine while it is pending")
+                    hint: PushAuthenticator.Poll.expiredHint)
             case ("MFA_CHALLENGE", let result):
                 throw .rejected("the push verification ended with factorResult \(result ?? "(none)")", hint: "start the login again")
             default:

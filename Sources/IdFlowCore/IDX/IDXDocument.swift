@@ -108,9 +108,6 @@ public enum IDX {
             if let single = value?.stringValue { return [single] }
             return (value?.arrayValue ?? []).compactMap(\.stringValue)
         }
-
-        /// The fields a person would fill in (visible and mutable), with nested ones by path.
-        public var inputs: [(path: String, field: Field)] { Field.inputs(fields, prefix: "") }
     }
 
     /// One field of a form (idx.md §5.2) with Swift's defaults: visible, mutable, optional, not secret.
@@ -164,14 +161,6 @@ public enum IDX {
         public var isInput: Bool { visible && mutable && name != nil }
 
         var allMessages: [Message] { messages + (form ?? []).flatMap(\.allMessages) }
-
-        static func inputs(_ fields: [Field], prefix: String) -> [(path: String, field: Field)] {
-            fields.flatMap { field -> [(path: String, field: Field)] in
-                guard field.isInput, let name = field.name else { return [] }
-                if let form = field.form { return inputs(form, prefix: prefix + name + ".") }
-                return [(prefix + name, field)]
-            }
-        }
     }
 
     /// One choice of a field with options: a scalar value, or a nested form of pre-filled fields to copy

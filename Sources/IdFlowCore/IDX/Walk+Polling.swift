@@ -6,25 +6,26 @@ extension IDX.Walk {
     /// Progress goes to stderr; the whole wait is bounded by `--mfa-timeout` (exit 9, the sign-in cancelled).
     mutating func waitAndPoll(_ form: IDX.Remediation, in document: IDX.Document) async throws(IdFlowError) -> IDX.Document {
         let what = document.authenticatorName(of: form) ?? "the authenticator"
-        if poll == nil {
-            poll = PushAuthenticator.Poll(context, limit: login.pollTimeout)
-            context.message(
-                "idx: \(form.name): waiting up to \(Int(login.pollTimeout.inSeconds)) s for \(what) to be answered, "
-                    + "e.g. with `idflow resolve --next --approve`")
-            if let number = document.correctAnswer { context.message("idx: \(what) asks for the number \(number)") }
-        }
-        guard var clock = poll else { return document }
+        var clock = poll ?? startWaiting(for: what, form, in: document)
         let resumed = try await clock.wait(Duration.milliseconds(max(form.refresh ?? 4000, 100)))
         poll = clock
         guard resumed else {
             throw .timedOut(
-                "\(what) was not answered within \(Int(login.pollTimeout.inSeconds)) s",
-                hint: "answer it with `idflow resolve --next --approve` on the enrolled machine, or raise --mfa-timeout")
+                "\(what) was not answered within \(Int(login.pollTimeout.inSeconds)) s", hint: PushAuthenticator.Poll.unansweredHint)
         }
         context.message("idx: waiting for \(what)… \(Int(clock.elapsed.inSeconds)) s")
         let next = try await proceed(form, body: form.fill(IDX.AnswerSet(), in: document).body)
         if let error = next.errors.first, !next.remediations.isEmpty, !next.offersPoll { throw Self.pollFailure(error, what: what) }
         return next
+    }
+
+    /// The first poll of the sign-in starts the clock every later one counts against, and says what it waits for.
+    private func startWaiting(for what: String, _ form: IDX.Remediation, in document: IDX.Document) -> PushAuthenticator.Poll {
+        context.message(
+            "idx: \(form.name): waiting up to \(Int(login.pollTimeout.inSeconds)) s for \(what) to be answered, "
+                + "e.g. with `idflow resolve --next --approve`")
+        if let number = document.correctAnswer { context.message("idx: \(what) asks for the number \(number)") }
+        return PushAuthenticator.Poll(context, limit: login.pollTimeout)
     }
 
     /// A wait that ended in an ERROR: a refused push exits 8, an expired one 9, anything else 4.
@@ -34,7 +35,7 @@ extension IDX.Walk {
             return .denied(error.message, hint: "the sign-in was refused on \(what)")
         }
         if ["expired", "timeout", "time_window", "timed out"].contains(where: words.contains) {
-            return .timedOut(error.message, hint: "answer it with `idflow resolve --next --approve` while it is pending")
+            return .timedOut(error.message, hint: PushAuthenticator.Poll.expiredHint)
         }
         return .authentication(error.message, hint: "start the sign-in again")
     }
