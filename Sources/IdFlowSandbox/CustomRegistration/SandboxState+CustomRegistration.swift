@@ -63,12 +63,9 @@ extension SandboxState {
             guard let phone = fields?["phone"]?.stringValue, phone.count >= 4 else {
                 return (ScriptAnswer(status: 4003, data: "a phone number is needed, as {\"phone\": \"+31600000000\"}"), nil)
             }
-            let code = RandomToken.string(count: 6, alphabet: Array("0123456789"))
-            record.code = code
+            record.code = sendCode(to: phone, subject: "Your \(idp.id) registration code")
             record.phone = phone
             record.email = fields?["email"]?.stringValue
-            outbox.append(
-                OutboxMessage(to: phone, subject: "Your \(idp.id) registration code", activationUrl: nil, code: code, sentAt: clock.now))
             answer = ScriptAnswer(status: 2000, data: #"{"hint":"code sent to …\#(phone.suffix(2))"}"#)
         case .rules:
             answer = Self.firstRule(idp.initRules, matching: data) ?? ScriptAnswer(status: 2000, data: nil)

@@ -9,6 +9,14 @@ extension SandboxState {
         outbox.removeAll()
     }
 
+    /// "Sends" a new 6-digit one-time code to `address` (an e-mail or a phone number): it lands in the outbox,
+    /// where a test or a person reads it back, and is returned for the caller to check answers against.
+    func sendCode(to address: String, subject: String) -> String {
+        let code = RandomToken.string(count: 6, alphabet: Array("0123456789"))
+        outbox.append(OutboxMessage(to: address, subject: subject, code: code, sentAt: clock.now))
+        return code
+    }
+
     func addFault(_ fault: Fault) {
         faults.append(fault)
     }

@@ -36,10 +36,7 @@ extension SandboxState {
 
     /// A new 6-digit code in the outbox for `address`.
     func sendEmailCode(to address: String, subject: String) -> IDXEmailCode {
-        let now = clock.now
-        let code = IDXEmailCode(value: RandomToken.string(count: 6, alphabet: Array("0123456789")), sentAt: now)
-        outbox.append(OutboxMessage(to: address, subject: subject, code: code.value, sentAt: now))
-        return code
+        IDXEmailCode(value: sendCode(to: address, subject: subject), sentAt: clock.now)
     }
 
     /// `challenge/answer` with an e-mailed code (sign-in or sign-up): the current code goes on (success, or the
