@@ -25,6 +25,12 @@ extension Request {
         }
     }
 
+    /// Decodes a JSON body that must be there: an empty one is Okta's E0000003 as well.
+    mutating func requireJSONBody<Body: Decodable>(_ type: Body.Type, context: SandboxRequestContext) async throws -> Body {
+        guard let body = try await decodeJSONBody(type, context: context) else { throw OktaErrorResponse.malformedBody }
+        return body
+    }
+
     /// Parses an `application/x-www-form-urlencoded` body.
     mutating func formBody(context: SandboxRequestContext) async throws -> FormParameters {
         let data = try await bodyData(context: context)

@@ -102,9 +102,7 @@ struct AdminController {
     /// `POST /sandbox/faults` → 201 with the stored fault (its `id`, and `count` = uses left).
     @Sendable func addFault(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         var request = request
-        guard let body = try await request.decodeJSONBody(FaultBody.self, context: context) else {
-            throw OktaErrorResponse.malformedBody
-        }
+        let body = try await request.requireJSONBody(FaultBody.self, context: context)
         guard let pathPrefix = body.pathPrefix, pathPrefix.hasPrefix("/") else {
             throw OktaErrorResponse.validation("pathPrefix", causes: ["pathPrefix: must be a path starting with /"])
         }
@@ -164,9 +162,7 @@ struct AdminController {
     /// `POST /sandbox/rate-limits {"family","limit","windowSeconds"?}`; `limit` null or 0 turns it off.
     @Sendable func configureRateLimit(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         var request = request
-        guard let body = try await request.decodeJSONBody(RateLimitBody.self, context: context) else {
-            throw OktaErrorResponse.malformedBody
-        }
+        let body = try await request.requireJSONBody(RateLimitBody.self, context: context)
         guard let family = body.family.flatMap(RateLimitFamily.init(rawValue:)) else {
             let known = RateLimitFamily.allCases.map(\.rawValue).joined(separator: ", ")
             throw OktaErrorResponse.validation("family", causes: ["family: must be one of \(known)"])

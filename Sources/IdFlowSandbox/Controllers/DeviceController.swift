@@ -89,9 +89,7 @@ struct DeviceController {
     /// "userId","login"}`; the user must be ACTIVE, the code known, unexpired and not yet answered.
     @Sendable func decide(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         var request = request
-        guard let body = try await request.decodeJSONBody(DecisionBody.self, context: context) else {
-            throw OktaErrorResponse.malformedBody
-        }
+        let body = try await request.requireJSONBody(DecisionBody.self, context: context)
         guard let userCode = body.userCode, !userCode.isEmpty else {
             throw OktaErrorResponse.validation("userCode", causes: ["userCode: the user code shown on the device is required"])
         }

@@ -176,9 +176,7 @@ struct DevicesController {
     /// → `{"transactionId","expiresAt"}`: a challenge for the user's (newest) enrollment.
     @Sendable func startPush(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         var request = request
-        guard let body = try await request.decodeJSONBody(PushBody.self, context: context) else {
-            throw OktaErrorResponse.malformedBody
-        }
+        let body = try await request.requireJSONBody(PushBody.self, context: context)
         guard let login = body.login, !login.isEmpty else {
             throw OktaErrorResponse.validation("login", causes: ["login: The field cannot be left blank"])
         }
