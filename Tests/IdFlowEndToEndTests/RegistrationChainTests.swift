@@ -26,7 +26,9 @@ struct RegistrationChainTests {
         let token = try #require(activation["activationToken"]?.stringValue)
         #expect(activation["activationUrl"]?.stringValue?.contains(token) == true)
 
-        let set = try await sandbox.idflow(["set-password", "--activation-token", token, "--password-stdin"], stdin: "Str0ng-Passw0rd!\n")
+        // `=` keeps a token that starts with "-" (the alphabet has it) from being read as an option.
+        let set = try await sandbox.idflow(
+            ["set-password", "--activation-token=\(token)", "--password-stdin"], stdin: "Str0ng-Passw0rd!\n")
         #expect(set.exitCode == 0, "\(set)")
         let session = try set.json()
         #expect(session["status"] == "SUCCESS")
