@@ -1,31 +1,16 @@
 import Foundation
 
-/// Loads the real server responses recorded in `../shared/fixtures`, which sit beside every CI clone.
-///
-/// The recordings are never copied into this repository, so a test that needs one asks for it here
-/// and skips itself (with a message naming the missing folder) when the checkout has no `../shared`.
+/// Loads the real server responses recorded from public Okta repositories, kept in `Tests/Fixtures` (each
+/// folder's `SOURCES.md` names the repository, commit, path and licence), so a plain clone runs every test.
 public enum Fixtures {
-    /// The `shared/fixtures` folder beside the package root, or `IDFLOW_FIXTURES_DIR` when set.
+    /// `Tests/Fixtures` in this package.
     public static var directory: URL {
-        if let override = ProcessInfo.processInfo.environment["IDFLOW_FIXTURES_DIR"], !override.isEmpty {
-            return URL(fileURLWithPath: override, isDirectory: true)
-        }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures", isDirectory: true)
+        packageRoot.appendingPathComponent("Tests/Fixtures", isDirectory: true)
     }
 
     /// The package root, found from this source file's location (Sources/IdFlowTestSupport/Fixtures.swift).
     public static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    /// Whether the recordings are present; tests use it in `.enabled(if:)`.
-    public static var available: Bool {
-        FileManager.default.fileExists(atPath: directory.appendingPathComponent("okta-core").path)
-    }
-
-    /// The message a skipped test shows when the recordings are missing.
-    public static var missingMessage: String {
-        "recorded fixtures not found at \(directory.path); clone the project beside ../shared (as CI does) to run this test"
     }
 
     /// The raw bytes of one recording, e.g. `Fixtures.data("okta-core/authn-success.json")`.

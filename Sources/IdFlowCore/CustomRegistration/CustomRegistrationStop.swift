@@ -5,10 +5,10 @@ public struct CustomRegistrationStop: Sendable, Equatable, Encodable {
     public var step: RegistrationStep
     /// The transaction a retry continues with `--transaction-id`; nil when there is none to continue (a failed
     /// init, a failure, a server that did not name one).
-    public var transactionId: String?
+    @NullWhenAbsent public var transactionId: String?
     public var identityProvider: String
     /// What the script sent back, as JSON when it is a JSON object or array, else as a string.
-    public var data: JSONValue?
+    @NullWhenAbsent public var data: JSONValue?
     /// 4xxx: the same step can be tried again.
     public var recoverable: Bool
 
@@ -25,16 +25,6 @@ public struct CustomRegistrationStop: Sendable, Equatable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case status, step, transactionId, identityProvider, data
-    }
-
-    /// Every key is written, `null` included, so a script can read `.transactionId` without guessing.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(status, forKey: .status)
-        try container.encode(step, forKey: .step)
-        try container.encode(transactionId, forKey: .transactionId)
-        try container.encode(identityProvider, forKey: .identityProvider)
-        try container.encode(data ?? .null, forKey: .data)
     }
 
     var message: String {

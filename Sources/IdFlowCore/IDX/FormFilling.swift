@@ -4,11 +4,11 @@ extension IDX {
     /// One field a script still has to answer, as the pending-form document lists it.
     public struct PendingField: Sendable, Equatable, Encodable {
         public var name: String
-        public var label: String?
+        @NullWhenAbsent public var label: String?
         public var required: Bool
         public var secret: Bool
         /// The labels of the choices, for a field with options.
-        public var options: [String]?
+        @NullWhenAbsent public var options: [String]?
         /// A yes/no field (`type: boolean`), asked as one at a terminal; not part of the printed form.
         public var isBoolean: Bool
 
@@ -25,16 +25,6 @@ extension IDX {
         var isTakenAsIs: Bool { options?.count == 1 }
 
         enum CodingKeys: String, CodingKey { case name, label, required, secret, options }
-
-        /// Every key is written, `null` included, so a script can read them without guessing.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(label, forKey: .label)
-            try container.encode(required, forKey: .required)
-            try container.encode(secret, forKey: .secret)
-            try container.encode(options, forKey: .options)
-        }
     }
 
     /// A form filled from the answers (idx.md §4): the body to send, which answers it spent, and what is

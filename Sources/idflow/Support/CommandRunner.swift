@@ -11,15 +11,32 @@ enum CommandRunner {
     /// Where commands get their context and streams; tests replace it for the duration of one run.
     @TaskLocal static var environment = CommandEnvironment.live
 
+    /// Runs `body` with the context of the configuration flags; a configuration that cannot be resolved
+    /// (an unknown profile, a bad URL) is reported before `body` runs. The result is printed on stdout; a
+    /// `CommandReport` also sets the exit code.
     static func run<Result: Encodable>(
         _ options: GlobalOptions, _ body: (IdFlowContext) async throws(IdFlowError) -> Result
     ) async throws {
+        try await runResolving(options) { resolved throws(IdFlowError) in try await body(resolved.get()) }
+    }
+
+    /// As `run`, for a command that reports configuration problems itself (a diagnostic): `body` gets the
+    /// resolution, a context or the error that kept one from being made, and runs either way.
+    static func runResolving<Result: Encodable>(
+        _ options: GlobalOptions, _ body: (Swift.Result<IdFlowContext, IdFlowError>) async throws(IdFlowError) -> Result
+    ) async throws {
         let environment = environment
+        var exitStatus = IdFlowExitCode.success
         try await report(to: environment.console) { () throws(IdFlowError) in
-            let context = try environment.makeContext(options.flags)
+            let resolved: Swift.Result<IdFlowContext, IdFlowError>
+            do throws(IdFlowError) {
+                resolved = .success(try environment.makeContext(options.flags))
+            } catch {
+                resolved = .failure(error)
+            }
             let result: Result
             do throws(IdFlowError) {
-                result = try await body(context)
+                result = try await body(resolved)
             } catch {
                 // A failure that still owes the script a document (a custom registration's retry, exit 10).
                 if let document = error.standardOutputDocument {
@@ -28,7 +45,9 @@ enum CommandRunner {
                 throw error
             }
             environment.console.standardOutput(try JSONOutput.encode(result, style: options.outputStyle))
+            exitStatus = (result as? any ExitStatusReporting)?.exitStatus ?? .success
         }
+        if exitStatus != .success { throw ExitCode(exitStatus.rawValue) }
     }
 
     /// The streaming variant, for NDJSON output (`register --batch`): `body` gets the context and `emit`, which

@@ -5,7 +5,7 @@ import IdFlowTestSupport
     import FoundationNetworking
 #endif
 
-/// Small answers an Okta org would give, written for these tests (the recorded fixtures in ../shared are
+/// Small answers an Okta org would give, written for these tests (the recorded fixtures in Tests/Fixtures are
 /// exercised by the core's parser tests; here only the command's handling of them matters).
 enum OktaReplies {
     static let org = "https://o.example.com"

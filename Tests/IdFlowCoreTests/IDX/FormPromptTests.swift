@@ -4,9 +4,8 @@ import IdFlowTestSupport
 import Testing
 
 /// What a person at a terminal is shown for every form in the recorded Identity Engine answers
-/// (../shared/fixtures/okta-idx), and what each form sends once every field is answered (idx.md §4).
+/// (Tests/Fixtures/okta-idx), and what each form sends once every field is answered (idx.md §4).
 /// The snapshots are under `Tests/IdFlowCoreTests/Snapshots/idx-prompts`; `RECORD_SNAPSHOTS=1` rewrites them.
-@Suite(.enabled(if: Fixtures.available, Comment(rawValue: Fixtures.missingMessage)))
 struct FormPromptTests {
     static let snapshots = SnapshotDirectory(
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -34,7 +33,7 @@ struct FormPromptTests {
         return String(decoding: try encoder.encode(JSONValue.object(filled.body)), as: UTF8.self)
     }
 
-    @Test(arguments: try Fixtures.available ? Fixtures.files(in: "okta-idx").filter { $0.hasSuffix(".json") } : [])
+    @Test(arguments: try Fixtures.files(in: "okta-idx").filter { $0.hasSuffix(".json") })
     func everyFormIsShownAndSentAsTheRecordingAsks(file: String) throws {
         guard let document = try? IDX.Document(data: Fixtures.data("okta-idx/\(file)")),
             !document.remediations.isEmpty || document.successWithInteractionCode != nil

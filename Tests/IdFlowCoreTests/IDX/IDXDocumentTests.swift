@@ -3,9 +3,8 @@ import IdFlowCore
 import IdFlowTestSupport
 import Testing
 
-/// The engine reads every recorded Identity Engine answer (../shared/fixtures/okta-idx) and sends forms
+/// The engine reads every recorded Identity Engine answer (Tests/Fixtures/okta-idx) and sends forms
 /// the way idx.md §4 says.
-@Suite(.enabled(if: Fixtures.available, Comment(rawValue: Fixtures.missingMessage)))
 struct IDXDocumentTests {
     /// The recordings that are not IDX documents: the interact answers and the token response.
     static let notDocuments: Set<String> = ["01-interact-response.json", "error-interact.json", "05-token-response.json"]

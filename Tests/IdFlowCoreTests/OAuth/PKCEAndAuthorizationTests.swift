@@ -89,7 +89,6 @@ struct PKCEAndAuthorizationTests {
     }
 }
 
-@Suite(.enabled(if: Fixtures.available, Comment(rawValue: Fixtures.missingMessage)))
 struct OAuthFixtureDecodingTests {
     @Test(arguments: [
         "oidc-openid-configuration-default-as.json", "oidc-openid-configuration-org-as.json",

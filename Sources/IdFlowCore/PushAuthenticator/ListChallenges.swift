@@ -1,0 +1,80 @@
+import Foundation
+
+/// `idflow challenges`: the pending push challenges of this machine's enrollments (devices.md §4, §7b),
+/// each fetched with the enrollment's own maintenance token. Signatures are checked when a challenge is
+/// answered, not here, as the SDK does.
+public struct ListChallenges: Sendable {
+    public var enrollmentId: String?
+    /// Poll until at least one challenge is pending, up to this long (exit 9 after); nil answers at once.
+    public var wait: Duration?
+    public var pollInterval: Duration
+
+    public init(enrollmentId: String? = nil, wait: Duration? = nil, pollInterval: Duration = .seconds(2)) {
+        self.enrollmentId = enrollmentId
+        self.wait = wait
+        self.pollInterval = pollInterval
+    }
+
+    /// One challenge as CONTRACT.md lists it; every key is present, null when the challenge does not say.
+    public struct Summary: Encodable, Sendable, Equatable {
+        public var transactionId: String
+        public var enrollmentId: String
+        public var userId: String
+        public var transactionType: String
+        @NullWhenAbsent public var clientOS: String?
+        @NullWhenAbsent public var clientLocation: String?
+        @NullWhenAbsent public var transactionTime: String?
+        public var userVerification: String
+        @NullWhenAbsent public var bindingMessage: String?
+        public var expiresAt: String
+        public var verificationUri: String
+
+        init(_ record: EnrollmentRecord, _ challenge: PushChallenge) {
+            transactionId = challenge.transactionId
+            enrollmentId = record.enrollmentId
+            userId = record.userId
+            transactionType = challenge.transactionType
+            clientOS = challenge.clientOS
+            clientLocation = challenge.clientLocation
+            transactionTime = challenge.transactionTime ?? ISO8601.string(challenge.issuedAt)
+            userVerification = challenge.userVerification?.uppercased() ?? "NONE"
+            bindingMessage = challenge.bindingMessage
+            expiresAt = ISO8601.string(challenge.expiresAt)
+            verificationUri = challenge.verificationUri.absoluteString
+        }
+    }
+
+    public struct Output: Encodable, Sendable, Equatable {
+        public var challenges: [Summary]
+    }
+
+    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Output {
+        let records = try Self.enrollments(context, enrollmentId: enrollmentId)
+        if records.isEmpty { context.message("no push enrollment is kept on this machine; `idflow enroll` creates one") }
+        var poll = PushAuthenticator.Poll(context, limit: wait ?? .zero)
+        var announced = false
+        while true {
+            let pending = records.isEmpty ? [] : try await PushAuthenticator.pending(context, records)
+            if !pending.isEmpty || wait == nil {
+                return Output(challenges: pending.map { Summary($0.0, $0.1) })
+            }
+            if !announced {
+                context.message("waiting up to \(Int(wait?.inSeconds ?? 0)) s for a push challenge…")
+                announced = true
+            }
+            guard try await poll.wait(pollInterval) else {
+                throw .timedOut(
+                    "no push challenge arrived within \(Int(wait?.inSeconds ?? 0)) s",
+                    hint: "start the sign-in that sends the push, or wait longer with --wait")
+            }
+        }
+    }
+
+    /// The enrollment `enrollmentId` (exit 5 when it is not kept here), or every enrollment of the configured org.
+    static func enrollments(_ context: IdFlowContext, enrollmentId: String?) throws(IdFlowError) -> [EnrollmentRecord] {
+        let store = PushAuthenticator.store(context)
+        let org = try PushAuthenticator.configuredOrgIfAny(context)
+        if let enrollmentId { return [try store.enrollment(enrollmentId, orgURL: org).0] }
+        return try store.enrollments(orgURL: org)
+    }
+}

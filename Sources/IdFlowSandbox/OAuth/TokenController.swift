@@ -1,0 +1,160 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `POST {issuer}/v1/token`, `/v1/introspect` and `/v1/revoke` (form bodies, OAuth error shape).
+struct TokenController {
+    let state: SandboxState
+
+    func register(in routes: RouteRegistry) {
+        routes.oauth("/token", .post, use: token)
+        routes.oauth("/introspect", .post, use: introspect)
+        routes.oauth("/revoke", .post, use: revoke)
+    }
+
+    /// The form and the authenticated client of a back-channel request.
+    private func authenticatedForm(
+        _ request: Request, context: SandboxRequestContext
+    ) async throws -> (FormParameters, OAuthClient) {
+        var request = request
+        var form = try await request.formBody(context: context)
+        // A public client's interaction code grant may carry an empty `client_secret` (idx.md §6: Android sends
+        // every field of the success form); it means no secret.
+        if form["grant_type"] == "interaction_code", form["client_secret"]?.isEmpty == true {
+            form = FormParameters(FormParameters.encode(form.pairs.filter { $0.name != "client_secret" }.map { ($0.name, $0.value) }))
+        }
+        let client = try ClientAuthentication.authenticate(
+            form: form, authorization: request.headers[.authorization], clients: state.configuration.oauthClients)
+        return (form, client)
+    }
+
+    static func missing(_ parameter: String) -> OAuthErrorResponse {
+        OAuthErrorResponse(.badRequest, "invalid_request", "The '\(parameter)' parameter is required.")
+    }
+
+    /// `authorization_code`, `interaction_code`, `refresh_token` and device code grants → the token response, `Cache-Control: no-store`.
+    @Sendable func token(
+        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+    ) async throws -> Response {
+        let (form, client) = try await authenticatedForm(request, context: context)
+        let grant: TokenGrant
+        switch form["grant_type"] {
+        case "authorization_code":
+            guard let code = form["code"] else { throw Self.missing("code") }
+            grant = try await state.exchangeCode(
+                code, client: client, server: server, redirectURI: form["redirect_uri"], codeVerifier: form["code_verifier"])
+        case "interaction_code":
+            guard let interactionCode = form["interaction_code"] else { throw Self.missing("interaction_code") }
+            grant = try await state.exchangeInteractionCode(
+                interactionCode, client: client, server: server, codeVerifier: form["code_verifier"])
+        case "refresh_token":
+            guard let refreshToken = form["refresh_token"] else { throw Self.missing("refresh_token") }
+            let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) }
+            grant = try await state.refresh(refreshToken, client: client, server: server, requestedScopes: scopes)
+        case Self.jwtBearerGrant:
+            grant = try await maintenanceGrant(form, client: client, server: server)
+        case DeviceAuthorizationController.grantType:
+            guard client.allowsDeviceGrant else { throw DeviceAuthorizationController.unauthorizedClient }
+            guard let deviceCode = form["device_code"] else { throw Self.missing("device_code") }
+            grant = try await state.pollDeviceCode(deviceCode, client: client, server: server)
+        case nil:
+            throw Self.missing("grant_type")
+        default:
+            throw OAuthErrorResponse(
+                .badRequest, "unsupported_grant_type", "The grant type in the request isn't supported.")
+        }
+        let (accessToken, idToken) = try await Self.sign(grant, state: state)
+        var body: JSONObject = [
+            "token_type": "Bearer",
+            "expires_in": .int(grant.expiresIn),
+            "access_token": .string(accessToken),
+            "scope": .string(grant.scopes.joined(separator: " ")),
+        ]
+        if let refreshToken = grant.refreshToken { body["refresh_token"] = .string(refreshToken) }
+        if let idToken { body["id_token"] = .string(idToken) }
+        var response = Response.json(.object(body))
+        response.headers[.cacheControl] = "no-store"
+        response.headers[.pragma] = "no-cache"
+        return response
+    }
+
+    static let jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+    /// The jwt-bearer grant of a push authenticator (devices.md §7b): an ES256 assertion signed by
+    /// the enrollment's proof-of-possession key buys an access token with maintenance scopes.
+    private func maintenanceGrant(
+        _ form: FormParameters, client: OAuthClient, server: AuthorizationServer
+    ) async throws -> TokenGrant {
+        guard let assertion = form["assertion"], !assertion.isEmpty else { throw Self.missing("assertion") }
+        do {
+            let header = try DeviceJWT.header(of: assertion)
+            let (key, enrollment) = try await state.assertionKey(kid: header.kid)
+            let claims = try await DeviceJWT.verify(assertion, with: key.publicKey, kid: key.kid, as: DeviceAssertionClaims.self)
+            let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) }
+            return try await state.maintenanceGrant(claims, enrollment: enrollment, client: client, server: server, scopes: scopes)
+        } catch let error as DeviceJWT.Rejected {
+            throw SandboxState.invalidAssertion(error.reason)
+        }
+    }
+
+    /// Signs a grant's tokens with the signing key: the access token, and the ID token bound to it by `at_hash`.
+    static func sign(_ grant: TokenGrant, state: SandboxState) async throws -> (accessToken: String, idToken: String?) {
+        let key = try await state.signingKey()
+        let accessToken = try await key.sign(grant.accessToken)
+        guard var idToken = grant.idToken else { return (accessToken, nil) }
+        idToken.at_hash = SigningKey.atHash(accessToken)
+        return (accessToken, try await key.sign(idToken))
+    }
+
+    /// The `token` form field introspect and revoke both require.
+    private static func requiredToken(_ form: FormParameters) throws -> String {
+        guard let token = form["token"], !token.isEmpty else {
+            throw OAuthErrorResponse(.badRequest, "invalid_request", "The `token` parameter is required.")
+        }
+        return token
+    }
+
+    /// `{"active":false}` or the active token's metadata (access or refresh token).
+    @Sendable func introspect(
+        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+    ) async throws -> Response {
+        let (form, client) = try await authenticatedForm(request, context: context)
+        let token = try Self.requiredToken(form)
+        let key = try await state.signingKey()
+        if let claims = await key.verified(token, as: AccessTokenClaims.self), claims.cid == client.id,
+            let user = await state.activeAccessToken(claims, server: server)
+        {
+            return .json([
+                "active": true, "token_type": "Bearer", "scope": .string(claims.scp.joined(separator: " ")),
+                "client_id": .string(claims.cid), "username": .string(user.login), "exp": .int(claims.exp),
+                "iat": .int(claims.iat), "sub": .string(claims.sub), "aud": .string(claims.aud),
+                "iss": .string(claims.iss), "jti": .string(claims.jti), "uid": .string(claims.uid),
+            ])
+        }
+        if let (family, user, expiresAt) = await state.activeRefreshToken(token, server: server),
+            family.clientId == client.id
+        {
+            return .json([
+                "active": true, "token_type": "Bearer", "scope": .string(family.scopes.joined(separator: " ")),
+                "client_id": .string(family.clientId), "username": .string(user.login),
+                "exp": .int(Int(expiresAt.timeIntervalSince1970)), "sub": .string(user.login), "uid": .string(user.id),
+            ])
+        }
+        return .json(["active": false])
+    }
+
+    /// 200 with an empty body, even for an unknown token; a refresh token takes its family with it.
+    @Sendable func revoke(
+        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+    ) async throws -> Response {
+        let (form, client) = try await authenticatedForm(request, context: context)
+        let token = try Self.requiredToken(form)
+        let key = try await state.signingKey()
+        if let claims = await key.verified(token, as: AccessTokenClaims.self) {
+            await state.revokeAccessToken(jti: claims.jti, clientId: client.id)
+        } else {
+            await state.revokeRefreshToken(token, clientId: client.id)
+        }
+        return .empty(.ok)
+    }
+}

@@ -1,0 +1,108 @@
+import Crypto
+import Foundation
+
+/// The `userVerification` a push challenge asks for (devices.md §5b, §6b).
+public enum PushUserVerification: String, Codable, Sendable, CaseIterable {
+    /// No claim in the challenge: the proof-of-possession key answers after a consent prompt.
+    case none = "NONE"
+    /// The user-verification key if the device has one, else the proof-of-possession key.
+    case preferred = "PREFERRED"
+    /// Only `APPROVED_USER_VERIFICATION` signed by the registered user-verification key approves.
+    case required = "REQUIRED"
+}
+
+/// What a registered device key stands for (devices.md §2a).
+enum DeviceKeyRole: String, Sendable {
+    case clientInstance = "clientInstanceKey"
+    case proofOfPossession
+    case userVerification
+}
+
+/// A public key registered at enrollment (or by a PATCH), found by its `kid`.
+struct RegisteredKey: Sendable {
+    let kid: String
+    let role: DeviceKeyRole
+    /// The enrollment it belongs to; nil for a client-instance key (it belongs to the device).
+    let enrollmentId: String?
+    /// The device it belongs to.
+    let deviceId: String
+    let publicKey: P256.Signing.PublicKey
+}
+
+/// A device identity (one per org on the device), shared by its enrollments.
+struct DeviceRecord: Sendable {
+    let id: String
+    let clientInstanceId: String
+    let clientInstanceKid: String
+    /// The device signals of the first enrollment, rendered as `device.profile`.
+    let profile: DeviceProfile
+    let created: Date
+    var lastUpdated: Date
+}
+
+/// The device signals the sandbox keeps and shows (`device.profile` of the enrollment fixture).
+struct DeviceProfile: Sendable {
+    var displayName: String?
+    var platform: String?
+    var manufacturer: String?
+    var model: String?
+    var osVersion: String?
+    var serialNumber: String?
+    var imei: String?
+    var meid: String?
+    var udid: String?
+    var sid: String?
+}
+
+/// One app-authenticator enrollment (`pfd…`) with its push method (`opf…`).
+struct EnrollmentRecord: Sendable {
+    let id: String
+    let userId: String
+    let deviceId: String
+    /// The OAuth client of the token that enrolled; push challenges carry it as `aud`.
+    let clientId: String
+    let pushMethodId: String
+    let created: Date
+    var lastUpdated: Date
+    var pushToken: String
+    var apsEnvironment: String?
+    var transactionTypes: [String]
+    let proofOfPossessionKid: String
+    var userVerificationKid: String?
+}
+
+/// Where a push challenge stands; EXPIRED is derived from the clock, never stored.
+enum PushStatus: String, Sendable {
+    case waiting = "WAITING"
+    case approved = "APPROVED"
+    case denied = "DENIED"
+    case expired = "EXPIRED"
+}
+
+/// Who or what asked for a push challenge, as the challenge context shows it.
+struct PushRequest: Sendable {
+    var userVerification: PushUserVerification
+    var clientOS = "UNKNOWN"
+    var clientLocation = "Unknown location"
+    var transactionType = "LOGIN"
+}
+
+/// One push challenge (devices.md §5): the claims it is minted with and the answer it got.
+struct PushChallengeRecord: Sendable {
+    let transactionId: String
+    let enrollmentId: String
+    let userId: String
+    let nonce: String
+    let jti: String
+    let issuedAt: Date
+    let expiresAt: Date
+    let request: PushRequest
+    var status: PushStatus = .waiting
+    var userConsent: String?
+    var keyType: String?
+
+    /// The status with expiry applied: a challenge nobody answered in time is EXPIRED.
+    func currentStatus(at now: Date) -> PushStatus {
+        status == .waiting && now >= expiresAt ? .expired : status
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import IdFlowCore
+import IdFlowTestSupport
+import Testing
+
+@testable import idflow
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `login-pkce --embedded` with a person at the terminal: the forms become prompts, a wrong answer is asked
+/// again, and nothing is left for `--resume`.
+struct EmbeddedTerminalCommandTests {
+    let configuration = EmbeddedLoginCommandTests().configuration
+
+    @Test func eachFormBecomesPromptsAndTheSignInCompletes() async throws {
+        let server = EmbeddedLoginCommandTests.identityEngine()
+        let environment = CLI.isolatedEnvironment()
+        let result = await CLI.run(
+            ["login-pkce", "--embedded"] + configuration, transport: server, environment: environment,
+            terminalAnswers: ["jo@example.com", "", "s3cret"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.json?["access_token"] == "at1")
+        #expect(result.stderr.contains("Username: "), "the recording does not mark it required")
+        #expect(result.stderr.contains("Remember this device [y/N]: "))
+        #expect(result.stderr.contains("Password (required, hidden): "))
+        let identify = try #require(server.requests.first { $0.route.hasSuffix("/identify") })
+        #expect(identify.jsonBody?["identifier"] == "jo@example.com")
+        #expect(identify.jsonBody?["rememberMe"] == nil, "an optional field left empty is not sent")
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: environment["IDFLOW_STATE_DIR"]! + "/idx")) ?? []
+        #expect(kept.isEmpty, "a terminal sign-in keeps no transaction")
+    }
+
+    @Test func aWrongPasswordIsAskedAgainWithTheServersMessage() async throws {
+        let server = EmbeddedLoginCommandTests.identityEngine()
+        let result = await CLI.run(
+            ["login-pkce", "--embedded", "--answer", "identifier=jo@example.com"] + configuration, transport: server,
+            terminalAnswers: ["", "wrong", "s3cret"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("error: Invalid code. Try again."))
+        let passwords = server.requests.filter { $0.route.hasSuffix("/challenge/answer") }.map { $0.jsonBody?["credentials"]?["passcode"] }
+        #expect(passwords == ["wrong", "s3cret"])
+        #expect(!server.requests.contains { $0.route.hasSuffix("/identify") && $0.jsonBody?["credentials"] != nil })
+    }
+
+    @Test func aRequiredFieldLeftEmptyIsAskedAgainThenGivenUp() async {
+        let result = await CLI.run(
+            ["login-pkce", "--embedded", "--answer", "identifier=jo@example.com"] + configuration,
+            transport: EmbeddedLoginCommandTests.identityEngine(), terminalAnswers: ["", "", "", ""])
+        #expect(result.exitCode == 3)
+        #expect(result.stderr.contains("Password is required"))
+        #expect(result.error?["hint"]?.stringValue?.contains("--answer credentials.passcode=") == true)
+    }
+
+    @Test func severalFormsAreANumberedChoice() async throws {
+        let server = EmbeddedLoginCommandTests.identityEngine(introspect: "identify-with-password-and-select-enroll-profile.json")
+        let result = await CLI.run(
+            ["login-pkce", "--embedded"] + configuration, transport: server, terminalAnswers: ["2"])
+        #expect(result.stderr.contains("  1) identify"))
+        #expect(result.stderr.contains("  2) select-enroll-profile"))
+        #expect(server.requests.contains { $0.route == "POST /idp/idx/enroll" }, "choice 2 was sent")
+    }
+}
