@@ -32,7 +32,7 @@ public struct PushMFA: MFAResolver {
                 "push sent (factor \(push.id ?? "push")); waiting up to \(Int(timeout.inSeconds)) s for it to be answered, e.g. with `idflow resolve --next --approve`"
             )
         }
-        var poll = PushAuthenticator.Poll(context, limit: timeout)
+        var poll = PollingClock(context, limit: timeout)
         while true {
             switch (current.status, current.factorResult) {
             case ("SUCCESS", _):
@@ -47,7 +47,7 @@ public struct PushMFA: MFAResolver {
                     await cancel(current, authn)
                     throw .timedOut(
                         "nobody answered the push within \(Int(timeout.inSeconds)) s",
-                        hint: PushAuthenticator.Poll.unansweredHint)
+                        hint: PushChallenge.unansweredHint)
                 }
                 context.message("waiting for the push to be answered… \(Int(poll.elapsed.inSeconds)) s")
                 let answer = try await verify(next, current, authn)
@@ -59,7 +59,7 @@ public struct PushMFA: MFAResolver {
             case ("MFA_CHALLENGE", "TIMEOUT"?), ("MFA_CHALLENGE", "TIME_WINDOW_EXCEEDED"?):
                 throw .timedOut(
                     "the push expired before anyone answered it (\(current.factorResult ?? ""))",
-                    hint: PushAuthenticator.Poll.expiredHint)
+                    hint: PushChallenge.expiredHint)
             case ("MFA_CHALLENGE", let result):
                 throw .rejected("the push verification ended with factorResult \(result ?? "(none)")", hint: "start the login again")
             default:

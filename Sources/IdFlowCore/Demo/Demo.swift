@@ -30,150 +30,10 @@ public struct Demo: Sendable {
 
     /// Runs every step, calling `emit` after each; stops at the first failure. Returns whether all passed.
     public func run(_ context: IdFlowContext, emit: @Sendable (Step) -> Void) async -> Bool {
-        var sessionToken: Secret?
-        var activationToken: ActivationToken?
-        var userID = ""
-        var firstLogin: TokenOutput?
-        var pushSignIn: Task<TokenOutput, any Error>?
-        var pushTransaction = ""
-
-        var steps: [(String, () async throws(IdFlowError) -> (JSONValue, String))] = [
-            (
-                "register",
-                { () throws(IdFlowError) in
-                    let user = try await RegisterUser(email: email, firstName: "Demo", lastName: "User").run(context)
-                    userID = user["id"]?.stringValue ?? ""
-                    try Self.expect(user["status"] == "STAGED", "the new user is \(user["status"]?.stringValue ?? "?"), not STAGED")
-                    return (user, "registered \(email) as \(userID) (STAGED)")
-                }
-            ),
-            (
-                "activate",
-                { () throws(IdFlowError) in
-                    let result = try await ActivateUser(user: userID).run(context)
-                    try Self.expect(result.status == "PROVISIONED", "the user is \(result.status) after activation, not PROVISIONED")
-                    activationToken = try ActivationToken(result.activationToken ?? "")
-                    return (try Self.json(result), "activated \(userID) (PROVISIONED), activation token issued")
-                }
-            ),
-            (
-                "set-password",
-                { () throws(IdFlowError) in
-                    guard let token = activationToken else { throw .internalFailure("no activation token") }
-                    let result = try await SetPassword(token: token, password: password).run(context)
-                    sessionToken = Secret(result.sessionToken)
-                    return (try Self.json(result), "password set, user ACTIVE, single-use session token issued")
-                }
-            ),
-            (
-                "login-pkce",
-                { () throws(IdFlowError) in
-                    guard let token = sessionToken else { throw .internalFailure("no session token") }
-                    let output = try await LoginPKCE(method: .sessionToken(token)).run(context)
-                    try Self.expect(output.response.refreshToken != nil, "no refresh token was issued")
-                    try Self.expect(output.idTokenClaims?["sub"] == .string(userID), "the ID token is not for \(userID)")
-                    firstLogin = output
-                    return (try Self.json(output), "authorization code + PKCE exchanged; ID token validated for \(userID)")
-                }
-            ),
-            (
-                "refresh",
-                { () throws(IdFlowError) in
-                    let output = try await RefreshTokens().run(context)
-                    try Self.expect(
-                        output.response.accessToken != firstLogin?.response.accessToken, "refresh returned the same access token")
-                    let rotated = output.response.refreshToken != firstLogin?.response.refreshToken
-                    return (try Self.json(output), "access token refreshed; refresh token \(rotated ? "rotated and saved" : "kept")")
-                }
-            ),
-            (
-                "login-embedded",
-                { () throws(IdFlowError) in
-                    let answers = IDX.AnswerSet(["identifier": email, "credentials.passcode": password.value])
-                    let output = try await EmbeddedLogin(answers: answers, store: false).run(context)
-                    try Self.expect(output.idTokenClaims?["sub"] == .string(userID), "the embedded sign-in is not for \(userID)")
-                    return (
-                        try Self.json(output),
-                        "signed in through the Identity Engine's forms (identify, password, interaction code); ID token validated"
-                    )
-                }
-            ),
-            (
-                "enroll",
-                { () throws(IdFlowError) in
-                    let enrollment = try await EnrollDevice(name: "idflow-demo").run(context)
-                    return (try Self.json(enrollment), "this machine is \(email)'s push authenticator (\(enrollment.enrollmentId))")
-                }
-            ),
-            (
-                "push-sign-in",
-                { () throws(IdFlowError) in
-                    // The sign-in waits for the push while the next steps answer it, as two terminals would.
-                    let password = password
-                    pushSignIn = Task {
-                        try await LoginPKCE(
-                            method: .credentials(username: email, password: password), store: false,
-                            mfa: PushMFA(context: context, timeout: .seconds(60), pollInterval: .milliseconds(250))
-                        ).run(context)
-                    }
-                    return (["username": .string(email), "mfa": "push"], "signed in with the password; waiting for the push")
-                }
-            ),
-            (
-                "challenges",
-                { () throws(IdFlowError) in
-                    let listed = try await ListChallenges(wait: .seconds(30), pollInterval: .milliseconds(250)).run(context)
-                    guard let challenge = listed.challenges.first else { throw .timedOut("no push challenge arrived") }
-                    pushTransaction = challenge.transactionId
-                    return (
-                        try Self.json(listed), "push challenge \(challenge.transactionId) pending (\(challenge.transactionType))"
-                    )
-                }
-            ),
-            (
-                "resolve",
-                { () throws(IdFlowError) in
-                    let answer = try await ResolveChallenge(target: .transaction(pushTransaction), approve: true).run(context)
-                    let login: TokenOutput
-                    do {
-                        login = try await pushSignIn?.value ?? { throw IdFlowError.internalFailure("no push sign-in") }()
-                    } catch let error as IdFlowError {
-                        throw error
-                    } catch {
-                        throw .internalFailure("the push sign-in failed: \(error)")
-                    }
-                    try Self.expect(login.idTokenClaims?["sub"] == .string(userID), "the push sign-in is not for \(userID)")
-                    return (
-                        try Self.json(answer),
-                        "push approved (\(answer.keyType)); the waiting sign-in got its tokens"
-                    )
-                }
-            ),
-        ]
-        if let client = customRegistrationClient {
-            steps.append(
-                (
-                    "register-idp",
-                    { () throws(IdFlowError) in
-                        var registering = context
-                        registering.configuration.clientID = client.clientID
-                        registering.configuration.profile = "custom-registration"
-                        let output = try await RegisterWithIdentityProvider(
-                            identityProvider: "invite-code", data: .text("K7Q2"), clientSecret: client.secret
-                        ).run(registering)
-                        try Self.expect(output.status == 2000, "invite-code answered \(output.status), not 2000")
-                        let subject = output.tokens.idTokenClaims?["sub"]?.stringValue ?? "?"
-                        return (
-                            try Self.json(output),
-                            "registered \(subject) through the one-step identity provider invite-code; ID token validated"
-                        )
-                    }
-                ))
-        }
-
-        for (name, body) in steps {
+        var run = Run(demo: self, context: context)
+        for (name, body) in Run.steps(registeringThroughAnIdentityProvider: customRegistrationClient != nil) {
             do {
-                let (result, headline) = try await body()
+                let (result, headline) = try await body(&run)
                 emit(Step(step: name, ok: true, headline: headline, result: result, error: nil))
             } catch {
                 emit(Step(step: name, ok: false, headline: error.message, result: nil, error: ErrorReport(error).error))
@@ -233,11 +93,11 @@ public struct Demo: Sendable {
         return passed ? nil : (failure.current ?? 1)
     }
 
-    private static func expect(_ condition: Bool, _ message: String) throws(IdFlowError) {
+    static func expect(_ condition: Bool, _ message: String) throws(IdFlowError) {
         if !condition { throw .protocolViolation(message) }
     }
 
-    private static func json(_ value: some Encodable) throws(IdFlowError) -> JSONValue {
+    static func json(_ value: some Encodable) throws(IdFlowError) -> JSONValue {
         do {
             return try JSONValue(data: JSONOutput.encode(value, style: .compact))
         } catch {

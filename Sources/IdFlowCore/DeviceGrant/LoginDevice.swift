@@ -110,50 +110,33 @@ public struct LoginDevice: Sendable {
         return seconds % 60 == 0 ? "\(seconds / 60) minutes" : "\(seconds / 60) min \(seconds % 60) s"
     }
 
-    /// Polls until the tokens come, the server ends the code (denied, expired), or `limit` has passed.
-    ///
-    /// Time is counted both by the clock and by the waits themselves, whichever is further along, so that
-    /// a test whose `sleep` returns at once still reaches the limit after the same number of polls.
+    /// Polls until the tokens come, the server ends the code (denied, expired), or `limit` has passed; a poll
+    /// is only made a full interval after the last one, so rather than poll early it stops at the limit.
     static func poll(
         _ tokenEndpoint: TokenEndpoint, _ authorization: DeviceAuthorization, limit: Duration, _ context: IdFlowContext
     ) async throws(IdFlowError) -> TokenResponse {
         var interval = Duration.seconds(max(1, authorization.interval))
-        let started = ContinuousClock.now
-        var waited = Duration.zero
+        var clock = PollingClock(context, limit: limit, interruption: .interrupted("interrupted while waiting for the device sign-in"))
         var lastProgress = Duration.zero
         context.message("Waiting for the sign-in (polling every \(duration(interval)), for up to \(duration(limit)))…")
         while true {
-            let elapsed = max(waited, ContinuousClock.now - started)
-            let remaining = limit - elapsed
-            // A poll is only made a full interval after the last one; rather than poll early, stop at the limit.
-            guard remaining >= interval else {
-                try await sleep(max(remaining, .zero), tokenEndpoint.http)
+            guard try await clock.waitFullInterval(interval) else {
                 throw .timedOut(
                     "the sign-in was not approved within \(duration(limit))",
                     hint: "approve the code sooner, or give more time with --device-timeout SECONDS")
             }
-            try await sleep(interval, tokenEndpoint.http)
-            waited += interval
             switch try await tokenEndpoint.poll(deviceCode: authorization.deviceCode) {
             case .tokens(let response):
                 return response
             case .pending:
-                if waited - lastProgress >= progressEvery {
-                    lastProgress = waited
-                    context.message("still waiting for the sign-in (\(duration(max(limit - waited, .zero))) left)…")
+                if clock.slept - lastProgress >= progressEvery {
+                    lastProgress = clock.slept
+                    context.message("still waiting for the sign-in (\(duration(max(limit - clock.slept, .zero))) left)…")
                 }
             case .slowDown:
                 interval += slowDownStep
                 context.message("the server asked to poll less often; polling every \(duration(interval)) now")
             }
-        }
-    }
-
-    private static func sleep(_ duration: Duration, _ http: HTTPClient) async throws(IdFlowError) {
-        do {
-            try await http.sleep(duration)
-        } catch {
-            throw .interrupted("interrupted while waiting for the device sign-in")
         }
     }
 }

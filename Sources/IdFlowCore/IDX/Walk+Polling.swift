@@ -11,7 +11,7 @@ extension IDX.Walk {
         poll = clock
         guard resumed else {
             throw .timedOut(
-                "\(what) was not answered within \(Int(login.pollTimeout.inSeconds)) s", hint: PushAuthenticator.Poll.unansweredHint)
+                "\(what) was not answered within \(Int(login.pollTimeout.inSeconds)) s", hint: PushChallenge.unansweredHint)
         }
         context.message("idx: waiting for \(what)… \(Int(clock.elapsed.inSeconds)) s")
         let next = try await proceed(form, body: form.fill(IDX.AnswerSet(), in: document).body)
@@ -20,12 +20,12 @@ extension IDX.Walk {
     }
 
     /// The first poll of the sign-in starts the clock every later one counts against, and says what it waits for.
-    private func startWaiting(for what: String, _ form: IDX.Remediation, in document: IDX.Document) -> PushAuthenticator.Poll {
+    private func startWaiting(for what: String, _ form: IDX.Remediation, in document: IDX.Document) -> PollingClock {
         context.message(
             "idx: \(form.name): waiting up to \(Int(login.pollTimeout.inSeconds)) s for \(what) to be answered, "
                 + "e.g. with `idflow resolve --next --approve`")
         if let number = document.correctAnswer { context.message("idx: \(what) asks for the number \(number)") }
-        return PushAuthenticator.Poll(context, limit: login.pollTimeout)
+        return PollingClock(context, limit: login.pollTimeout)
     }
 
     /// A wait that ended in an ERROR: a refused push exits 8, an expired one 9, anything else 4.
@@ -35,7 +35,7 @@ extension IDX.Walk {
             return .denied(error.message, hint: "the sign-in was refused on \(what)")
         }
         if ["expired", "timeout", "time_window", "timed out"].contains(where: words.contains) {
-            return .timedOut(error.message, hint: PushAuthenticator.Poll.expiredHint)
+            return .timedOut(error.message, hint: PushChallenge.expiredHint)
         }
         return .authentication(error.message, hint: "start the sign-in again")
     }

@@ -11,7 +11,7 @@ extension IDX {
         /// `--remediation`, or the form a person just filled in at a prompt: taken once, when offered.
         var wanted: String?
         /// Started by the first poll; every later poll of the sign-in counts against the same limit.
-        var poll: PushAuthenticator.Poll?
+        var poll: PollingClock?
         var formsSent = 0
 
         init(login: EmbeddedLogin, server: AuthorizationServer, context: IdFlowContext) {

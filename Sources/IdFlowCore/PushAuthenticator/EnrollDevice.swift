@@ -27,13 +27,13 @@ public struct EnrollDevice: Sendable {
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> EnrollmentOutput {
-        let org = try PushAuthenticator.configuredOrg(context)
+        let org = try AuthenticatorOrg.configured(context)
         var pinSecret: Secret?
         if userVerification {
             guard let pin else { throw Self.pinMissing }
             pinSecret = try context.secrets.read("PIN", from: pin)
         }
-        let (token, configuredClient) = try PushAuthenticator.userToken(context, org: org, fromStandardInput: accessTokenFromStandardInput)
+        let (token, configuredClient) = try MyAccountToken.resolve(context, org: org, fromStandardInput: accessTokenFromStandardInput)
         guard let clientID = configuredClient, !clientID.isEmpty else {
             throw .configuration("no OAuth client id configured", hint: "pass --client-id or export OKTA_OAUTH2_CLIENTID")
         }
@@ -50,61 +50,95 @@ public struct EnrollDevice: Sendable {
             throw .notFound(
                 "no app authenticator of the org offers the push method", hint: "an admin must enable push on the custom authenticator")
         }
-        let enrollURL = try PushAuthenticator.onOrg(configuration.appAuthenticatorEnrollEndpoint, org: org, what: "enroll endpoint")
+        let enrollURL = try AuthenticatorOrg.link(configuration.appAuthenticatorEnrollEndpoint, on: org, what: "enroll endpoint")
 
-        let folder = try PushAuthenticator.store(context).org(org)
-        var identity = try folder.identity().flatMap { $0.orgId == organization.id && $0.orgUrl == org.absoluteString ? $0 : nil }
-        let signals = signals ?? DeviceSignals.current(name: name)
-        for attempt in 1...2 {
-            let reused = identity?.deviceId != nil
-            let (current, clientInstanceKey) = try deviceIdentity(identity, folder: folder, org: org, orgId: organization.id, context)
-            let proofOfPossession = DeviceKey.generate(.proofOfPossession)
-            let userVerificationKey = userVerification ? DeviceKey.generate(.userVerification) : nil
-            try folder.save(proofOfPossession, pin: nil, now: context.now())
-            if let userVerificationKey { try folder.save(userVerificationKey, pin: pinSecret, now: context.now()) }
-            func discardNewKeys() {
-                try? folder.removeKey(proofOfPossession.kid)
-                if let userVerificationKey { try? folder.removeKey(userVerificationKey.kid) }
+        let folder = try DeviceStore(context).org(org)
+        let target = Target(
+            org: org, orgId: organization.id, clientID: clientID, configuration: configuration, enrollURL: enrollURL, token: token,
+            pin: pinSecret, signals: signals ?? DeviceSignals.current(name: name), folder: folder)
+        let identity = try folder.identity().flatMap { $0.orgId == organization.id && $0.orgUrl == org.absoluteString ? $0 : nil }
+        switch try await enroll(identity, target, context) {
+        case .enrolled(let output):
+            return output
+        case .deviceUnknown(let code):
+            // §2b/§8: the server no longer knows the stored device; forget it and enroll once as a new device.
+            context.message("the org no longer knows this device (\(code)); enrolling once more as a new device")
+            try folder.removeIdentity()
+            guard case .enrolled(let output) = try await enroll(nil, target, context) else {
+                throw .internalFailure("a new device was reported as unknown")
             }
-            let body = try enrollmentBody(
-                configuration: configuration, identity: current, clientInstanceKey: clientInstanceKey, reused: reused,
-                proofOfPossession: proofOfPossession, userVerification: userVerificationKey, signals: signals, org: org, context)
-            let enrollment: AppAuthenticatorEnrollment
-            do {
-                enrollment = try await context.http.send(EnrollAuthenticatorRequest(url: enrollURL, accessToken: token, body: body))
-            } catch {
-                discardNewKeys()
-                // §2b/§8: the server no longer knows the stored device; forget it and enroll once as a new device.
-                if reused, attempt == 1, case .okta(_, let failure, _) = error, ["E0000153", "E0000011"].contains(failure.errorCode) {
-                    context.message("the org no longer knows this device (\(failure.errorCode)); enrolling once more as a new device")
-                    try? folder.removeKey(clientInstanceKey.kid)
-                    try folder.removeIdentity()
-                    identity = nil
-                    continue
-                }
-                if !reused { try? folder.removeKey(clientInstanceKey.kid) }
-                throw error
-            }
-            let record: EnrollmentRecord
-            do {
-                record = try Self.record(
-                    enrollment, org: org, orgId: organization.id, clientID: clientID, signals: signals, pushToken: pushToken ?? "",
-                    proofOfPossession: proofOfPossession, userVerification: userVerificationKey, now: context.now())
-            } catch {
-                discardNewKeys()
-                throw error
-            }
-            var saved = current
-            saved.deviceId = enrollment.device.id
-            saved.clientInstanceId = enrollment.device.clientInstanceId
-            try folder.save(saved)
-            try folder.save(record)
-            context.message(
-                "enrolled \(signals.displayName) as a push authenticator of \(enrollment.user.username ?? record.userId) (enrollment \(record.enrollmentId))"
-            )
-            return EnrollmentOutput(record)
+            return output
         }
-        throw .internalFailure("enrollment retry fell through")
+    }
+
+    /// What one enrollment needs that does not change between its attempts.
+    private struct Target {
+        let org: URL
+        let orgId: String
+        let clientID: String
+        let configuration: AppAuthenticatorConfiguration
+        let enrollURL: URL
+        let token: Secret
+        let pin: Secret?
+        let signals: DeviceSignals
+        let folder: OrgDeviceFolder
+    }
+
+    private enum Attempt {
+        case enrolled(EnrollmentOutput)
+        /// The server does not know the stored device (its error code); the attempt's keys are gone.
+        case deviceUnknown(String)
+    }
+
+    /// One enrollment with `identity` (nil: as a new device): new keys saved, the enroll call, the records saved.
+    /// A failure removes the keys it made; an unknown stored device is an answer, not an error, so the caller can
+    /// forget it and try once more.
+    private func enroll(_ identity: DeviceIdentity?, _ target: Target, _ context: IdFlowContext) async throws(IdFlowError) -> Attempt {
+        let folder = target.folder
+        let reused = identity?.deviceId != nil
+        let (current, clientInstanceKey) = try deviceIdentity(identity, folder: folder, org: target.org, orgId: target.orgId, context)
+        let proofOfPossession = DeviceKey.generate(.proofOfPossession)
+        let userVerificationKey = userVerification ? DeviceKey.generate(.userVerification) : nil
+        try folder.save(proofOfPossession, pin: nil, now: context.now())
+        if let userVerificationKey { try folder.save(userVerificationKey, pin: target.pin, now: context.now()) }
+        func discardNewKeys() {
+            try? folder.removeKey(proofOfPossession.kid)
+            if let userVerificationKey { try? folder.removeKey(userVerificationKey.kid) }
+        }
+        let body = try enrollmentBody(
+            configuration: target.configuration, identity: current, clientInstanceKey: clientInstanceKey, reused: reused,
+            proofOfPossession: proofOfPossession, userVerification: userVerificationKey, signals: target.signals, org: target.org, context)
+        let enrollment: AppAuthenticatorEnrollment
+        do {
+            enrollment = try await context.http.send(
+                EnrollAuthenticatorRequest(url: target.enrollURL, accessToken: target.token, body: body))
+        } catch {
+            discardNewKeys()
+            if reused, case .okta(_, let failure, _) = error, ["E0000153", "E0000011"].contains(failure.errorCode) {
+                try? folder.removeKey(clientInstanceKey.kid)
+                return .deviceUnknown(failure.errorCode)
+            }
+            if !reused { try? folder.removeKey(clientInstanceKey.kid) }
+            throw error
+        }
+        let record: EnrollmentRecord
+        do {
+            record = try Self.record(
+                enrollment, org: target.org, orgId: target.orgId, clientID: target.clientID, signals: target.signals,
+                pushToken: pushToken ?? "", proofOfPossession: proofOfPossession, userVerification: userVerificationKey, now: context.now())
+        } catch {
+            discardNewKeys()
+            throw error
+        }
+        var saved = current
+        saved.deviceId = enrollment.device.id
+        saved.clientInstanceId = enrollment.device.clientInstanceId
+        try folder.save(saved)
+        try folder.save(record)
+        context.message(
+            "enrolled \(target.signals.displayName) as a push authenticator of \(enrollment.user.username ?? record.userId) (enrollment \(record.enrollmentId))"
+        )
+        return .enrolled(EnrollmentOutput(record))
     }
 
     static let pinMissing = IdFlowError.invalidInput(
@@ -173,7 +207,7 @@ public struct EnrollDevice: Sendable {
         guard let pending = push.links?.pending?.href else {
             throw .protocolViolation("the enrollment has no methods.push.links.pending link; challenges could not be fetched")
         }
-        _ = try PushAuthenticator.onOrg(pending, org: org, what: "pending-challenges link")
+        _ = try AuthenticatorOrg.link(pending, on: org, what: "pending-challenges link")
         _ = try OrgDeviceFolder.safeName(enrollment.id, what: "enrollment id")
         return EnrollmentRecord(
             enrollmentId: enrollment.id, authenticatorId: enrollment.authenticatorId, orgUrl: org.absoluteString, orgId: orgId,

@@ -51,10 +51,10 @@ public struct ListChallenges: Sendable {
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Output {
         let records = try Self.enrollments(context, enrollmentId: enrollmentId)
         if records.isEmpty { context.message("no push enrollment is kept on this machine; `idflow enroll` creates one") }
-        var poll = PushAuthenticator.Poll(context, limit: wait ?? .zero)
+        var poll = PollingClock(context, limit: wait ?? .zero)
         var announced = false
         while true {
-            let pending = records.isEmpty ? [] : try await PushAuthenticator.pending(context, records)
+            let pending = records.isEmpty ? [] : try await PendingChallenges.of(records, context)
             if !pending.isEmpty || wait == nil {
                 return Output(challenges: pending.map { Summary($0.0, $0.1) })
             }
@@ -72,8 +72,8 @@ public struct ListChallenges: Sendable {
 
     /// The enrollment `enrollmentId` (exit 5 when it is not kept here), or every enrollment of the configured org.
     static func enrollments(_ context: IdFlowContext, enrollmentId: String?) throws(IdFlowError) -> [EnrollmentRecord] {
-        let store = PushAuthenticator.store(context)
-        let org = try PushAuthenticator.configuredOrgIfAny(context)
+        let store = DeviceStore(context)
+        let org = try AuthenticatorOrg.configuredIfAny(context)
         if let enrollmentId { return [try store.enrollment(enrollmentId, orgURL: org).0] }
         return try store.enrollments(orgURL: org)
     }

@@ -26,16 +26,16 @@ public struct UpdateEnrollment: Sendable {
         guard pushToken != nil || userVerification != nil else {
             throw .invalidInput("nothing to update", hint: "pass --push-token HEX and/or --user-verification on|off")
         }
-        let store = PushAuthenticator.store(context)
-        var (record, folder) = try store.enrollment(enrollmentId, orgURL: try PushAuthenticator.configuredOrgIfAny(context))
-        let org = try PushAuthenticator.origin(try PushAuthenticator.url(record.orgUrl))
+        let store = DeviceStore(context)
+        var (record, folder) = try store.enrollment(enrollmentId, orgURL: try AuthenticatorOrg.configuredIfAny(context))
+        let org = try record.org()
         var pinSecret: Secret?
         if userVerification == true {
             guard let pin else { throw EnrollDevice.pinMissing }
             pinSecret = try context.secrets.read("PIN", from: pin)
         }
-        let (token, _) = try PushAuthenticator.userToken(context, org: org, fromStandardInput: accessTokenFromStandardInput)
-        let url = try PushAuthenticator.enrollmentLink(record, org: org)
+        let (token, _) = try MyAccountToken.resolve(context, org: org, fromStandardInput: accessTokenFromStandardInput)
+        let url = try record.link(on: org)
 
         var push: [String: JSONValue] = [:]
         if let pushToken, !pushToken.isEmpty { push["pushToken"] = .string(pushToken) }
@@ -65,7 +65,7 @@ public struct UpdateEnrollment: Sendable {
         }
         if let answer, let push = answer.methods?.push {
             record.methodEnrollmentId = push.id
-            if let pending = push.links?.pending?.href, (try? PushAuthenticator.onOrg(pending, org: org, what: "pending link")) != nil {
+            if let pending = push.links?.pending?.href, (try? AuthenticatorOrg.link(pending, on: org, what: "pending link")) != nil {
                 record.pendingUrl = pending
             }
         }
@@ -97,13 +97,13 @@ public struct DeleteEnrollment: Sendable {
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Output {
-        let (record, folder) = try PushAuthenticator.store(context).enrollment(
-            enrollmentId, orgURL: try PushAuthenticator.configuredOrgIfAny(context))
+        let (record, folder) = try DeviceStore(context).enrollment(
+            enrollmentId, orgURL: try AuthenticatorOrg.configuredIfAny(context))
         var code: String?
         if !localOnly {
-            let org = try PushAuthenticator.origin(try PushAuthenticator.url(record.orgUrl))
-            let (token, _) = try PushAuthenticator.userToken(context, org: org, fromStandardInput: accessTokenFromStandardInput)
-            let url = try PushAuthenticator.enrollmentLink(record, org: org)
+            let org = try record.org()
+            let (token, _) = try MyAccountToken.resolve(context, org: org, fromStandardInput: accessTokenFromStandardInput)
+            let url = try record.link(on: org)
             code = try await context.http.send(DeleteEnrollmentRequest(url: url, accessToken: token))
             if let code { context.message("the server answered \(code): the enrollment is already gone there") }
         }
@@ -144,9 +144,9 @@ public struct ListEnrollments: Sendable {
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Output {
-        let store = PushAuthenticator.store(context)
+        let store = DeviceStore(context)
         var entries: [Entry] = []
-        for record in try store.enrollments(orgURL: try PushAuthenticator.configuredOrgIfAny(context)) {
+        for record in try store.enrollments(orgURL: try AuthenticatorOrg.configuredIfAny(context)) {
             var entry = Entry(
                 enrollmentId: record.enrollmentId, authenticatorId: record.authenticatorId, orgUrl: record.orgUrl, userId: record.userId,
                 username: record.username, displayName: record.displayName, deviceId: record.deviceId,
@@ -154,8 +154,7 @@ public struct ListEnrollments: Sendable {
                 createdAt: ISO8601.string(record.createdAt))
             if check {
                 do {
-                    _ = try await PushAuthenticator.pending(
-                        context, record, folder: try store.org(try PushAuthenticator.url(record.orgUrl)))
+                    _ = try await PendingChallenges.of(record, folder: try store.org(try record.storedOrgURL()), context)
                     entry.serverStatus = "ACTIVE"
                 } catch {
                     guard let status = Self.status(of: error) else { throw error }

@@ -94,3 +94,10 @@ public struct PushChallenge: Sendable {
         return entries.compactMap(entry)
     }
 }
+
+extension PushChallenge {
+    /// What to do about a push nobody answered in time (Authn push sign-in and the embedded one alike).
+    static let unansweredHint = "answer it with `idflow resolve --next --approve` on the enrolled machine, or raise --mfa-timeout"
+    /// What to do about a push that expired on the server before anyone answered it.
+    static let expiredHint = "answer it with `idflow resolve --next --approve` on the enrolled machine while it is pending"
+}

@@ -39,7 +39,7 @@ public struct ResolveChallenge: Sendable {
         guard !records.isEmpty else {
             throw .notFound("no push enrollment is kept on this machine", hint: "`idflow enroll` makes this machine a push authenticator")
         }
-        let pending = try await PushAuthenticator.pending(context, records)
+        let pending = try await PendingChallenges.of(records, context)
         let picked: (EnrollmentRecord, PushChallenge)?
         switch target {
         case .transaction(let id): picked = pending.first { $0.1.transactionId == id }
@@ -55,13 +55,13 @@ public struct ResolveChallenge: Sendable {
             throw .notFound(what, hint: "it was answered, expired or never sent; `idflow challenges` lists what is pending")
         }
 
-        let org = try PushAuthenticator.origin(try PushAuthenticator.url(record.orgUrl))
-        let folder = try PushAuthenticator.store(context).org(org)
+        let org = try record.org()
+        let folder = try DeviceStore(context).org(org)
         // Expiry first: it needs no network (§5c.4). Then the signature, before anything is signed or sent.
         try ChallengeVerifier(keys: StaticKeySet(jwks: Data())).checkNotExpired(challenge, now: context.now())
         let verifier = try await ChallengeVerifier.discover(context, orgURL: org, authorizationServerId: challenge.authorizationServerId)
         try await verifier.verify(challenge, now: context.now())
-        let verifyURL = try PushAuthenticator.onOrg(challenge.verificationUri.absoluteString, org: org, what: "verificationUri")
+        let verifyURL = try AuthenticatorOrg.link(challenge.verificationUri.absoluteString, on: org, what: "verificationUri")
         guard let identity = try folder.identity() else {
             throw .localState("the device identity of \(org.absoluteString) is missing", hint: OrgDeviceFolder.reenrollHint)
         }

@@ -1,0 +1,139 @@
+import Foundation
+
+extension Demo {
+    /// One run of the demo: each step is a method, and what one step hands the next (the user, its tokens,
+    /// the sign-in that waits for the push) is kept here rather than in variables the steps' closures share.
+    struct Run {
+        /// A step: its JSON result and the headline shown on stderr.
+        typealias Body = (inout Run) async throws(IdFlowError) -> (JSONValue, String)
+
+        let demo: Demo
+        let context: IdFlowContext
+        var userID = ""
+        var activationToken: ActivationToken?
+        var sessionToken: Secret?
+        var firstLogin: TokenOutput?
+        var pushSignIn: Task<TokenOutput, any Error>?
+        var pushTransaction = ""
+
+        /// The steps in order; the last registers a second user through an identity provider when the server has
+        /// a custom-registration client.
+        static func steps(registeringThroughAnIdentityProvider: Bool) -> [(String, Body)] {
+            var steps: [(String, Body)] = [
+                ("register", { (run: inout Run) throws(IdFlowError) in try await run.register() }),
+                ("activate", { (run: inout Run) throws(IdFlowError) in try await run.activate() }),
+                ("set-password", { (run: inout Run) throws(IdFlowError) in try await run.setPassword() }),
+                ("login-pkce", { (run: inout Run) throws(IdFlowError) in try await run.loginPKCE() }),
+                ("refresh", { (run: inout Run) throws(IdFlowError) in try await run.refresh() }),
+                ("login-embedded", { (run: inout Run) throws(IdFlowError) in try await run.loginEmbedded() }),
+                ("enroll", { (run: inout Run) throws(IdFlowError) in try await run.enroll() }),
+                ("push-sign-in", { (run: inout Run) throws(IdFlowError) in try await run.startPushSignIn() }),
+                ("challenges", { (run: inout Run) throws(IdFlowError) in try await run.challenges() }),
+                ("resolve", { (run: inout Run) throws(IdFlowError) in try await run.resolve() }),
+            ]
+            if registeringThroughAnIdentityProvider {
+                steps.append(("register-idp", { (run: inout Run) throws(IdFlowError) in try await run.registerThroughIdentityProvider() }))
+            }
+            return steps
+        }
+
+        mutating func register() async throws(IdFlowError) -> (JSONValue, String) {
+            let user = try await RegisterUser(email: demo.email, firstName: "Demo", lastName: "User").run(context)
+            userID = user["id"]?.stringValue ?? ""
+            try Demo.expect(user["status"] == "STAGED", "the new user is \(user["status"]?.stringValue ?? "?"), not STAGED")
+            return (user, "registered \(demo.email) as \(userID) (STAGED)")
+        }
+
+        mutating func activate() async throws(IdFlowError) -> (JSONValue, String) {
+            let result = try await ActivateUser(user: userID).run(context)
+            try Demo.expect(result.status == "PROVISIONED", "the user is \(result.status) after activation, not PROVISIONED")
+            activationToken = try ActivationToken(result.activationToken ?? "")
+            return (try Demo.json(result), "activated \(userID) (PROVISIONED), activation token issued")
+        }
+
+        mutating func setPassword() async throws(IdFlowError) -> (JSONValue, String) {
+            guard let token = activationToken else { throw .internalFailure("no activation token") }
+            let result = try await SetPassword(token: token, password: demo.password).run(context)
+            sessionToken = Secret(result.sessionToken)
+            return (try Demo.json(result), "password set, user ACTIVE, single-use session token issued")
+        }
+
+        mutating func loginPKCE() async throws(IdFlowError) -> (JSONValue, String) {
+            guard let token = sessionToken else { throw .internalFailure("no session token") }
+            let output = try await LoginPKCE(method: .sessionToken(token)).run(context)
+            try Demo.expect(output.response.refreshToken != nil, "no refresh token was issued")
+            try Demo.expect(output.idTokenClaims?["sub"] == .string(userID), "the ID token is not for \(userID)")
+            firstLogin = output
+            return (try Demo.json(output), "authorization code + PKCE exchanged; ID token validated for \(userID)")
+        }
+
+        func refresh() async throws(IdFlowError) -> (JSONValue, String) {
+            let output = try await RefreshTokens().run(context)
+            try Demo.expect(output.response.accessToken != firstLogin?.response.accessToken, "refresh returned the same access token")
+            let rotated = output.response.refreshToken != firstLogin?.response.refreshToken
+            return (try Demo.json(output), "access token refreshed; refresh token \(rotated ? "rotated and saved" : "kept")")
+        }
+
+        func loginEmbedded() async throws(IdFlowError) -> (JSONValue, String) {
+            let answers = IDX.AnswerSet(["identifier": demo.email, "credentials.passcode": demo.password.value])
+            let output = try await EmbeddedLogin(answers: answers, store: false).run(context)
+            try Demo.expect(output.idTokenClaims?["sub"] == .string(userID), "the embedded sign-in is not for \(userID)")
+            return (
+                try Demo.json(output),
+                "signed in through the Identity Engine's forms (identify, password, interaction code); ID token validated"
+            )
+        }
+
+        func enroll() async throws(IdFlowError) -> (JSONValue, String) {
+            let enrollment = try await EnrollDevice(name: "idflow-demo").run(context)
+            return (try Demo.json(enrollment), "this machine is \(demo.email)'s push authenticator (\(enrollment.enrollmentId))")
+        }
+
+        /// The sign-in waits for the push while the next steps answer it, as two terminals would.
+        mutating func startPushSignIn() async throws(IdFlowError) -> (JSONValue, String) {
+            let (email, password, context) = (demo.email, demo.password, context)
+            pushSignIn = Task {
+                try await LoginPKCE(
+                    method: .credentials(username: email, password: password), store: false,
+                    mfa: PushMFA(context: context, timeout: .seconds(60), pollInterval: .milliseconds(250))
+                ).run(context)
+            }
+            return (["username": .string(email), "mfa": "push"], "signed in with the password; waiting for the push")
+        }
+
+        mutating func challenges() async throws(IdFlowError) -> (JSONValue, String) {
+            let listed = try await ListChallenges(wait: .seconds(30), pollInterval: .milliseconds(250)).run(context)
+            guard let challenge = listed.challenges.first else { throw .timedOut("no push challenge arrived") }
+            pushTransaction = challenge.transactionId
+            return (try Demo.json(listed), "push challenge \(challenge.transactionId) pending (\(challenge.transactionType))")
+        }
+
+        func resolve() async throws(IdFlowError) -> (JSONValue, String) {
+            let answer = try await ResolveChallenge(target: .transaction(pushTransaction), approve: true).run(context)
+            let login: TokenOutput
+            do {
+                login = try await pushSignIn?.value ?? { throw IdFlowError.internalFailure("no push sign-in") }()
+            } catch let error as IdFlowError {
+                throw error
+            } catch {
+                throw .internalFailure("the push sign-in failed: \(error)")
+            }
+            try Demo.expect(login.idTokenClaims?["sub"] == .string(userID), "the push sign-in is not for \(userID)")
+            return (try Demo.json(answer), "push approved (\(answer.keyType)); the waiting sign-in got its tokens")
+        }
+
+        func registerThroughIdentityProvider() async throws(IdFlowError) -> (JSONValue, String) {
+            guard let client = demo.customRegistrationClient else { throw .internalFailure("no custom-registration client") }
+            var registering = context
+            registering.configuration.clientID = client.clientID
+            registering.configuration.profile = "custom-registration"
+            let output = try await RegisterWithIdentityProvider(
+                identityProvider: "invite-code", data: .text("K7Q2"), clientSecret: client.secret
+            )
+            .run(registering)
+            try Demo.expect(output.status == 2000, "invite-code answered \(output.status), not 2000")
+            let subject = output.tokens.idTokenClaims?["sub"]?.stringValue ?? "?"
+            return (try Demo.json(output), "registered \(subject) through the one-step identity provider invite-code; ID token validated")
+        }
+    }
+}
