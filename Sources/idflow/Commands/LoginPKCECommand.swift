@@ -40,35 +40,7 @@ struct LoginPKCECommand: AsyncParsableCommand {
               $ idflow login-pkce --embedded --resume "$TX" --answer credentials.passcode="$CODE"
             """)
 
-    @Option(
-        name: .customLong("session-token"),
-        help: ArgumentHelp(
-            "An Okta session token (single use, 5 minutes); visible in `ps`, prefer --session-token-stdin.", valueName: "token"))
-    var sessionToken: String?
-
-    @Flag(name: .customLong("session-token-stdin"), help: "Read the session token from standard input.")
-    var sessionTokenStdin = false
-
-    @Option(help: ArgumentHelp("Sign in with this username (Okta primary authentication).", valueName: "username"))
-    var username: String?
-
-    @OptionGroup var passwordOptions: PasswordOptions
-
-    @Flag(help: "Sign in in a browser; the redirect comes back to a listener on 127.0.0.1.")
-    var browser = false
-
-    @Option(
-        help: ArgumentHelp(
-            "The loopback port for --browser; default: the configured loopback redirect URI's, else any free port.", valueName: "port"))
-    var port: UInt16?
-
-    @Option(
-        name: .customLong("browser-timeout"),
-        help: ArgumentHelp("Seconds to wait for the browser redirect (exit 9 after).", valueName: "seconds"))
-    var browserTimeout: Int = 300
-
-    @Flag(help: "Print the authorization URL and read the redirect URL (or the code) back from stdin.")
-    var manual = false
+    @OptionGroup var method: LoginMethodOptions
 
     @Flag(help: "Sign in through the Okta Identity Engine's forms (interaction code flow), answered with --answer.")
     var embedded = false
@@ -94,21 +66,14 @@ struct LoginPKCECommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        let modes = [sessionToken != nil || sessionTokenStdin, username != nil, browser, manual, embedded].filter { $0 }.count
-        guard modes == 1 else {
+        guard method.given.count + (embedded ? 1 : 0) == 1 else {
             throw ValidationError("choose exactly one of --session-token[-stdin], --username, --browser, --manual or --embedded")
         }
         if !embedded && answers.given {
             throw ValidationError("--answer, --remediation and --resume are used with --embedded")
         }
-        if sessionToken != nil && sessionTokenStdin {
-            throw ValidationError("--session-token and --session-token-stdin cannot be used together")
-        }
-        if username == nil && passwordOptions.given {
-            throw ValidationError("a password is only used with --username")
-        }
-        guard browserTimeout > 0 else { throw ValidationError("--browser-timeout must be positive") }
-        if mfa != nil && username == nil { throw ValidationError("--mfa works with --username (Okta primary authentication)") }
+        try method.validateCombinations()
+        if mfa != nil && method.username == nil { throw ValidationError("--mfa works with --username (Okta primary authentication)") }
         guard mfaTimeout > 0 else { throw ValidationError("--mfa-timeout must be positive") }
     }
 
@@ -119,21 +84,10 @@ struct LoginPKCECommand: AsyncParsableCommand {
                     context, clientSecret: clientSecret, store: !noStore, signUp: false, pollTimeout: .seconds(mfaTimeout)
                 ).run(context)
             }
-            let method: LoginPKCE.Method
-            if let username {
-                method = .credentials(username: username, password: try passwordOptions.read(context))
-            } else if browser {
-                method = .browser(
-                    port: port, timeout: .seconds(browserTimeout), opener: BrowserOpener(environment: context.secrets.environment))
-            } else if manual {
-                method = .manual(readLine: context.console.readLine)
-            } else {
-                let source: SecretSource = sessionTokenStdin ? .standardInput : .argument(sessionToken ?? "")
-                method = .sessionToken(try context.secrets.read("session token", from: source))
-            }
             let resolver = mfa.map { _ in PushMFA(context: context, timeout: .seconds(mfaTimeout)) }
-            return try await LoginPKCE(method: method, clientSecret: try clientSecret.secret(context), store: !noStore, mfa: resolver).run(
-                context)
+            return try await LoginPKCE(
+                method: try method.chosen(context), clientSecret: try clientSecret.secret(context), store: !noStore, mfa: resolver
+            ).run(context)
         }
     }
 }

@@ -39,57 +39,9 @@ struct RegisterCommand: AsyncParsableCommand {
               $ idflow register --embedded --answer userProfile.email=new@example.com --answer userProfile.firstName=New --answer userProfile.lastName=User --answer credentials.passcode=@- <<<"$PW"
             """)
 
-    @Option(help: ArgumentHelp("The user's e-mail address; also the login unless --login is given.", valueName: "email"))
-    var email: String?
+    @OptionGroup var profile: ProfileOptions
 
-    @Option(name: .customLong("first-name"), help: ArgumentHelp("The user's first name.", valueName: "name"))
-    var firstName: String?
-
-    @Option(name: .customLong("last-name"), help: ArgumentHelp("The user's last name.", valueName: "name"))
-    var lastName: String?
-
-    @Option(help: ArgumentHelp("The login (Okta requires e-mail form); default: the e-mail address.", valueName: "login"))
-    var login: String?
-
-    @Option(
-        name: .customLong("attr"),
-        help: ArgumentHelp(
-            "An extra profile attribute as key=value (repeatable), e.g. --attr mobilePhone=+1-555-0100. Values are sent as strings.",
-            valueName: "key=value"))
-    var attributes: [String] = []
-
-    @Option(
-        name: .customLong("idp"),
-        help: ArgumentHelp("Register through this custom identity provider of the Token Server instead of --email.", valueName: "idp"))
-    var identityProvider: String?
-
-    @Option(
-        name: .customLong("init-data"),
-        help: ArgumentHelp(
-            "The init step's data: the text, @FILE, or - for stdin. Makes the registration two-step.", valueName: "data"))
-    var initData: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "The complete step's data: the text, @FILE, or - for stdin (read after init has answered).", valueName: "data"))
-    var data: String?
-
-    @Flag(name: .customLong("data-stdin"), help: "Read the complete step's data from stdin (same as --data -).")
-    var dataStdin = false
-
-    @Option(
-        name: .customLong("transaction-id"),
-        help: ArgumentHelp("Continue the registration that a recoverable status (exit 10) stopped.", valueName: "id"))
-    var transactionID: String?
-
-    @Flag(help: "With --transaction-id: forget that registration (exit 0).")
-    var cancel = false
-
-    @Option(
-        name: .customLong("token-server"),
-        help: ArgumentHelp(
-            "The Token Server's base URL; default the org URL (env IDFLOW_TOKEN_SERVER, profile tokenServer).", valueName: "url"))
-    var tokenServer: String?
+    @OptionGroup var customRegistration: CustomRegistrationOptions
 
     @Flag(help: "Sign up through the Okta Identity Engine's forms (interaction code flow), answered with --answer.")
     var embedded = false
@@ -112,47 +64,26 @@ struct RegisterCommand: AsyncParsableCommand {
         }
         if answers.given { throw ValidationError("--answer, --resume and --remediation work with --embedded only") }
         if noStore { throw ValidationError("--no-store works with --embedded only") }
-        let customOptions: [(String, Bool)] = [
-            ("--init-data", initData != nil), ("--data", data != nil), ("--data-stdin", dataStdin),
-            ("--transaction-id", transactionID != nil),
-            ("--cancel", cancel), ("--token-server", tokenServer != nil),
-        ]
-        guard let identityProvider else {
-            if let used = customOptions.first(where: \.1) { throw ValidationError("\(used.0) needs --idp") }
+        guard let identityProvider = customRegistration.identityProvider else {
+            if let used = customRegistration.given.first { throw ValidationError("\(used) needs --idp") }
             try validateDirectory()
             return
         }
         if batch.file != nil { throw ValidationError("--batch cannot be used with --idp") }
-        let profileOptions: [(String, Bool)] = [
-            ("--email", email != nil), ("--first-name", firstName != nil), ("--last-name", lastName != nil), ("--login", login != nil),
-            ("--attr", !attributes.isEmpty),
-        ]
-        if let used = profileOptions.first(where: \.1) {
-            throw ValidationError("\(used.0) cannot be used with --idp: the identity provider's script creates the user")
+        if let used = profile.given.first {
+            throw ValidationError("\(used) cannot be used with --idp: the identity provider's script creates the user")
         }
-        if identityProvider.isEmpty { throw ValidationError("--idp needs an identity provider id") }
-        if dataStdin && data != nil { throw ValidationError("give --data or --data-stdin, not both") }
-        if initData == "-" && (data == "-" || dataStdin) { throw ValidationError("only one of --init-data and --data can come from stdin") }
-        if transactionID != nil && initData != nil {
-            throw ValidationError("--init-data cannot be used with --transaction-id: the transaction is past its init step")
-        }
-        if cancel {
-            guard transactionID != nil else { throw ValidationError("--cancel needs --transaction-id") }
-            if initData != nil || data != nil || dataStdin { throw ValidationError("--cancel takes no data") }
-        }
+        try customRegistration.validate(for: identityProvider)
     }
 
     /// The sign-up form: the profile and password come as --answer, so no other form's options apply.
     private func validateEmbedded() throws {
-        let others: [(String, Bool)] = [
-            ("--email", email != nil), ("--first-name", firstName != nil), ("--last-name", lastName != nil), ("--login", login != nil),
-            ("--attr", !attributes.isEmpty), ("--idp", identityProvider != nil), ("--batch", batch.file != nil),
-            ("--init-data", initData != nil), ("--data", data != nil), ("--data-stdin", dataStdin),
-            ("--transaction-id", transactionID != nil), ("--cancel", cancel), ("--token-server", tokenServer != nil),
-        ]
-        if let used = others.first(where: \.1) {
+        let others =
+            profile.given + (customRegistration.identityProvider != nil ? ["--idp"] : []) + (batch.file != nil ? ["--batch"] : [])
+            + customRegistration.given
+        if let used = others.first {
             throw ValidationError(
-                "\(used.0) cannot be used with --embedded: give the profile and password as --answer userProfile.email=..., "
+                "\(used) cannot be used with --embedded: give the profile and password as --answer userProfile.email=..., "
                     + "--answer credentials.passcode=@-")
         }
         if let flag = batch.givenWithoutBatch.first { throw ValidationError("\(flag) works with --batch only") }
@@ -161,13 +92,13 @@ struct RegisterCommand: AsyncParsableCommand {
     /// The Users API forms: one user from the flags, or many from `--batch`.
     private func validateDirectory() throws {
         if batch.file != nil {
-            guard email == nil, firstName == nil, lastName == nil, login == nil, attributes.isEmpty else {
+            guard profile.given.isEmpty else {
                 throw ValidationError(
                     "--batch reads every user from its input: leave out --email, --first-name, --last-name, --login and --attr")
             }
         } else if let flag = batch.givenWithoutBatch.first {
             throw ValidationError("\(flag) works with --batch only")
-        } else if email == nil {
+        } else if profile.email == nil {
             throw ValidationError(
                 "give --email for one user, --batch FILE for many, --idp IDP for custom registration, or --embedded to sign up")
         }
@@ -178,44 +109,16 @@ struct RegisterCommand: AsyncParsableCommand {
             try await CommandRunner.run(global) { context throws(IdFlowError) in
                 try await answers.login(context, clientSecret: clientSecret, store: !noStore, signUp: true).run(context)
             }
-            return
-        }
-        if let identityProvider {
-            try await registerCustom(identityProvider)
-            return
-        }
-        if batch.file != nil {
+        } else if let identityProvider = customRegistration.identityProvider {
+            try await customRegistration.run(identityProvider, clientSecret: clientSecret, global)
+        } else if batch.file != nil {
             try await CommandRunner.environment.withInterruption { interruption in
                 try await CommandRunner.stream(global) { context, emit throws(IdFlowError) in
                     try await batch.flow(interruption: interruption).run(context, emit: emit).exitStatus
                 }
             }
-            return
-        }
-        try await CommandRunner.run(global) { context throws(IdFlowError) in
-            let flow = RegisterUser(
-                email: email ?? "", firstName: firstName, lastName: lastName, login: login,
-                attributes: try RegisterUser.parseAttributes(attributes))
-            return try await flow.run(context)
-        }
-    }
-
-    private func registerCustom(_ identityProvider: String) async throws {
-        if cancel, let transactionID {
-            try await CommandRunner.run(global) { context throws(IdFlowError) in
-                try await CancelRegistration(identityProvider: identityProvider, transactionID: transactionID).run(context)
-            }
-            return
-        }
-        try await CommandRunner.run(global) { context throws(IdFlowError) in
-            let flow = RegisterWithIdentityProvider(
-                identityProvider: identityProvider, initData: initData.map(RegistrationData.init(argument:)),
-                data: dataStdin ? .standardInput : data.map(RegistrationData.init(argument:)), transactionID: transactionID,
-                tokenServer: try tokenServer.map { text throws(IdFlowError) in
-                    try ConfigurationResolver.parseBaseURL(text, setting: "token server")
-                },
-                clientSecret: try clientSecret.secret(context))
-            return try await flow.run(context)
+        } else {
+            try await CommandRunner.run(global) { context throws(IdFlowError) in try await profile.registration().run(context) }
         }
     }
 }

@@ -16,7 +16,7 @@ import Testing
         #expect(before.global.verbose && after.global.verbose)
         #expect(before.global.profile == "staging" && after.global.profile == "staging")
         #expect(before.global.orgURL == "https://o.example.com" && after.global.orgURL == "https://o.example.com")
-        #expect(before.email == "jo@example.com")
+        #expect(before.profile.email == "jo@example.com")
     }
 
     @Test func flagsBeforeANestedSubcommandReachIt() throws {

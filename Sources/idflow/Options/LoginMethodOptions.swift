@@ -1,0 +1,68 @@
+import ArgumentParser
+import IdFlowCore
+
+/// How `login-pkce` gets its authorization code, other than the embedded sign-in: a session token, a username
+/// and password through Authn, a browser, or a pasted redirect.
+struct LoginMethodOptions: ParsableArguments {
+    @Option(
+        name: .customLong("session-token"),
+        help: ArgumentHelp(
+            "An Okta session token (single use, 5 minutes); visible in `ps`, prefer --session-token-stdin.", valueName: "token"))
+    var sessionToken: String?
+
+    @Flag(name: .customLong("session-token-stdin"), help: "Read the session token from standard input.")
+    var sessionTokenStdin = false
+
+    @Option(help: ArgumentHelp("Sign in with this username (Okta primary authentication).", valueName: "username"))
+    var username: String?
+
+    @OptionGroup var passwordOptions: PasswordOptions
+
+    @Flag(help: "Sign in in a browser; the redirect comes back to a listener on 127.0.0.1.")
+    var browser = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The loopback port for --browser; default: the configured loopback redirect URI's, else any free port.", valueName: "port"))
+    var port: UInt16?
+
+    @Option(
+        name: .customLong("browser-timeout"),
+        help: ArgumentHelp("Seconds to wait for the browser redirect (exit 9 after).", valueName: "seconds"))
+    var browserTimeout: Int = 300
+
+    @Flag(help: "Print the authorization URL and read the redirect URL (or the code) back from stdin.")
+    var manual = false
+
+    /// The methods given (the session token counts once, from either flag).
+    var given: [String] {
+        [
+            ("--session-token", sessionToken != nil || sessionTokenStdin), ("--username", username != nil), ("--browser", browser),
+            ("--manual", manual),
+        ].filter(\.1).map(\.0)
+    }
+
+    /// The combinations within the chosen method that the flags rule out.
+    func validateCombinations() throws {
+        if sessionToken != nil && sessionTokenStdin {
+            throw ValidationError("--session-token and --session-token-stdin cannot be used together")
+        }
+        if username == nil && passwordOptions.given {
+            throw ValidationError("a password is only used with --username")
+        }
+        guard browserTimeout > 0 else { throw ValidationError("--browser-timeout must be positive") }
+    }
+
+    /// The method the flags chose, with its secret read.
+    func chosen(_ context: IdFlowContext) throws(IdFlowError) -> LoginPKCE.Method {
+        if let username {
+            return .credentials(username: username, password: try passwordOptions.read(context))
+        } else if browser {
+            return .browser(port: port, timeout: .seconds(browserTimeout), opener: BrowserOpener(environment: context.secrets.environment))
+        } else if manual {
+            return .manual(readLine: context.console.readLine)
+        }
+        let source: SecretSource = sessionTokenStdin ? .standardInput : .argument(sessionToken ?? "")
+        return .sessionToken(try context.secrets.read("session token", from: source))
+    }
+}
