@@ -50,9 +50,7 @@ struct AuthnController {
         var request = request
         let body = try await request.decodeJSONBody(AuthnBody.self, context: context) ?? AuthnBody()
         guard let stateToken = body.stateToken else { throw OktaErrorResponse.invalidToken }
-        guard let newPassword = body.newPassword else {
-            throw OktaErrorResponse.validation("newPassword", causes: ["newPassword: The field cannot be left blank"])
-        }
+        let newPassword = try Required.value(body.newPassword, else: OktaErrorResponse.blank("newPassword"))
         let outcome = try await state.resetPassword(stateToken: stateToken, newPassword: newPassword)
         return .json(AuthnWire.render(outcome, orgURL: await state.orgURL))
     }

@@ -90,12 +90,11 @@ struct DeviceAuthorizationController {
     @Sendable func decide(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         var request = request
         let body = try await request.requireJSONBody(DecisionBody.self, context: context)
-        guard let userCode = body.userCode, !userCode.isEmpty else {
-            throw OktaErrorResponse.validation("userCode", causes: ["userCode: the user code shown on the device is required"])
-        }
-        guard let login = body.login, !login.isEmpty else {
-            throw OktaErrorResponse.validation("login", causes: ["login: the login of the user who answers is required"])
-        }
+        let userCode = try Required.text(
+            body.userCode,
+            else: OktaErrorResponse.validation("userCode", causes: ["userCode: the user code shown on the device is required"]))
+        let login = try Required.text(
+            body.login, else: OktaErrorResponse.validation("login", causes: ["login: the login of the user who answers is required"]))
         guard let verdict = body.decision.flatMap(DeviceVerdict.init(rawValue:)) else {
             throw OktaErrorResponse.validation("decision", causes: ["decision: must be approve or deny"])
         }

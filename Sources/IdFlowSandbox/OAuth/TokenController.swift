@@ -28,10 +28,6 @@ struct TokenController {
         return (form, client)
     }
 
-    static func missing(_ parameter: String) -> OAuthErrorResponse {
-        OAuthErrorResponse(.badRequest, "invalid_request", "The '\(parameter)' parameter is required.")
-    }
-
     /// `authorization_code`, `interaction_code`, `refresh_token` and device code grants → the token response, `Cache-Control: no-store`.
     @Sendable func token(
         _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
@@ -40,25 +36,26 @@ struct TokenController {
         let grant: TokenGrant
         switch form["grant_type"] {
         case "authorization_code":
-            guard let code = form["code"] else { throw Self.missing("code") }
+            let code = try Required.value(form["code"], else: OAuthErrorResponse.missingParameter("code"))
             grant = try await state.exchangeCode(
                 code, client: client, server: server, redirectURI: form["redirect_uri"], codeVerifier: form["code_verifier"])
         case "interaction_code":
-            guard let interactionCode = form["interaction_code"] else { throw Self.missing("interaction_code") }
+            let interactionCode = try Required.value(
+                form["interaction_code"], else: OAuthErrorResponse.missingParameter("interaction_code"))
             grant = try await state.exchangeInteractionCode(
                 interactionCode, client: client, server: server, codeVerifier: form["code_verifier"])
         case "refresh_token":
-            guard let refreshToken = form["refresh_token"] else { throw Self.missing("refresh_token") }
+            let refreshToken = try Required.value(form["refresh_token"], else: OAuthErrorResponse.missingParameter("refresh_token"))
             let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) }
             grant = try await state.refresh(refreshToken, client: client, server: server, requestedScopes: scopes)
         case Self.jwtBearerGrant:
             grant = try await maintenanceGrant(form, client: client, server: server)
         case DeviceAuthorizationController.grantType:
             guard client.allowsDeviceGrant else { throw DeviceAuthorizationController.unauthorizedClient }
-            guard let deviceCode = form["device_code"] else { throw Self.missing("device_code") }
+            let deviceCode = try Required.value(form["device_code"], else: OAuthErrorResponse.missingParameter("device_code"))
             grant = try await state.pollDeviceCode(deviceCode, client: client, server: server)
         case nil:
-            throw Self.missing("grant_type")
+            throw OAuthErrorResponse.missingParameter("grant_type")
         default:
             throw OAuthErrorResponse(
                 .badRequest, "unsupported_grant_type", "The grant type in the request isn't supported.")
@@ -85,7 +82,7 @@ struct TokenController {
     private func maintenanceGrant(
         _ form: FormParameters, client: OAuthClient, server: AuthorizationServer
     ) async throws -> TokenGrant {
-        guard let assertion = form["assertion"], !assertion.isEmpty else { throw Self.missing("assertion") }
+        let assertion = try Required.text(form["assertion"], else: OAuthErrorResponse.missingParameter("assertion"))
         do {
             let header = try DeviceJWT.header(of: assertion)
             let (key, enrollment) = try await state.assertionKey(kid: header.kid)

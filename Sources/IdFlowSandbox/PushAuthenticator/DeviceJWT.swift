@@ -52,9 +52,7 @@ enum DeviceJWT {
         guard object["kty"]?.stringValue == "EC", object["crv"]?.stringValue == "P-256" else {
             throw OktaErrorResponse.validation(field, causes: ["\(field): only EC keys on P-256 are supported"])
         }
-        guard let kid = object["kid"]?.stringValue, !kid.isEmpty else {
-            throw OktaErrorResponse.validation(field, causes: ["\(field).kid: The field cannot be left blank"])
-        }
+        let kid = try Required.text(object["kid"]?.stringValue, else: OktaErrorResponse.blank("\(field).kid", field: field))
         guard let x = object["x"]?.stringValue.flatMap(Data.init(base64URLEncoded:)),
             let y = object["y"]?.stringValue.flatMap(Data.init(base64URLEncoded:)), x.count == 32, y.count == 32,
             let key = try? P256.Signing.PublicKey(rawRepresentation: x + y)

@@ -35,9 +35,7 @@ struct PushAuthenticatorController {
     /// for a registered client, `[]` for any other client.
     @Sendable func configuration(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         _ = try await bearer(request, anyOf: [])
-        guard let clientId = request.queryParameters["oauthClientId"], !clientId.isEmpty else {
-            throw OktaErrorResponse.validation("oauthClientId", causes: ["oauthClientId: The field cannot be left blank"])
-        }
+        let clientId = try Required.text(request.queryParameters["oauthClientId"], else: OktaErrorResponse.blank("oauthClientId"))
         guard state.configuration.oauthClients.contains(where: { $0.id == clientId }) else { return .json([]) }
         return .json(
             PushAuthenticatorWire.configuration(
@@ -66,9 +64,8 @@ struct PushAuthenticatorController {
         let (claims, user) = try await bearer(request, anyOf: [])
         var request = request
         let body = try await request.decodeJSONBody(JSONValue.self, context: context)
-        guard let push = body?["methods"]?["push"]?.objectValue else {
-            throw OktaErrorResponse.validation("methods", causes: ["methods.push: The field cannot be left blank"])
-        }
+        let push = try Required.value(
+            body?["methods"]?["push"]?.objectValue, else: OktaErrorResponse.blank("methods.push", field: "methods"))
         var patch = EnrollmentPatch()
         if let token = push["pushToken"], !token.isNull {
             guard let value = token.stringValue else {
@@ -138,9 +135,7 @@ struct PushAuthenticatorController {
         guard body.method == "push" else {
             throw OktaErrorResponse.validation("method", causes: ["method: must be push"])
         }
-        guard let token = body.challengeResponse, !token.isEmpty else {
-            throw OktaErrorResponse.validation("challengeResponse", causes: ["challengeResponse: The field cannot be left blank"])
-        }
+        let token = try Required.text(body.challengeResponse, else: OktaErrorResponse.blank("challengeResponse"))
         let transactionId = request.pathParameter("transactionId", context: context)
         let header: DeviceJWT.Header
         do throws(DeviceJWT.Rejected) {
@@ -177,9 +172,7 @@ struct PushAuthenticatorController {
     @Sendable func startPush(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         var request = request
         let body = try await request.requireJSONBody(PushBody.self, context: context)
-        guard let login = body.login, !login.isEmpty else {
-            throw OktaErrorResponse.validation("login", causes: ["login: The field cannot be left blank"])
-        }
+        let login = try Required.text(body.login, else: OktaErrorResponse.blank("login"))
         var pushRequest = PushRequest(userVerification: state.configuration.pushUserVerification)
         if let level = body.userVerification {
             guard let parsed = PushUserVerification(rawValue: level.uppercased()) else {
@@ -232,15 +225,10 @@ struct PushAuthenticatorController {
 
     /// Reads the enrollment body (devices.md §2b); a second enrollment's attestation is verified here.
     private func enrollmentInput(_ body: JSONValue) async throws -> EnrollmentInput {
-        guard let authenticatorId = body["authenticatorId"]?.stringValue else {
-            throw OktaErrorResponse.validation("authenticatorId", causes: ["authenticatorId: The field cannot be left blank"])
-        }
-        guard let deviceBody = body["device"]?.objectValue else {
-            throw OktaErrorResponse.validation("device", causes: ["device: The field cannot be left blank"])
-        }
-        guard let push = body["methods"]?["push"]?.objectValue else {
-            throw OktaErrorResponse.validation("methods", causes: ["methods.push: The field cannot be left blank"])
-        }
+        let authenticatorId = try Required.value(body["authenticatorId"]?.stringValue, else: OktaErrorResponse.blank("authenticatorId"))
+        let deviceBody = try Required.value(body["device"]?.objectValue, else: OktaErrorResponse.blank("device"))
+        let push = try Required.value(
+            body["methods"]?["push"]?.objectValue, else: OktaErrorResponse.blank("methods.push", field: "methods"))
         let device: EnrollmentInput.Device
         if let deviceId = deviceBody["id"]?.stringValue {
             device = try await existingDevice(deviceId, body: deviceBody)
@@ -275,8 +263,7 @@ struct PushAuthenticatorController {
                 Self.strings(types, field: "methods.push.capabilities.transactionTypes"))
         }
         guard let keys = push["keys"]?.objectValue, let pop = keys["proofOfPossession"] else {
-            throw OktaErrorResponse.validation(
-                "proofOfPossession", causes: ["methods.push.keys.proofOfPossession: The field cannot be left blank"])
+            throw OktaErrorResponse.blank("methods.push.keys.proofOfPossession", field: "proofOfPossession")
         }
         let uv = keys["userVerification"].flatMap { $0.isNull ? nil : $0 }
         return EnrollmentInput(
