@@ -56,7 +56,13 @@ let package = Package(
         ),
         .target(
             name: "IdFlowTestSupport",
-            dependencies: ["IdFlowCore"]
+            dependencies: [
+                "IdFlowCore",
+                // The fake servers sign as real ones do: ID tokens (ES256) and push challenges (RS256).
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ]
         ),
         .testTarget(
             name: "IdFlowCoreTests",

@@ -18,14 +18,7 @@ import Testing
     static let deviceCode = "GmRhmhcxhwAzkoEqiMEg_DnyEysNkuNhszIySk9eS"
     static let issuer = OktaReplies.issuer
 
-    static let discovery = RoutedTransport.Reply.json(
-        200,
-        """
-        {"issuer":"\(issuer)","authorization_endpoint":"\(issuer)/v1/authorize","token_endpoint":"\(issuer)/v1/token",
-        "jwks_uri":"\(issuer)/v1/keys","revocation_endpoint":"\(issuer)/v1/revoke",
-        "device_authorization_endpoint":"\(issuer)/v1/device/authorize","response_types_supported":["code"],
-        "subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"]}
-        """)
+    static let discovery = FakeAuthorizationServer.discovery(issuer: issuer, deviceGrant: true)
 
     static func pollError(_ error: String) -> RoutedTransport.Reply {
         .json(400, "{\"error\":\"\(error)\",\"error_description\":\"The server said \(error).\"}")

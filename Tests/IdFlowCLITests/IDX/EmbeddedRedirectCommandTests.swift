@@ -15,7 +15,7 @@ struct EmbeddedRedirectCommandTests {
     /// The recorded document that offers only Facebook, then (after `interaction_required`) the password form.
     static func server() -> RoutedTransport {
         let introspections = Locked(0)
-        return EmbeddedLoginCommandTests.identityEngine { request in
+        return RecordedIdentityEngine.transport { request in
             if request.route == "POST /oauth2/default/v1/token" {
                 return .json(200, #"{"token_type":"Bearer","expires_in":3600,"access_token":"at-facebook","scope":"profile"}"#)
             }
@@ -24,7 +24,7 @@ struct EmbeddedRedirectCommandTests {
                 count += 1
                 return count
             }
-            return EmbeddedLoginCommandTests.fixture(count == 1 ? "redirect-idp.json" : "03-challenge-authenticator-password.json")
+            return RecordedIdentityEngine.reply(count == 1 ? "redirect-idp.json" : "03-challenge-authenticator-password.json")
         }
     }
 
@@ -45,7 +45,7 @@ struct EmbeddedRedirectCommandTests {
 
     static func configuration(redirectURI: String) -> [String] {
         [
-            "--org-url", EmbeddedLoginCommandTests.org, "--client-id", "0ZczewGCFPlxNYYcLq5i", "--redirect-uri", redirectURI, "--scope",
+            "--org-url", RecordedIdentityEngine.org, "--client-id", "0ZczewGCFPlxNYYcLq5i", "--redirect-uri", redirectURI, "--scope",
             "profile offline_access",
         ]
     }

@@ -17,12 +17,12 @@ struct EmbeddedResumeCommandTests {
     /// The recorded sign-in, where introspect tells where the transaction stands: the password challenge
     /// once the identifier has been sent.
     static func identityEngine() -> RoutedTransport {
-        let base = EmbeddedLoginCommandTests.identityEngine()
+        let base = RecordedIdentityEngine.transport()
         let identified = Locked(false)
         return RoutedTransport { request in
             switch request.route {
             case "POST /idp/idx/introspect" where identified.withLock { $0 }:
-                return EmbeddedLoginCommandTests.fixture("03-challenge-authenticator-password.json")
+                return RecordedIdentityEngine.reply("03-challenge-authenticator-password.json")
             case "POST /idp/idx/identify":
                 identified.withLock { $0 = true }
                 return base.answer(request)

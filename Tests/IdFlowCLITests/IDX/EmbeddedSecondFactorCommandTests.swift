@@ -19,15 +19,15 @@ struct EmbeddedSecondFactorCommandTests {
     /// Once the code was sent, introspection (a resumed run) finds the transaction at the e-mail challenge.
     static func emailServer() -> RoutedTransport {
         let sent = Locked(false)
-        return EmbeddedLoginCommandTests.identityEngine(passed: "select-authenticator-authenticate.json") { request in
+        return RecordedIdentityEngine.transport(passed: "select-authenticator-authenticate.json") { request in
             switch request.route {
             case "POST /idp/idx/introspect" where sent.current:
-                return EmbeddedLoginCommandTests.fixture("challenge-email-with-poll-and-resend.json")
+                return RecordedIdentityEngine.reply("challenge-email-with-poll-and-resend.json")
             case "POST /idp/idx/challenge", "POST /idp/idx/challenge/resend":
                 sent.withLock { $0 = true }
-                return EmbeddedLoginCommandTests.fixture("challenge-email-with-poll-and-resend.json")
+                return RecordedIdentityEngine.reply("challenge-email-with-poll-and-resend.json")
             case "POST /idp/idx/challenge/answer" where request.jsonBody?["credentials"]?["passcode"] == "123456":
-                return EmbeddedLoginCommandTests.fixture("04-success-with-interaction-code.json")
+                return RecordedIdentityEngine.reply("04-success-with-interaction-code.json")
             default: return nil
             }
         }
@@ -80,7 +80,7 @@ struct EmbeddedSecondFactorCommandTests {
         let environment = CLI.isolatedEnvironment()
         let stopped = await CLI.run(
             ["login-pkce", "--embedded", "--answer", "identifier=jo@example.com"] + configuration,
-            transport: EmbeddedLoginCommandTests.identityEngine(), environment: environment)
+            transport: RecordedIdentityEngine.transport(), environment: environment)
         let transaction = try #require(stopped.json?["transaction"]?.stringValue)
         let file = URL(fileURLWithPath: environment["IDFLOW_STATE_DIR"]! + "/idx/\(transaction).json")
         var kept = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! [String: Any]
@@ -89,7 +89,7 @@ struct EmbeddedSecondFactorCommandTests {
 
         let resumed = await CLI.run(
             ["login-pkce", "--embedded", "--resume", transaction, "--answer", "credentials.passcode=s3cret"] + configuration,
-            transport: EmbeddedLoginCommandTests.identityEngine(), environment: environment)
+            transport: RecordedIdentityEngine.transport(), environment: environment)
         #expect(resumed.exitCode == 4)
         #expect(resumed.error?["message"]?.stringValue?.contains("expired") == true)
         #expect(!FileManager.default.fileExists(atPath: file.path))
@@ -98,7 +98,7 @@ struct EmbeddedSecondFactorCommandTests {
     /// After the password: the Okta Verify push document; `poll` decides each answer of the poll endpoint.
     static func pushServer(poll: @escaping @Sendable (Int) -> RoutedTransport.Reply) -> RoutedTransport {
         let polls = Locked(0)
-        return EmbeddedLoginCommandTests.identityEngine(passed: "okta-verify-push-challenge-poll.json") { request in
+        return RecordedIdentityEngine.transport(passed: "okta-verify-push-challenge-poll.json") { request in
             guard request.route == "POST /idp/idx/authenticators/poll" else { return nil }
             return poll(
                 polls.withLock { count in
@@ -110,7 +110,7 @@ struct EmbeddedSecondFactorCommandTests {
 
     @Test func aPushIsWaitedForAtTheServersPaceUntilItIsApproved() async throws {
         let server = Self.pushServer { count in
-            EmbeddedLoginCommandTests.fixture(count < 3 ? "okta-verify-push-challenge-poll.json" : "04-success-with-interaction-code.json")
+            RecordedIdentityEngine.reply(count < 3 ? "okta-verify-push-challenge-poll.json" : "04-success-with-interaction-code.json")
         }
         let result = await CLI.run(
             ["login-pkce", "--embedded"] + password + configuration, transport: server, stdin: "s3cret")
@@ -125,7 +125,7 @@ struct EmbeddedSecondFactorCommandTests {
     @Test func aDeniedPushExits8() async {
         let denied = Data(
             #"""
-            {"version":"1.0.0","stateHandle":"s","expiresAt":"\#(EmbeddedLoginCommandTests.expiresAt)","intent":"LOGIN",
+            {"version":"1.0.0","stateHandle":"s","expiresAt":"\#(RecordedIdentityEngine.expiresAt)","intent":"LOGIN",
              "remediation":{"type":"array","value":[{"rel":["create-form"],"name":"select-authenticator-authenticate",
                "href":"https://example.com/idp/idx/challenge","method":"POST","value":[{"name":"stateHandle","required":true,"value":"s","visible":false,"mutable":false}]}]},
              "messages":{"type":"array","value":[{"message":"You have chosen to reject this login.","i18n":{"key":"okta.push.rejected"},"class":"ERROR"}]},
@@ -138,7 +138,7 @@ struct EmbeddedSecondFactorCommandTests {
     }
 
     @Test func nobodyAnsweringExits9AndCancelsTheSignIn() async {
-        let server = Self.pushServer { _ in EmbeddedLoginCommandTests.fixture("okta-verify-push-challenge-poll.json") }
+        let server = Self.pushServer { _ in RecordedIdentityEngine.reply("okta-verify-push-challenge-poll.json") }
         let result = await CLI.run(
             ["login-pkce", "--embedded", "--mfa-timeout", "10"] + password + configuration, transport: server, stdin: "s3cret")
         #expect(result.exitCode == 9, "\(result.stderr)")

@@ -15,7 +15,7 @@ struct EmbeddedTerminalCommandTests {
     let configuration = EmbeddedLoginCommandTests().configuration
 
     @Test func eachFormBecomesPromptsAndTheSignInCompletes() async throws {
-        let server = EmbeddedLoginCommandTests.identityEngine()
+        let server = RecordedIdentityEngine.transport()
         let environment = CLI.isolatedEnvironment()
         let result = await CLI.run(
             ["login-pkce", "--embedded"] + configuration, transport: server, environment: environment,
@@ -33,7 +33,7 @@ struct EmbeddedTerminalCommandTests {
     }
 
     @Test func aWrongPasswordIsAskedAgainWithTheServersMessage() async throws {
-        let server = EmbeddedLoginCommandTests.identityEngine()
+        let server = RecordedIdentityEngine.transport()
         let result = await CLI.run(
             ["login-pkce", "--embedded", "--answer", "identifier=jo@example.com"] + configuration, transport: server,
             terminalAnswers: ["", "wrong", "s3cret"])
@@ -47,14 +47,14 @@ struct EmbeddedTerminalCommandTests {
     @Test func aRequiredFieldLeftEmptyIsAskedAgainThenGivenUp() async {
         let result = await CLI.run(
             ["login-pkce", "--embedded", "--answer", "identifier=jo@example.com"] + configuration,
-            transport: EmbeddedLoginCommandTests.identityEngine(), terminalAnswers: ["", "", "", ""])
+            transport: RecordedIdentityEngine.transport(), terminalAnswers: ["", "", "", ""])
         #expect(result.exitCode == 3)
         #expect(result.stderr.contains("Password is required"))
         #expect(result.error?["hint"]?.stringValue?.contains("--answer credentials.passcode=") == true)
     }
 
     @Test func severalFormsAreANumberedChoice() async throws {
-        let server = EmbeddedLoginCommandTests.identityEngine(introspect: "identify-with-password-and-select-enroll-profile.json")
+        let server = RecordedIdentityEngine.transport(introspect: "identify-with-password-and-select-enroll-profile.json")
         let result = await CLI.run(
             ["login-pkce", "--embedded"] + configuration, transport: server, terminalAnswers: ["2"])
         #expect(result.stderr.contains("  1) identify"))

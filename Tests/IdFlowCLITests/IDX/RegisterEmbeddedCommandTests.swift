@@ -23,7 +23,7 @@ struct RegisterEmbeddedCommandTests {
     static func fixture(_ name: String, status: Int = 200) -> RoutedTransport.Reply {
         var text = String(decoding: (try? Fixtures.data("okta-idx/\(name)")) ?? Data(), as: UTF8.self)
         for host in ["https://foo.oktapreview.com", "https://ios-idx-sdk.okta.com", "https://foo.okta.com"] {
-            text = text.replacingOccurrences(of: host, with: EmbeddedLoginCommandTests.org)
+            text = text.replacingOccurrences(of: host, with: RecordedIdentityEngine.org)
         }
         return RoutedTransport.Reply(status: status, headers: ["Content-Type": IDX.ionJSON], body: Data(text.utf8))
     }
@@ -31,7 +31,7 @@ struct RegisterEmbeddedCommandTests {
     /// The sign-up policy; `offersSignUp` false serves the plain identify document; a malformed e-mail
     /// address gets `error-enroll-profile-field.json`.
     static func identityEngine(offersSignUp: Bool = true) -> RoutedTransport {
-        let base = EmbeddedLoginCommandTests.identityEngine()
+        let base = RecordedIdentityEngine.transport()
         return RoutedTransport { request in
             switch request.route {
             case "POST /idp/idx/introspect" where offersSignUp:

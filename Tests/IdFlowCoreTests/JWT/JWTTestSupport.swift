@@ -5,25 +5,6 @@ import IdFlowCore
 import IdFlowTestSupport
 import JWTKit
 
-/// Any JSON claims set, signable by jwt-kit; claim checks are the validator's job, so `verify` does nothing.
-struct TestClaims: JWTPayload {
-    var claims: JSONValue
-
-    init(_ claims: JSONValue) {
-        self.claims = claims
-    }
-
-    init(from decoder: any Decoder) throws {
-        claims = try JSONValue(from: decoder)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try claims.encode(to: encoder)
-    }
-
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
-}
-
 /// Key pairs generated once per test run (RSA generation is slow) and helpers to publish and sign with them.
 enum TestKeys {
     static let rsa = makeRSA()
@@ -74,7 +55,7 @@ enum TestKeys {
         }
         var header = JWTHeader()
         header.kid = kid
-        return try await collection.sign(TestClaims(claims), kid: kid.map { JWKIdentifier(string: $0) }, header: header)
+        return try await collection.sign(AnyClaims(claims), kid: kid.map { JWKIdentifier(string: $0) }, header: header)
     }
 
     static func sign(_ claims: JSONValue, with key: ES256PrivateKey, kid: String?) async throws -> String {
@@ -82,7 +63,7 @@ enum TestKeys {
         await collection.add(ecdsa: key, kid: kid.map { JWKIdentifier(string: $0) })
         var header = JWTHeader()
         header.kid = kid
-        return try await collection.sign(TestClaims(claims), kid: kid.map { JWKIdentifier(string: $0) }, header: header)
+        return try await collection.sign(AnyClaims(claims), kid: kid.map { JWKIdentifier(string: $0) }, header: header)
     }
 
     /// A token assembled by hand: any header, any claims, any signature bytes (for forged tokens).

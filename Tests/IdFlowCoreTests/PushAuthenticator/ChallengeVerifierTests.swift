@@ -27,7 +27,7 @@ struct ChallengeVerifierTests {
         var header = JWTHeader()
         header.kid = kid
         header.typ = typ
-        return try PushChallenge(try await collection.sign(TestClaims(claims), kid: JWKIdentifier(string: kid), header: header))
+        return try PushChallenge(try await collection.sign(AnyClaims(claims), kid: JWKIdentifier(string: kid), header: header))
     }
 
     static func verifier() throws -> ChallengeVerifier {

@@ -1,27 +1,18 @@
 import Foundation
-import IdFlowTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// Small answers an Okta org would give, written for these tests (the recorded fixtures in Tests/Fixtures are
-/// exercised by the core's parser tests; here only the command's handling of them matters).
-enum OktaReplies {
-    static let org = "https://o.example.com"
-    static let issuer = "\(org)/oauth2/default"
+/// Small answers an Okta org would give, written for tests (the recorded fixtures in Tests/Fixtures are
+/// exercised by the core's parser tests; here only a flow's handling of them matters).
+public enum OktaReplies {
+    public static let org = "https://o.example.com"
+    public static let issuer = "\(org)/oauth2/default"
 
-    static let discovery = RoutedTransport.Reply.json(
-        200,
-        """
-        {"issuer":"\(issuer)","authorization_endpoint":"\(issuer)/v1/authorize","token_endpoint":"\(issuer)/v1/token",
-        "jwks_uri":"\(issuer)/v1/keys","userinfo_endpoint":"\(issuer)/v1/userinfo","introspection_endpoint":"\(issuer)/v1/introspect",
-        "revocation_endpoint":"\(issuer)/v1/revoke","end_session_endpoint":"\(issuer)/v1/logout",
-        "response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"],
-        "code_challenge_methods_supported":["S256"]}
-        """)
+    public static let discovery = FakeAuthorizationServer.discovery(issuer: issuer)
 
-    static func user(id: String = "00u1", status: String, login: String = "jo@example.com") -> RoutedTransport.Reply {
+    public static func user(id: String = "00u1", status: String, login: String = "jo@example.com") -> RoutedTransport.Reply {
         .json(
             200,
             """
@@ -32,7 +23,7 @@ enum OktaReplies {
             """)
     }
 
-    static func error(_ status: Int, code: String, summary: String, causes: [String] = []) -> RoutedTransport.Reply {
+    public static func error(_ status: Int, code: String, summary: String, causes: [String] = []) -> RoutedTransport.Reply {
         let causeList = causes.map { "{\"errorSummary\":\"\($0)\"}" }.joined(separator: ",")
         return .json(
             status,
@@ -41,7 +32,7 @@ enum OktaReplies {
     }
 
     /// An unsigned JWT with these claims, for commands that only decode.
-    static func jwt(_ claims: String) -> String {
+    public static func jwt(_ claims: String) -> String {
         func encode(_ text: String) -> String {
             Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")
@@ -52,10 +43,10 @@ enum OktaReplies {
 
 extension URLRequest {
     /// "METHOD path" for routing, e.g. "POST /api/v1/users".
-    var route: String { "\(httpMethod ?? "GET") \(url?.path ?? "")" }
+    public var route: String { "\(httpMethod ?? "GET") \(url?.path ?? "")" }
 
     /// A query parameter of the URL.
-    func query(_ name: String) -> String? {
+    public func query(_ name: String) -> String? {
         url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?.queryItems?.first { $0.name == name }?.value
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import IdFlowCore
+import IdFlowTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `EmbeddedLogin` walking the recorded Identity Engine documents (01..05 of Tests/Fixtures/okta-idx) with a
+/// script's answers: the tokens it ends with, the form it stops at, the server's refusal it reports.
+@Suite struct EmbeddedLoginTests {
+    static let clientID = "0ZczewGCFPlxNYYcLq5i"
+    let server = FakeAuthorizationServer(org: RecordedIdentityEngine.org, clientID: EmbeddedLoginTests.clientID)
+
+    func context(_ transport: RoutedTransport) -> IdFlowContext {
+        var configuration = TestContext.configuration(org: RecordedIdentityEngine.org)
+        configuration.clientID = Self.clientID
+        configuration.redirectURI = "com.example.app:/callback"
+        configuration.scope = "openid profile offline_access"
+        var context = TestContext.make(transport: transport, configuration: configuration)
+        // Not at a terminal: a missing answer stops the walk instead of prompting.
+        context.console = Console(standardOutput: { _ in }, standardError: { _ in }, readStandardInput: { Data() }, readLine: { nil })
+        return context
+    }
+
+    /// The recorded Identity Engine, its token endpoint answering the recorded token response (05) with an ID
+    /// token for the nonce this run's interact request carried, and the keys that token is checked against.
+    func identityEngine() throws -> RoutedTransport {
+        let recorded = try JSONValue(data: try Fixtures.data("okta-idx/05-token-response.json"))
+        let nonce = Locked<String?>(nil)
+        return RecordedIdentityEngine.transport { [server] request in
+            switch request.route {
+            case "POST /oauth2/default/v1/interact":
+                nonce.withLock { $0 = request.formBody["nonce"] }
+                return nil
+            case "GET /oauth2/default/v1/keys":
+                return server.keys
+            case "POST /oauth2/auszsfkYrgGCTilsV2o4/v1/token":
+                let tokens = recorded.setting("id_token", to: .string(server.idToken(nonce: nonce.current)))
+                // swift-format-ignore: NeverUseForceTry
+                return .init(status: 200, headers: ["Content-Type": "application/json"], body: try! JSONEncoder().encode(tokens))
+            default:
+                return nil
+            }
+        }
+    }
+
+    @Test func identifyThenPasswordThenTheInteractionCodeGivesValidatedTokens() async throws {
+        let transport = try identityEngine()
+        let context = self.context(transport)
+        let answers = IDX.AnswerSet(["identifier": "jo@example.com", "credentials.passcode": "s3cret"])
+        let output = try await EmbeddedLogin(answers: answers).run(context)
+
+        let recorded = try JSONValue(data: try Fixtures.data("okta-idx/05-token-response.json"))
+        #expect(output.response.accessToken == recorded["access_token"]?.stringValue)
+        #expect(output.response.refreshToken == "CCY4M4fR3")
+        #expect(output.idTokenClaims?["sub"] == "00u1")
+        #expect(transport.requests.first { $0.route.hasSuffix("/identify") }?.jsonBody?["identifier"] == "jo@example.com")
+        #expect(transport.requests.first { $0.route.hasSuffix("/challenge/answer") }?.jsonBody?["credentials"]?["passcode"] == "s3cret")
+        let token = try #require(transport.requests.last { $0.route.hasSuffix("/v1/token") })
+        #expect(token.formBody["grant_type"] == "interaction_code")
+        #expect(token.formBody["interaction_code"] == "o9lcUQyfC0u6htHRipWDLtDG5vJc8sLK7ptqI8isQ-Q")
+        let stored = try TokenStore(directory: context.configuration.profileDirectory).load()
+        #expect(stored?.tokens.refreshToken == "CCY4M4fR3")
+    }
+
+    @Test func aMissingAnswerStopsWithThePendingFormThatNamesIt() async throws {
+        let transport = try identityEngine()
+        let context = self.context(transport)
+        let error = await failure { () throws(IdFlowError) in
+            try await EmbeddedLogin(answers: IDX.AnswerSet(["identifier": "jo@example.com"])).run(context)
+        }
+
+        #expect(error?.exitStatus == .rejected)
+        #expect(error?.exitStatus.rawValue == 3)
+        guard case .idxPending(let pending) = error else {
+            Issue.record("expected the pending form, got \(String(describing: error))")
+            return
+        }
+        #expect(pending.remediation == "challenge-authenticator")
+        #expect(pending.fields.map(\.name) == ["credentials.passcode"])
+        #expect(pending.fields.first?.secret == true)
+        #expect(pending.transaction?.isEmpty == false, "the walk can be resumed")
+        #expect(!transport.requests.contains { $0.route.hasSuffix("/challenge/answer") || $0.route.hasSuffix("/v1/token") })
+        #expect(try TokenStore(directory: context.configuration.profileDirectory).load() == nil)
+    }
+
+    @Test func aWrongPasswordIsReportedInTheServersWordsAndNothingStored() async throws {
+        let transport = try identityEngine()
+        let context = self.context(transport)
+        let answers = IDX.AnswerSet(["identifier": "jo@example.com", "credentials.passcode": "wrong"])
+        let error = await failure { () throws(IdFlowError) in try await EmbeddedLogin(answers: answers).run(context) }
+
+        #expect(error?.exitStatus == .authentication)
+        #expect(error?.message == "Invalid code. Try again.")
+        #expect(!transport.requests.contains { $0.route.hasSuffix("/v1/token") })
+        #expect(try TokenStore(directory: context.configuration.profileDirectory).load() == nil)
+    }
+}
