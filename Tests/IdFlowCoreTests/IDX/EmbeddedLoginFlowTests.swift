@@ -9,9 +9,9 @@ import Testing
 
 /// `EmbeddedLogin` walking the recorded Identity Engine documents (01..05 of Tests/Fixtures/okta-idx) with a
 /// script's answers: the tokens it ends with, the form it stops at, the server's refusal it reports.
-@Suite struct EmbeddedLoginTests {
+@Suite struct EmbeddedLoginFlowTests {
     static let clientID = "0ZczewGCFPlxNYYcLq5i"
-    let server = FakeAuthorizationServer(org: RecordedIdentityEngine.org, clientID: EmbeddedLoginTests.clientID)
+    let server = FakeAuthorizationServer(org: RecordedIdentityEngine.org, clientID: EmbeddedLoginFlowTests.clientID)
 
     func context(_ transport: RoutedTransport) -> IdFlowContext {
         var configuration = TestContext.configuration(org: RecordedIdentityEngine.org)
