@@ -1,34 +1,34 @@
 import Foundation
 
 /// Redeems an activation (or recovery) token: a user without a password gets PASSWORD_RESET.
-public struct RedeemTokenRequest: APIRequest {
-    public var orgURL: URL
-    public var token: ActivationToken
+struct RedeemTokenRequest: APIRequest {
+    var orgURL: URL
+    var token: ActivationToken
 
-    public init(orgURL: URL, token: ActivationToken) {
+    init(orgURL: URL, token: ActivationToken) {
         self.orgURL = orgURL
         self.token = token
     }
 
     private struct Body: Encodable { var token: String }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         try AuthnRequests.post(OrgEndpoint(orgURL: orgURL).url(["api", "v1", "authn"]), Body(token: token.secret.value))
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
         try AuthnRequests.decode(
             response, hint: "the activation token is invalid, used or expired; get a new one with `idflow activate` (or reactivate)")
     }
 }
 
 /// Primary authentication with a username and password.
-public struct PrimaryAuthenticationRequest: APIRequest {
-    public var orgURL: URL
-    public var username: String
-    public var password: Secret
+struct PrimaryAuthenticationRequest: APIRequest {
+    var orgURL: URL
+    var username: String
+    var password: Secret
 
-    public init(orgURL: URL, username: String, password: Secret) {
+    init(orgURL: URL, username: String, password: Secret) {
         self.orgURL = orgURL
         self.username = username
         self.password = password
@@ -39,22 +39,22 @@ public struct PrimaryAuthenticationRequest: APIRequest {
         var password: String
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         try AuthnRequests.post(OrgEndpoint(orgURL: orgURL).url(["api", "v1", "authn"]), Body(username: username, password: password.value))
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
         try AuthnRequests.decode(response, hint: "check the username and password")
     }
 }
 
 /// Sets the password of a PASSWORD_RESET transaction, at the `next` link the server gave.
-public struct ResetPasswordRequest: APIRequest {
-    public var orgURL: URL
-    public var transaction: AuthnTransaction
-    public var newPassword: Secret
+struct ResetPasswordRequest: APIRequest {
+    var orgURL: URL
+    var transaction: AuthnTransaction
+    var newPassword: Secret
 
-    public init(orgURL: URL, transaction: AuthnTransaction, newPassword: Secret) {
+    init(orgURL: URL, transaction: AuthnTransaction, newPassword: Secret) {
         self.orgURL = orgURL
         self.transaction = transaction
         self.newPassword = newPassword
@@ -67,7 +67,7 @@ public struct ResetPasswordRequest: APIRequest {
 
     /// Refuses a `next` link off the org: the link comes from a response, and the password must only ever
     /// go to the org the user configured.
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         guard let stateToken = transaction.stateToken else {
             throw .protocolViolation("the \(transaction.status) transaction carries no stateToken")
         }
@@ -84,7 +84,7 @@ public struct ResetPasswordRequest: APIRequest {
         return try AuthnRequests.post(url, Body(stateToken: stateToken, newPassword: newPassword.value))
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
         try AuthnRequests.decode(response, hint: "start again with a new activation token if the transaction expired")
     }
 }
@@ -120,25 +120,25 @@ enum AuthnRequests {
 /// Starts or polls a factor's verification: POST `{"stateToken"}` to the factor's `verify` link, then to
 /// `_links.next` while the push is WAITING (okta-core.md §C4). The link must be on the org. The server's
 /// `Retry-After`, when it sends one, says how long to wait before the next poll.
-public struct FactorVerifyRequest: APIRequest {
-    public var orgURL: URL
-    public var link: String
-    public var stateToken: String
+struct FactorVerifyRequest: APIRequest {
+    var orgURL: URL
+    var link: String
+    var stateToken: String
 
-    public init(orgURL: URL, link: String, stateToken: String) {
+    init(orgURL: URL, link: String, stateToken: String) {
         self.orgURL = orgURL
         self.link = link
         self.stateToken = stateToken
     }
 
-    public struct Answer: Sendable {
-        public var transaction: AuthnTransaction
-        public var retryAfter: Duration?
+    struct Answer: Sendable {
+        var transaction: AuthnTransaction
+        var retryAfter: Duration?
     }
 
     private struct Body: Encodable { var stateToken: String }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         let org = OrgEndpoint(orgURL: orgURL)
         guard let url = URL(string: link), org.contains(url) else {
             throw .security(
@@ -148,7 +148,7 @@ public struct FactorVerifyRequest: APIRequest {
         return try AuthnRequests.post(url, Body(stateToken: stateToken))
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> Answer {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> Answer {
         let transaction = try AuthnRequests.decode(response, hint: "the sign-in transaction expired; start the login again")
         let retryAfter = response.header("Retry-After").flatMap(Int.init).map { Duration.seconds(max(0, min($0, 60))) }
         return Answer(transaction: transaction, retryAfter: retryAfter)

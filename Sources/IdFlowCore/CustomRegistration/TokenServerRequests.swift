@@ -133,11 +133,11 @@ public struct TokenServerEndpoint: Sendable, Equatable {
 }
 
 /// `POST …/{idp}/init` (two-step identity providers): `{"data": "…"}`, the raw string for the init script.
-public struct CustomRegistrationInitRequest: APIRequest {
-    public var endpoint: TokenServerEndpoint
-    public var data: String?
+struct CustomRegistrationInitRequest: APIRequest {
+    var endpoint: TokenServerEndpoint
+    var data: String?
 
-    public init(endpoint: TokenServerEndpoint, data: String?) {
+    init(endpoint: TokenServerEndpoint, data: String?) {
         self.endpoint = endpoint
         self.data = data
     }
@@ -146,25 +146,25 @@ public struct CustomRegistrationInitRequest: APIRequest {
         var data: String?
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         try endpoint.request(.initialize, body: Body(data: data))
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> CustomRegistrationAnswer {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> CustomRegistrationAnswer {
         try endpoint.decode(response)
     }
 }
 
 /// `POST …/{idp}/complete`: the transaction (from init, or from an earlier retry), the raw data, the scopes as a
 /// JSON array, and the 6-character profile id of the registration.
-public struct CustomRegistrationCompleteRequest: APIRequest {
-    public var endpoint: TokenServerEndpoint
-    public var transactionID: String?
-    public var data: String?
-    public var scopes: [String]
-    public var profileID: String
+struct CustomRegistrationCompleteRequest: APIRequest {
+    var endpoint: TokenServerEndpoint
+    var transactionID: String?
+    var data: String?
+    var scopes: [String]
+    var profileID: String
 
-    public init(endpoint: TokenServerEndpoint, transactionID: String?, data: String?, scopes: [String], profileID: String) {
+    init(endpoint: TokenServerEndpoint, transactionID: String?, data: String?, scopes: [String], profileID: String) {
         self.endpoint = endpoint
         self.transactionID = transactionID
         self.data = data
@@ -185,11 +185,11 @@ public struct CustomRegistrationCompleteRequest: APIRequest {
         }
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         try endpoint.request(.complete, body: Body(transactionID: transactionID, data: data, scope: scopes, profileID: profileID))
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> CustomRegistrationAnswer {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> CustomRegistrationAnswer {
         try endpoint.decode(response)
     }
 }

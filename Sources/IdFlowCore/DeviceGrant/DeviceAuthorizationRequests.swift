@@ -2,22 +2,22 @@ import Foundation
 
 /// Asks the device authorization endpoint for a device code and a user code (RFC 8628 §3.1), with the client's
 /// credentials as at the token endpoint.
-public struct DeviceAuthorizationRequest: APIRequest {
-    public var endpoint: URL
-    public var client: ClientCredentials
-    public var scope: String
+struct DeviceAuthorizationRequest: APIRequest {
+    var endpoint: URL
+    var client: ClientCredentials
+    var scope: String
 
-    public init(endpoint: URL, client: ClientCredentials, scope: String) {
+    init(endpoint: URL, client: ClientCredentials, scope: String) {
         self.endpoint = endpoint
         self.client = client
         self.scope = scope
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         TokenGrant.request(endpoint, client: client, fields: [("scope", scope)])
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> DeviceAuthorization {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> DeviceAuthorization {
         guard response.isSuccess else {
             let failure = response.failure()
             guard case .oauth(let status, let body, nil) = failure else { throw failure }
@@ -87,21 +87,21 @@ public struct DeviceAuthorization: Decodable, Sendable, Equatable {
 /// Polls the token endpoint with a device code (RFC 8628 §3.4). Waiting answers are outcomes, not errors:
 /// `authorization_pending` and `slow_down` keep the poll going; `access_denied` (exit 8) and `expired_token`
 /// (exit 9) end it as errors carrying the server's body.
-public struct DeviceCodeTokenRequest: APIRequest {
-    public static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
+struct DeviceCodeTokenRequest: APIRequest {
+    static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
 
-    public var tokenEndpoint: URL
-    public var client: ClientCredentials
-    public var deviceCode: String
+    var tokenEndpoint: URL
+    var client: ClientCredentials
+    var deviceCode: String
 
-    public init(tokenEndpoint: URL, client: ClientCredentials, deviceCode: String) {
+    init(tokenEndpoint: URL, client: ClientCredentials, deviceCode: String) {
         self.tokenEndpoint = tokenEndpoint
         self.client = client
         self.deviceCode = deviceCode
     }
 
     /// What one poll learned.
-    public enum Outcome: Sendable, Equatable {
+    enum Outcome: Sendable, Equatable {
         /// The user approved: the tokens (issued once; the device code is spent).
         case tokens(TokenResponse)
         /// The user has not answered yet; poll again after the interval.
@@ -110,11 +110,11 @@ public struct DeviceCodeTokenRequest: APIRequest {
         case slowDown
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         TokenGrant.request(tokenEndpoint, client: client, fields: [("grant_type", Self.grantType), ("device_code", deviceCode)])
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> Outcome {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> Outcome {
         if !response.isSuccess, case .oauth(let status, let body, nil) = response.failure() {
             switch body.error {
             case "authorization_pending": return .pending

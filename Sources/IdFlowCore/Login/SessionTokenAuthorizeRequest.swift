@@ -2,17 +2,17 @@ import Foundation
 
 /// Okta's headless `/authorize`: an Authn session token redeemed with `prompt=none` for an authorization code,
 /// without a browser.
-public struct SessionTokenAuthorizeRequest: APIRequest {
-    public var authorization: AuthorizationRequest
-    public var sessionToken: Secret
+struct SessionTokenAuthorizeRequest: APIRequest {
+    var authorization: AuthorizationRequest
+    var sessionToken: Secret
 
-    public init(authorization: AuthorizationRequest, sessionToken: Secret) {
+    init(authorization: AuthorizationRequest, sessionToken: Secret) {
         self.authorization = authorization
         self.sessionToken = sessionToken
     }
 
     /// Not retried: the session token is single-use, so a second try after a lost answer could only fail.
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         var headless = authorization
         headless.extraParameters += [("sessionToken", sessionToken.value), ("prompt", "none"), ("response_mode", "query")]
         return HTTPRequest(method: "GET", url: headless.url, headers: ["Accept": "text/html"], isIdempotent: false)
@@ -21,7 +21,7 @@ public struct SessionTokenAuthorizeRequest: APIRequest {
     /// Returns the code from the 302's `Location`, read without following it: the redirect URI may be a custom
     /// scheme no HTTP client can open. Anything but a redirect means the server wants a person (a sign-in page),
     /// which with `prompt=none` only happens when the client or redirect URI is wrong.
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> String {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> String {
         guard response.isRedirect, let location = response.header("Location") else {
             if response.status >= 500 { throw response.failure() }
             throw .rejected(

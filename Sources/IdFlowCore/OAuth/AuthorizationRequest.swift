@@ -2,20 +2,20 @@ import Foundation
 
 /// One authorization request (RFC 6749 §4.1.1 with PKCE and OIDC's nonce): the URL to open, and the
 /// secrets to check the answer against.
-public struct AuthorizationRequest: Sendable {
-    public let endpoint: URL
-    public let clientID: String
-    public let redirectURI: String
-    public let scope: String
-    public let pkce: PKCEPair
+struct AuthorizationRequest: Sendable {
+    let endpoint: URL
+    let clientID: String
+    let redirectURI: String
+    let scope: String
+    let pkce: PKCEPair
     /// Fresh per run; the answer must carry it back (CSRF protection).
-    public let state: String
+    let state: String
     /// Fresh per run; the ID token must carry it (replay protection).
-    public let nonce: String
+    let nonce: String
     /// Extra parameters: `sessionToken`, `prompt`, `response_mode`, `login_hint`…
-    public var extraParameters: [(String, String)]
+    var extraParameters: [(String, String)]
 
-    public init(
+    init(
         endpoint: URL, clientID: String, redirectURI: String, scope: String, pkce: PKCEPair = .generate(),
         state: String = RandomValue.base64URL(bytes: 24), nonce: String = RandomValue.base64URL(bytes: 24),
         extraParameters: [(String, String)] = []
@@ -30,7 +30,7 @@ public struct AuthorizationRequest: Sendable {
         self.extraParameters = extraParameters
     }
 
-    public var url: URL {
+    var url: URL {
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
         let parameters: [(String, String)] =
             [

@@ -1,22 +1,22 @@
 import Foundation
 
 /// Fetches the discovery document at `{issuer}/.well-known/openid-configuration` (OpenID Connect Discovery 1.0).
-public struct OpenIDConfigurationRequest: APIRequest {
-    public var issuer: URL
+struct OpenIDConfigurationRequest: APIRequest {
+    var issuer: URL
 
-    public init(issuer: URL) {
+    init(issuer: URL) {
         self.issuer = issuer
     }
 
-    public var url: URL { issuer.appendingPathComponent(".well-known/openid-configuration") }
+    var url: URL { issuer.appendingPathComponent(".well-known/openid-configuration") }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         .get(url)
     }
 
     /// Accepts only a document whose `issuer` equals the one asked for exactly (OIDC Discovery §4.3), and whose
     /// endpoints are https (or loopback http): every later request, with its tokens and secrets, goes where it says.
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> OpenIDConfiguration {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> OpenIDConfiguration {
         guard response.status != 404 else {
             throw .notFound(
                 "no discovery document at \(url.absoluteString)", hint: "check --issuer (Okta: {org}/oauth2/default or the org URL)")

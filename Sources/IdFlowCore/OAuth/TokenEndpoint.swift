@@ -20,7 +20,7 @@ public struct TokenEndpoint: Sendable {
     }
 
     /// Polls once with a device code (RFC 8628 §3.4): tokens, or an answer to keep waiting.
-    public func poll(deviceCode: String) async throws(IdFlowError) -> DeviceCodeTokenRequest.Outcome {
+    func poll(deviceCode: String) async throws(IdFlowError) -> DeviceCodeTokenRequest.Outcome {
         try await http.send(DeviceCodeTokenRequest(tokenEndpoint: url, client: client, deviceCode: deviceCode))
     }
 

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Exchanges an authorization code at the token endpoint (RFC 6749 §4.1.3), proving possession of the PKCE verifier.
-public struct AuthorizationCodeTokenRequest: APIRequest {
-    public var tokenEndpoint: URL
-    public var client: ClientCredentials
-    public var code: String
-    public var redirectURI: String
-    public var verifier: String
+struct AuthorizationCodeTokenRequest: APIRequest {
+    var tokenEndpoint: URL
+    var client: ClientCredentials
+    var code: String
+    var redirectURI: String
+    var verifier: String
 
-    public init(tokenEndpoint: URL, client: ClientCredentials, code: String, redirectURI: String, verifier: String) {
+    init(tokenEndpoint: URL, client: ClientCredentials, code: String, redirectURI: String, verifier: String) {
         self.tokenEndpoint = tokenEndpoint
         self.client = client
         self.code = code
@@ -16,38 +16,38 @@ public struct AuthorizationCodeTokenRequest: APIRequest {
         self.verifier = verifier
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         TokenGrant.request(
             tokenEndpoint, client: client,
             fields: [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)])
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
         try TokenGrant.decode(response, hint: "the code was refused; start the login again (codes are single-use and live 5 minutes)")
     }
 }
 
 /// Uses a refresh token (RFC 6749 §6); `scope` (optional) must be within the originally granted scopes.
-public struct RefreshTokenRequest: APIRequest {
-    public var tokenEndpoint: URL
-    public var client: ClientCredentials
-    public var refreshToken: String
-    public var scope: String?
+struct RefreshTokenRequest: APIRequest {
+    var tokenEndpoint: URL
+    var client: ClientCredentials
+    var refreshToken: String
+    var scope: String?
 
-    public init(tokenEndpoint: URL, client: ClientCredentials, refreshToken: String, scope: String?) {
+    init(tokenEndpoint: URL, client: ClientCredentials, refreshToken: String, scope: String?) {
         self.tokenEndpoint = tokenEndpoint
         self.client = client
         self.refreshToken = refreshToken
         self.scope = scope
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scope { fields.append(("scope", scope)) }
         return TokenGrant.request(tokenEndpoint, client: client, fields: fields)
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
         try TokenGrant.decode(response, hint: "the refresh token is invalid, expired or revoked; log in again with `idflow login-pkce`")
     }
 }

@@ -28,65 +28,65 @@ public enum MyAccount {
 }
 
 /// `GET {org}/.well-known/okta-organization`, no Authorization (§1a).
-public struct OktaOrganizationRequest: APIRequest {
-    public var orgURL: URL
+struct OktaOrganizationRequest: APIRequest {
+    var orgURL: URL
 
-    public init(orgURL: URL) {
+    init(orgURL: URL) {
         self.orgURL = orgURL
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         .get(OrgEndpoint(orgURL: orgURL).url([".well-known", "okta-organization"]), headers: ["Content-Type": "application/json"])
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> OktaOrganization {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> OktaOrganization {
         guard response.isSuccess else { throw response.failure(hint: "check --org-url: it must be the Okta org itself") }
         return try response.decode(OktaOrganization.self)
     }
 }
 
 /// `GET {org}/.well-known/app-authenticator-configuration?oauthClientId=…` with the user's Bearer token (§1b).
-public struct AppAuthenticatorConfigurationRequest: APIRequest {
-    public var orgURL: URL
-    public var clientID: String
-    public var accessToken: Secret
+struct AppAuthenticatorConfigurationRequest: APIRequest {
+    var orgURL: URL
+    var clientID: String
+    var accessToken: Secret
 
-    public init(orgURL: URL, clientID: String, accessToken: Secret) {
+    init(orgURL: URL, clientID: String, accessToken: Secret) {
         self.orgURL = orgURL
         self.clientID = clientID
         self.accessToken = accessToken
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         let url = OrgEndpoint(orgURL: orgURL).url([".well-known", "app-authenticator-configuration"], query: [("oauthClientId", clientID)])
         return HTTPRequest(method: "GET", url: url, headers: ["Authorization": "Bearer \(accessToken.value)", "Accept": MyAccount.accept])
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> [AppAuthenticatorConfiguration] {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> [AppAuthenticatorConfiguration] {
         guard response.isSuccess else { throw MyAccount.failure(response) }
         return try response.decode([AppAuthenticatorConfiguration].self)
     }
 }
 
 /// `POST {appAuthenticatorEnrollEndpoint}` with the enrollment body of §2b; never retried once sent.
-public struct EnrollAuthenticatorRequest: APIRequest {
-    public var url: URL
-    public var accessToken: Secret
-    public var body: JSONValue
+struct EnrollAuthenticatorRequest: APIRequest {
+    var url: URL
+    var accessToken: Secret
+    var body: JSONValue
 
-    public init(url: URL, accessToken: Secret, body: JSONValue) {
+    init(url: URL, accessToken: Secret, body: JSONValue) {
         self.url = url
         self.accessToken = accessToken
         self.body = body
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         try MyAccount.json(
             "POST", url, body: body,
             headers: ["Authorization": "Bearer \(accessToken.value)", "Content-Type": "application/json", "Accept": MyAccount.accept])
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> AppAuthenticatorEnrollment {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> AppAuthenticatorEnrollment {
         guard response.isSuccess else {
             if case .okta(let status, let body, nil) = response.failure(), body.errorCode == "E0000158" {
                 throw .okta(
@@ -101,24 +101,24 @@ public struct EnrollAuthenticatorRequest: APIRequest {
 
 /// `PATCH {org}/idp/myaccount/app-authenticators/{id}` with a merge patch of `methods.push` (§3a). Key
 /// changes answer the full enrollment; a push-token change may answer anything 2xx (nil then).
-public struct UpdateEnrollmentRequest: APIRequest {
-    public var url: URL
-    public var accessToken: Secret
-    public var push: JSONValue
+struct UpdateEnrollmentRequest: APIRequest {
+    var url: URL
+    var accessToken: Secret
+    var push: JSONValue
 
-    public init(url: URL, accessToken: Secret, push: JSONValue) {
+    init(url: URL, accessToken: Secret, push: JSONValue) {
         self.url = url
         self.accessToken = accessToken
         self.push = push
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         try MyAccount.json(
             "PATCH", url, body: ["methods": ["push": push]],
             headers: ["Authorization": "Bearer \(accessToken.value)", "Content-Type": MyAccount.mergePatch, "Accept": MyAccount.mergePatch])
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> AppAuthenticatorEnrollment? {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> AppAuthenticatorEnrollment? {
         guard response.isSuccess else { throw MyAccount.failure(response) }
         guard !response.body.isEmpty else { return nil }
         return try? JSONDecoder().decode(AppAuthenticatorEnrollment.self, from: response.body)
@@ -127,24 +127,24 @@ public struct UpdateEnrollmentRequest: APIRequest {
 
 /// `DELETE {org}/idp/myaccount/app-authenticators/{id}` (§3b). The error codes of §8 that say the
 /// enrollment, device or user is already gone or suspended count as deleted; the code is returned.
-public struct DeleteEnrollmentRequest: APIRequest {
-    public var url: URL
-    public var accessToken: Secret
+struct DeleteEnrollmentRequest: APIRequest {
+    var url: URL
+    var accessToken: Secret
 
-    public init(url: URL, accessToken: Secret) {
+    init(url: URL, accessToken: Secret) {
         self.url = url
         self.accessToken = accessToken
     }
 
     /// Codes after which the SDK removes the enrollment locally as if the delete had succeeded.
-    public static let goneCodes: Set<String> = ["E0000154", "E0000156", "E0000153", "E0000008", "E0000152", "E0000155", "E0000180"]
+    static let goneCodes: Set<String> = ["E0000154", "E0000156", "E0000153", "E0000008", "E0000152", "E0000155", "E0000180"]
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         HTTPRequest(method: "DELETE", url: url, headers: ["Authorization": "Bearer \(accessToken.value)", "Accept": MyAccount.accept])
     }
 
     /// nil when the server deleted it; the error code when it counts as deleted anyway.
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> String? {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> String? {
         if response.isSuccess { return nil }
         let failure = MyAccount.failure(response)
         if case .okta(_, let body, _) = failure, Self.goneCodes.contains(body.errorCode) { return body.errorCode }
@@ -154,20 +154,20 @@ public struct DeleteEnrollmentRequest: APIRequest {
 
 /// `POST {org}/oauth2/v1/token` with the jwt-bearer grant (§7b): the PoP key's assertion buys a maintenance
 /// token, so no user token is needed after enrollment. No Authorization header; never retried.
-public struct MaintenanceTokenRequest: APIRequest {
-    public var orgURL: URL
-    public var clientID: String
-    public var scope: String
-    public var assertion: String
+struct MaintenanceTokenRequest: APIRequest {
+    var orgURL: URL
+    var clientID: String
+    var scope: String
+    var assertion: String
 
-    public init(orgURL: URL, clientID: String, scope: String = MyAccount.maintenanceScopes, assertion: String) {
+    init(orgURL: URL, clientID: String, scope: String = MyAccount.maintenanceScopes, assertion: String) {
         self.orgURL = orgURL
         self.clientID = clientID
         self.scope = scope
         self.assertion = assertion
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         .form(
             OrgEndpoint(orgURL: orgURL).url(["oauth2", "v1", "token"]),
             fields: [
@@ -176,7 +176,7 @@ public struct MaintenanceTokenRequest: APIRequest {
             ])
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> MaintenanceToken {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> MaintenanceToken {
         guard response.isSuccess else {
             throw response.failure(
                 hint: "the org no longer accepts this enrollment's key (deleted or reset?); `idflow enroll list --check` shows which")
@@ -187,20 +187,20 @@ public struct MaintenanceTokenRequest: APIRequest {
 
 /// `GET {methods.push.links.pending.href}` with a Bearer token (§4): the pending challenges, entries the
 /// SDK would drop already dropped.
-public struct PendingChallengesRequest: APIRequest {
-    public var url: URL
-    public var accessToken: Secret
+struct PendingChallengesRequest: APIRequest {
+    var url: URL
+    var accessToken: Secret
 
-    public init(url: URL, accessToken: Secret) {
+    init(url: URL, accessToken: Secret) {
         self.url = url
         self.accessToken = accessToken
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         HTTPRequest(method: "GET", url: url, headers: ["Authorization": "Bearer \(accessToken.value)", "Accept": MyAccount.accept])
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> [PushChallenge] {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> [PushChallenge] {
         guard response.isSuccess else { throw MyAccount.failure(response, hint: "the maintenance token was refused") }
         return try PushChallenge.pendingList(response.body)
     }
@@ -208,24 +208,24 @@ public struct PendingChallengesRequest: APIRequest {
 
 /// `POST {verificationUri}` with `{"method", "challengeResponse"}` and no Authorization (§6a). Returns the
 /// status: 200 verified, 204 denied. Never retried: a response is single-use.
-public struct ChallengeVerifyRequest: APIRequest {
-    public var url: URL
-    public var method: String
-    public var challengeResponse: String
+struct ChallengeVerifyRequest: APIRequest {
+    var url: URL
+    var method: String
+    var challengeResponse: String
 
-    public init(url: URL, method: String, challengeResponse: String) {
+    init(url: URL, method: String, challengeResponse: String) {
         self.url = url
         self.method = method
         self.challengeResponse = challengeResponse
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         try MyAccount.json(
             "POST", url, body: ["method": .string(method), "challengeResponse": .string(challengeResponse)],
             headers: ["Content-Type": "application/json", "Accept": MyAccount.accept])
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> Int {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> Int {
         guard response.isSuccess else {
             if response.status == 404 {
                 throw .notFound(

@@ -3,13 +3,13 @@ import Foundation
 /// A token presented to the authorization server with the client's credentials: the token and its hint on
 /// a form POST. Introspection (RFC 7662) and revocation (RFC 7009) send exactly this and differ only in what
 /// they make of the answer, which `Purpose` decides.
-public struct TokenPresentationRequest<Purpose: TokenPresentationPurpose>: APIRequest {
-    public var endpoint: URL
-    public var client: ClientCredentials
-    public var token: String
-    public var hint: TokenKind?
+struct TokenPresentationRequest<Purpose: TokenPresentationPurpose>: APIRequest {
+    var endpoint: URL
+    var client: ClientCredentials
+    var token: String
+    var hint: TokenKind?
 
-    public init(endpoint: URL, client: ClientCredentials, token: String, hint: TokenKind?) {
+    init(endpoint: URL, client: ClientCredentials, token: String, hint: TokenKind?) {
         self.endpoint = endpoint
         self.client = client
         self.token = token
@@ -18,14 +18,14 @@ public struct TokenPresentationRequest<Purpose: TokenPresentationPurpose>: APIRe
 
     /// Both may be retried: introspection changes nothing on the server, and revoking twice has the effect of
     /// revoking once.
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         var fields = [("token", token)]
         if let hint { fields.append(("token_type_hint", hint.rawValue)) }
         let (form, headers) = client.apply(to: fields)
         return .form(endpoint, fields: form, headers: headers, isIdempotent: true)
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> Purpose.Response {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> Purpose.Response {
         try Purpose.decode(response)
     }
 }
@@ -51,26 +51,26 @@ public enum Revocation: TokenPresentationPurpose {
 }
 
 /// Asks the authorization server for its view of a token, active or not (RFC 7662).
-public typealias IntrospectionRequest = TokenPresentationRequest<Introspection>
+typealias IntrospectionRequest = TokenPresentationRequest<Introspection>
 /// Revokes a token (RFC 7009).
-public typealias RevocationRequest = TokenPresentationRequest<Revocation>
+typealias RevocationRequest = TokenPresentationRequest<Revocation>
 
 /// The claims the issuer releases for an access token (OIDC Core §5.3).
-public struct UserinfoRequest: APIRequest {
-    public var endpoint: URL
-    public var accessToken: String
+struct UserinfoRequest: APIRequest {
+    var endpoint: URL
+    var accessToken: String
 
-    public init(endpoint: URL, accessToken: String) {
+    init(endpoint: URL, accessToken: String) {
         self.endpoint = endpoint
         self.accessToken = accessToken
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         .get(endpoint, headers: ["Authorization": "Bearer \(accessToken)"])
     }
 
     /// A refused token says so with the server's challenge, which names the reason (expired, revoked, scope).
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> JSONValue {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> JSONValue {
         if response.status == 401 {
             let challenge = response.header("WWW-Authenticate") ?? "Bearer"
             throw .authentication("the access token was refused (\(challenge))", hint: "refresh it with `idflow refresh` or log in again")

@@ -24,7 +24,7 @@ public struct UsersAPI: Sendable {
     }
 
     /// Activates a STAGED user; with `sendEmail` the server mails the link and returns `{}`.
-    public func activate(userID: String, sendEmail: Bool, operation: ActivateUserRequest.Operation = .activate) async throws(IdFlowError)
+    func activate(userID: String, sendEmail: Bool, operation: ActivateUserRequest.Operation = .activate) async throws(IdFlowError)
         -> UserActivationToken
     {
         try await http.send(

@@ -1,20 +1,20 @@
 import Foundation
 
 /// Creates a user with the given profile and no credentials; `activate=false` leaves it STAGED.
-public struct CreateUserRequest: APIRequest {
-    public var orgURL: URL
-    public var apiToken: Secret
-    public var profile: [String: JSONValue]
-    public var activate: Bool
+struct CreateUserRequest: APIRequest {
+    var orgURL: URL
+    var apiToken: Secret
+    var profile: [String: JSONValue]
+    var activate: Bool
 
-    public init(orgURL: URL, apiToken: Secret, profile: [String: JSONValue], activate: Bool) {
+    init(orgURL: URL, apiToken: Secret, profile: [String: JSONValue], activate: Bool) {
         self.orgURL = orgURL
         self.apiToken = apiToken
         self.profile = profile
         self.activate = activate
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         let body: JSONValue = ["profile": .object(profile)]
         let url = OrgEndpoint(orgURL: orgURL).url(["api", "v1", "users"], query: [("activate", activate ? "true" : "false")])
         do {
@@ -25,29 +25,29 @@ public struct CreateUserRequest: APIRequest {
     }
 
     /// The user as idflow reads it, and the whole object as the server sent it (for output).
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> (OktaUser, JSONValue) {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> (OktaUser, JSONValue) {
         (try response.decode(OktaUser.self), try response.json())
     }
 }
 
 /// Reads a user by id or login.
-public struct GetUserRequest: APIRequest {
-    public var orgURL: URL
-    public var apiToken: Secret
+struct GetUserRequest: APIRequest {
+    var orgURL: URL
+    var apiToken: Secret
     /// A user id (`00u…`) or a login; escaped as one path segment, so it can never change the path.
-    public var user: String
+    var user: String
 
-    public init(orgURL: URL, apiToken: Secret, user: String) {
+    init(orgURL: URL, apiToken: Secret, user: String) {
         self.orgURL = orgURL
         self.apiToken = apiToken
         self.user = user
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         .get(OrgEndpoint(orgURL: orgURL).url(["api", "v1", "users", user]), headers: UsersRequests.authorization(apiToken))
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> (OktaUser, JSONValue) {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> (OktaUser, JSONValue) {
         guard response.status != 404 else { throw UsersRequests.unknownUser(user, response: response) }
         return (try response.decode(OktaUser.self), try response.json())
     }
@@ -55,20 +55,20 @@ public struct GetUserRequest: APIRequest {
 
 /// Activates a STAGED user (`lifecycle/activate`), or issues a PROVISIONED user a new activation token that
 /// replaces the old one (`lifecycle/reactivate`); with `sendEmail` the server mails the link and returns `{}`.
-public struct ActivateUserRequest: APIRequest {
+struct ActivateUserRequest: APIRequest {
     /// The two lifecycle operations that hand out an activation token, named as in their paths.
-    public enum Operation: String, Sendable {
+    enum Operation: String, Sendable {
         case activate
         case reactivate
     }
 
-    public var orgURL: URL
-    public var apiToken: Secret
-    public var userID: String
-    public var sendEmail: Bool
-    public var operation: Operation
+    var orgURL: URL
+    var apiToken: Secret
+    var userID: String
+    var sendEmail: Bool
+    var operation: Operation
 
-    public init(orgURL: URL, apiToken: Secret, userID: String, sendEmail: Bool, operation: Operation = .activate) {
+    init(orgURL: URL, apiToken: Secret, userID: String, sendEmail: Bool, operation: Operation = .activate) {
         self.orgURL = orgURL
         self.apiToken = apiToken
         self.userID = userID
@@ -76,7 +76,7 @@ public struct ActivateUserRequest: APIRequest {
         self.operation = operation
     }
 
-    public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
         let url = OrgEndpoint(orgURL: orgURL).url(
             ["api", "v1", "users", userID, "lifecycle", operation.rawValue], query: [("sendEmail", sendEmail ? "true" : "false")])
         // A second activation answers an error or a new token, so a POST lost in transit is not retried.
@@ -84,7 +84,7 @@ public struct ActivateUserRequest: APIRequest {
             method: "POST", url: url, headers: UsersRequests.authorization(apiToken).merging(["Accept": "application/json"]) { $1 })
     }
 
-    public func decode(_ response: HTTPResponse) throws(IdFlowError) -> UserActivationToken {
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> UserActivationToken {
         guard response.status != 404 else { throw UsersRequests.unknownUser(userID, response: response) }
         return try response.decode(UserActivationToken.self)
     }

@@ -1,8 +1,8 @@
 import Foundation
-import IdFlowCore
 import IdFlowTestSupport
 import Testing
 
+@testable import IdFlowCore
 @testable import idflow
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,7 @@
 import Foundation
-import IdFlowCore
 import Testing
+
+@testable import IdFlowCore
 
 /// The custom-registration wire as the client reads and writes it (custom-registration.md §2, §3).
 @Suite struct TokenServerRequestsTests {

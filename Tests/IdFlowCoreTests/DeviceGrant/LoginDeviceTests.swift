@@ -1,7 +1,8 @@
 import Foundation
-import IdFlowCore
 import IdFlowTestSupport
 import Testing
+
+@testable import IdFlowCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,7 +1,8 @@
 import Foundation
-import IdFlowCore
 import IdFlowTestSupport
 import Testing
+
+@testable import IdFlowCore
 
 struct TokenRequestsTests {
     let endpoint = URL(string: "https://example.com/oauth2/default/v1/token")!

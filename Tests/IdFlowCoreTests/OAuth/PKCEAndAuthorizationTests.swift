@@ -1,7 +1,8 @@
 import Foundation
-import IdFlowCore
 import IdFlowTestSupport
 import Testing
+
+@testable import IdFlowCore
 
 struct PKCEAndAuthorizationTests {
     /// RFC 7636 Appendix B.

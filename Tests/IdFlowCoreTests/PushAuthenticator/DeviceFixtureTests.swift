@@ -1,7 +1,8 @@
 import Foundation
-import IdFlowCore
 import IdFlowTestSupport
 import Testing
+
+@testable import IdFlowCore
 
 /// Every recorded file of Tests/Fixtures/okta-devices is read by the parser the client uses for it, with
 /// what the SDK would make of it; a new recording without a test here fails `everyRecordingIsCovered`.

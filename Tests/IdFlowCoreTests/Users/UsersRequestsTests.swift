@@ -1,7 +1,8 @@
 import Foundation
-import IdFlowCore
 import IdFlowTestSupport
 import Testing
+
+@testable import IdFlowCore
 
 struct UsersRequestsTests {
     let token = Secret("t0ken")
