@@ -9,47 +9,14 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// login-pkce → refresh → token helpers → logout against a scripted authorization server, in one state
-/// directory, as a script would chain them.
-@Suite struct OAuthCommandTests {
-    let configuration = [
-        "--org-url", OktaReplies.org, "--client-id", "0oaclient", "--redirect-uri", "com.example.app:/callback", "--scope",
-        "profile offline_access",
-    ]
-
-    /// An authorization server that redirects with the request's own state and issues numbered tokens.
-    static func authorizationServer(issued: Locked<Int> = Locked(0)) -> RoutedTransport {
-        RoutedTransport { request in
-            switch request.route {
-            case "GET /oauth2/default/.well-known/openid-configuration":
-                return OktaReplies.discovery
-            case "GET /oauth2/default/v1/authorize":
-                let state = request.query("state") ?? ""
-                return .init(status: 302, headers: ["Location": "com.example.app:/callback?code=code1&state=\(state)"])
-            case "POST /oauth2/default/v1/token":
-                let n = issued.withLock { count -> Int in
-                    count += 1
-                    return count
-                }
-                return .json(
-                    200,
-                    "{\"token_type\":\"Bearer\",\"expires_in\":3600,\"access_token\":\"at\(n)\",\"scope\":\"profile offline_access\",\"refresh_token\":\"rt\(n)\"}"
-                )
-            case "POST /oauth2/default/v1/revoke", "POST /oauth2/default/v1/introspect":
-                return .json(200, request.route.hasSuffix("introspect") ? "{\"active\":true,\"token_type\":\"Bearer\"}" : "")
-            case "GET /oauth2/default/v1/userinfo":
-                return request.value(forHTTPHeaderField: "Authorization") == "Bearer at1"
-                    ? .json(200, "{\"sub\":\"00u1\",\"name\":\"Jo Doe\"}")
-                    : .init(status: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
-            default:
-                return nil
-            }
-        }
-    }
+/// login-pkce → refresh → logout against a scripted authorization server, in one state directory, as a script
+/// would chain them.
+@Suite struct LoginCommandTests {
+    let configuration = NumberedTokenServer.configuration
 
     @Test func loginThenRefreshThenLogoutShareTheProfilesStore() async throws {
         let environment = CLI.isolatedEnvironment()
-        let server = Self.authorizationServer()
+        let server = NumberedTokenServer.transport()
 
         let login = await CLI.run(
             ["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "20111session\n", environment: environment)
@@ -87,7 +54,7 @@ import Testing
 
     @Test func loginWithNoStorePrintsButKeepsNothing() async {
         let environment = CLI.isolatedEnvironment()
-        let server = Self.authorizationServer()
+        let server = NumberedTokenServer.transport()
         let login = await CLI.run(
             ["login-pkce", "--session-token-stdin", "--no-store", "--compact"] + configuration, transport: server, stdin: "s",
             environment: environment)
@@ -99,7 +66,7 @@ import Testing
 
     @Test func loginWithoutAClientIDIsAUsageErrorWithAHint() async {
         let result = await CLI.run(
-            ["login-pkce", "--session-token-stdin", "--org-url", OktaReplies.org], transport: Self.authorizationServer(), stdin: "s")
+            ["login-pkce", "--session-token-stdin", "--org-url", OktaReplies.org], transport: NumberedTokenServer.transport(), stdin: "s")
         #expect(result.exitCode == 64)
         #expect(result.error?["hint"]?.stringValue?.contains("--client-id") == true)
     }
@@ -119,7 +86,7 @@ import Testing
     }
 
     @Test func manualLoginReadsThePastedRedirectFromStdin() async throws {
-        let server = Self.authorizationServer()
+        let server = NumberedTokenServer.transport()
         // The state is made at run time, so a pasted URL with the wrong one is refused; a bare code is taken.
         let result = await CLI.run(["login-pkce", "--manual"] + configuration, transport: server, stdin: "code1\n")
         #expect(result.exitCode == 0, "\(result.stderr)")
@@ -127,117 +94,9 @@ import Testing
         #expect(server.requests.last?.formBody["code"] == "code1")
     }
 
-    @Test func tokenInspectDecodesWithoutTheNetwork() async {
-        let jwt = OktaReplies.jwt("{\"sub\":\"00u1\",\"exp\":1,\"iss\":\"\(OktaReplies.issuer)\"}")
-        let result = await CLI.run(["token", "inspect", "-"], stdin: jwt)
-        #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.json?["claims"]?["sub"] == "00u1")
-        #expect(result.json?["expired"] == true)
-        #expect(result.json?["signatureVerified"] == false)
-    }
-
-    @Test func tokenInspectOfSomethingThatIsNotAJWTIsRejected() async {
-        let result = await CLI.run(["token", "inspect", "-"], stdin: "not-a-jwt")
-        #expect(result.exitCode != 0)
-        #expect(result.stdout.isEmpty)
-        #expect(result.error?["message"] != nil)
-    }
-
-    @Test func tokenVerifyRefusesATokenNoPublishedKeySigned() async {
-        let server = RoutedTransport { request in
-            switch request.route {
-            case "GET /oauth2/default/.well-known/openid-configuration": return OktaReplies.discovery
-            case "GET /oauth2/default/v1/keys": return .json(200, "{\"keys\":[]}")
-            default: return nil
-            }
-        }
-        let jwt = OktaReplies.jwt("{\"sub\":\"00u1\",\"exp\":4102444800,\"iat\":1,\"iss\":\"\(OktaReplies.issuer)\"}")
-        let result = await CLI.run(["token", "verify", "-"] + configuration, transport: server, stdin: jwt)
-        #expect(result.exitCode == 13)
-        #expect(result.stdout.isEmpty)
-    }
-
-    @Test func tokenIntrospectAndRevokeSendTheGivenTokenWithItsHint() async {
-        let server = Self.authorizationServer()
-        let introspect = await CLI.run(
-            ["token", "introspect", "-", "--type", "refresh"] + configuration, transport: server, stdin: "rt-given")
-        #expect(introspect.exitCode == 0, "\(introspect.stderr)")
-        #expect(introspect.json?["active"] == true)
-        #expect(server.requests.last?.formBody["token"] == "rt-given")
-        #expect(server.requests.last?.formBody["token_type_hint"] == "refresh_token")
-        #expect(server.requests.last?.formBody["client_id"] == "0oaclient")
-
-        let revoke = await CLI.run(["token", "revoke", "-", "--type", "access"] + configuration, transport: server, stdin: "at-given")
-        #expect(revoke.exitCode == 0, "\(revoke.stderr)")
-        #expect(revoke.json?["revoked"] == "access_token")
-        #expect(server.requests.last?.formBody["token"] == "at-given")
-    }
-
-    @Test func userinfoWithARefusedTokenExits4() async {
-        let result = await CLI.run(
-            ["userinfo", "--access-token-stdin"] + configuration, transport: Self.authorizationServer(), stdin: "expired")
-        #expect(result.exitCode == 4)
-        #expect(result.error?["hint"]?.stringValue?.contains("idflow refresh") == true)
-    }
-
-    @Test func tokenCommandsWithNothingStoredExit12() async {
-        for arguments in [["token", "inspect"], ["token", "revoke"], ["userinfo"], ["logout"]] {
-            let result = await CLI.run(arguments + configuration, transport: Self.authorizationServer())
-            #expect(result.exitCode == 12, "\(arguments): \(result.stderr)")
-        }
-    }
-
-    @Test func aStoredTokenIsNeverSentToAnotherIssuer() async {
-        let environment = CLI.isolatedEnvironment()
-        let server = Self.authorizationServer()
-        let login = await CLI.run(
-            ["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "s", environment: environment)
-        #expect(login.exitCode == 0)
-        let sentBefore = server.requests.count
-        let elsewhere = ["--issuer", "https://attacker.example.com/oauth2/default"]
-        for arguments in [["userinfo"], ["token", "introspect"], ["token", "revoke"], ["token", "verify"], ["refresh"], ["logout"]] {
-            let result = await CLI.run(arguments + configuration + elsewhere, transport: server, environment: environment)
-            #expect(result.exitCode == 64, "\(arguments): \(result.stderr)")
-            #expect(result.error?["hint"]?.stringValue?.contains("--issuer") == true)
-        }
-        let fromEnvironment = await CLI.run(
-            ["userinfo"] + configuration, transport: server,
-            environment: environment.merging(["OKTA_OAUTH2_ISSUER": "https://attacker.example.com/oauth2/default"]) { $1 })
-        #expect(fromEnvironment.exitCode == 64)
-        #expect(server.requests.count == sentBefore, "nothing was sent anywhere")
-        #expect(!server.requests.contains { $0.url?.host == "attacker.example.com" })
-
-        // The same issuer, spelled as configured, is fine.
-        let same = await CLI.run(
-            ["userinfo"] + configuration + ["--issuer", OktaReplies.issuer], transport: server, environment: environment)
-        #expect(same.exitCode == 0, "\(same.stderr)")
-    }
-
-    @Test func aTokenGivenExplicitlyGoesWhereTheFlagsSay() async {
-        let environment = CLI.isolatedEnvironment()
-        let server = Self.authorizationServer()
-        _ = await CLI.run(["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "s", environment: environment)
-        let discovery = RoutedTransport { request in
-            guard request.url?.host == "other.example.com" else { return nil }
-            switch request.route {
-            case "GET /oauth2/default/.well-known/openid-configuration":
-                let body = String(decoding: OktaReplies.discovery.body, as: UTF8.self)
-                return .json(200, body.replacingOccurrences(of: "o.example.com", with: "other.example.com"))
-            case "POST /oauth2/default/v1/introspect": return .json(200, "{\"active\":false}")
-            default: return nil
-            }
-        }
-        let result = await CLI.run(
-            ["token", "introspect", "-"] + configuration + ["--issuer", "https://other.example.com/oauth2/default"], transport: discovery,
-            stdin: "some-token", environment: environment)
-        #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.json?["active"] == false)
-    }
-
-    /// A server whose refresh answers carry the given ID token, and whose keys answer `keys`.
     static func refreshingServer(idToken: String?, keys: RoutedTransport.Reply) -> RoutedTransport {
         let issued = Locked(0)
-        let base = authorizationServer(issued: issued)
+        let base = NumberedTokenServer.transport(issued: issued)
         return RoutedTransport { request in
             switch request.route {
             case "GET /oauth2/default/v1/keys":
