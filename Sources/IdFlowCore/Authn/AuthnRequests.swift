@@ -5,11 +5,6 @@ struct RedeemTokenRequest: APIRequest {
     var orgURL: URL
     var token: ActivationToken
 
-    init(orgURL: URL, token: ActivationToken) {
-        self.orgURL = orgURL
-        self.token = token
-    }
-
     private struct Body: Encodable { var token: String }
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
@@ -27,12 +22,6 @@ struct PrimaryAuthenticationRequest: APIRequest {
     var orgURL: URL
     var username: String
     var password: Secret
-
-    init(orgURL: URL, username: String, password: Secret) {
-        self.orgURL = orgURL
-        self.username = username
-        self.password = password
-    }
 
     private struct Body: Encodable {
         var username: String
@@ -53,12 +42,6 @@ struct ResetPasswordRequest: APIRequest {
     var orgURL: URL
     var transaction: AuthnTransaction
     var newPassword: Secret
-
-    init(orgURL: URL, transaction: AuthnTransaction, newPassword: Secret) {
-        self.orgURL = orgURL
-        self.transaction = transaction
-        self.newPassword = newPassword
-    }
 
     private struct Body: Encodable {
         var stateToken: String
@@ -124,12 +107,6 @@ struct FactorVerifyRequest: APIRequest {
     var orgURL: URL
     var link: String
     var stateToken: String
-
-    init(orgURL: URL, link: String, stateToken: String) {
-        self.orgURL = orgURL
-        self.link = link
-        self.stateToken = stateToken
-    }
 
     struct Answer: Sendable {
         var transaction: AuthnTransaction

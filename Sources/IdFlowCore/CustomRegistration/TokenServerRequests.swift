@@ -137,11 +137,6 @@ struct CustomRegistrationInitRequest: APIRequest {
     var endpoint: TokenServerEndpoint
     var data: String?
 
-    init(endpoint: TokenServerEndpoint, data: String?) {
-        self.endpoint = endpoint
-        self.data = data
-    }
-
     struct Body: Encodable {
         var data: String?
     }
@@ -163,14 +158,6 @@ struct CustomRegistrationCompleteRequest: APIRequest {
     var data: String?
     var scopes: [String]
     var profileID: String
-
-    init(endpoint: TokenServerEndpoint, transactionID: String?, data: String?, scopes: [String], profileID: String) {
-        self.endpoint = endpoint
-        self.transactionID = transactionID
-        self.data = data
-        self.scopes = scopes
-        self.profileID = profileID
-    }
 
     struct Body: Encodable {
         var transactionID: String?

@@ -7,12 +7,6 @@ struct DeviceAuthorizationRequest: APIRequest {
     var client: ClientCredentials
     var scope: String
 
-    init(endpoint: URL, client: ClientCredentials, scope: String) {
-        self.endpoint = endpoint
-        self.client = client
-        self.scope = scope
-    }
-
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         TokenGrant.request(endpoint, client: client, fields: [("scope", scope)])
     }
@@ -93,12 +87,6 @@ struct DeviceCodeTokenRequest: APIRequest {
     var tokenEndpoint: URL
     var client: ClientCredentials
     var deviceCode: String
-
-    init(tokenEndpoint: URL, client: ClientCredentials, deviceCode: String) {
-        self.tokenEndpoint = tokenEndpoint
-        self.client = client
-        self.deviceCode = deviceCode
-    }
 
     /// What one poll learned.
     enum Outcome: Sendable, Equatable {

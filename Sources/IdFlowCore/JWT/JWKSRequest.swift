@@ -4,10 +4,6 @@ import Foundation
 struct JWKSRequest: APIRequest {
     var jwksURI: URL
 
-    init(jwksURI: URL) {
-        self.jwksURI = jwksURI
-    }
-
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         .get(jwksURI)
     }

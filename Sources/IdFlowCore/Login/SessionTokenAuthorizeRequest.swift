@@ -6,11 +6,6 @@ struct SessionTokenAuthorizeRequest: APIRequest {
     var authorization: AuthorizationRequest
     var sessionToken: Secret
 
-    init(authorization: AuthorizationRequest, sessionToken: Secret) {
-        self.authorization = authorization
-        self.sessionToken = sessionToken
-    }
-
     /// Not retried: the session token is single-use, so a second try after a lost answer could only fail.
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         var headless = authorization

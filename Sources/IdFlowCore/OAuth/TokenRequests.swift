@@ -8,14 +8,6 @@ struct AuthorizationCodeTokenRequest: APIRequest {
     var redirectURI: String
     var verifier: String
 
-    init(tokenEndpoint: URL, client: ClientCredentials, code: String, redirectURI: String, verifier: String) {
-        self.tokenEndpoint = tokenEndpoint
-        self.client = client
-        self.code = code
-        self.redirectURI = redirectURI
-        self.verifier = verifier
-    }
-
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         TokenGrant.request(
             tokenEndpoint, client: client,
@@ -33,13 +25,6 @@ struct RefreshTokenRequest: APIRequest {
     var client: ClientCredentials
     var refreshToken: String
     var scope: String?
-
-    init(tokenEndpoint: URL, client: ClientCredentials, refreshToken: String, scope: String?) {
-        self.tokenEndpoint = tokenEndpoint
-        self.client = client
-        self.refreshToken = refreshToken
-        self.scope = scope
-    }
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]

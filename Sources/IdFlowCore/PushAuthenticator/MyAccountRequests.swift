@@ -31,10 +31,6 @@ public enum MyAccount {
 struct OktaOrganizationRequest: APIRequest {
     var orgURL: URL
 
-    init(orgURL: URL) {
-        self.orgURL = orgURL
-    }
-
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         .get(OrgEndpoint(orgURL: orgURL).url([".well-known", "okta-organization"]), headers: ["Content-Type": "application/json"])
     }
@@ -50,12 +46,6 @@ struct AppAuthenticatorConfigurationRequest: APIRequest {
     var orgURL: URL
     var clientID: String
     var accessToken: Secret
-
-    init(orgURL: URL, clientID: String, accessToken: Secret) {
-        self.orgURL = orgURL
-        self.clientID = clientID
-        self.accessToken = accessToken
-    }
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         let url = OrgEndpoint(orgURL: orgURL).url([".well-known", "app-authenticator-configuration"], query: [("oauthClientId", clientID)])
@@ -73,12 +63,6 @@ struct EnrollAuthenticatorRequest: APIRequest {
     var url: URL
     var accessToken: Secret
     var body: JSONValue
-
-    init(url: URL, accessToken: Secret, body: JSONValue) {
-        self.url = url
-        self.accessToken = accessToken
-        self.body = body
-    }
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         try MyAccount.json(
@@ -106,12 +90,6 @@ struct UpdateEnrollmentRequest: APIRequest {
     var accessToken: Secret
     var push: JSONValue
 
-    init(url: URL, accessToken: Secret, push: JSONValue) {
-        self.url = url
-        self.accessToken = accessToken
-        self.push = push
-    }
-
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         try MyAccount.json(
             "PATCH", url, body: ["methods": ["push": push]],
@@ -130,11 +108,6 @@ struct UpdateEnrollmentRequest: APIRequest {
 struct DeleteEnrollmentRequest: APIRequest {
     var url: URL
     var accessToken: Secret
-
-    init(url: URL, accessToken: Secret) {
-        self.url = url
-        self.accessToken = accessToken
-    }
 
     /// Codes after which the SDK removes the enrollment locally as if the delete had succeeded.
     static let goneCodes: Set<String> = ["E0000154", "E0000156", "E0000153", "E0000008", "E0000152", "E0000155", "E0000180"]
@@ -191,11 +164,6 @@ struct PendingChallengesRequest: APIRequest {
     var url: URL
     var accessToken: Secret
 
-    init(url: URL, accessToken: Secret) {
-        self.url = url
-        self.accessToken = accessToken
-    }
-
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         HTTPRequest(method: "GET", url: url, headers: ["Authorization": "Bearer \(accessToken.value)", "Accept": MyAccount.accept])
     }
@@ -212,12 +180,6 @@ struct ChallengeVerifyRequest: APIRequest {
     var url: URL
     var method: String
     var challengeResponse: String
-
-    init(url: URL, method: String, challengeResponse: String) {
-        self.url = url
-        self.method = method
-        self.challengeResponse = challengeResponse
-    }
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         try MyAccount.json(

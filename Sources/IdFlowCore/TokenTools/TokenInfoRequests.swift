@@ -9,13 +9,6 @@ struct TokenPresentationRequest<Purpose: TokenPresentationPurpose>: APIRequest {
     var token: String
     var hint: TokenKind?
 
-    init(endpoint: URL, client: ClientCredentials, token: String, hint: TokenKind?) {
-        self.endpoint = endpoint
-        self.client = client
-        self.token = token
-        self.hint = hint
-    }
-
     /// Both may be retried: introspection changes nothing on the server, and revoking twice has the effect of
     /// revoking once.
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
@@ -59,11 +52,6 @@ typealias RevocationRequest = TokenPresentationRequest<Revocation>
 struct UserinfoRequest: APIRequest {
     var endpoint: URL
     var accessToken: String
-
-    init(endpoint: URL, accessToken: String) {
-        self.endpoint = endpoint
-        self.accessToken = accessToken
-    }
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         .get(endpoint, headers: ["Authorization": "Bearer \(accessToken)"])

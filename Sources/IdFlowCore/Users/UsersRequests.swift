@@ -7,13 +7,6 @@ struct CreateUserRequest: APIRequest {
     var profile: [String: JSONValue]
     var activate: Bool
 
-    init(orgURL: URL, apiToken: Secret, profile: [String: JSONValue], activate: Bool) {
-        self.orgURL = orgURL
-        self.apiToken = apiToken
-        self.profile = profile
-        self.activate = activate
-    }
-
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         let body: JSONValue = ["profile": .object(profile)]
         let url = OrgEndpoint(orgURL: orgURL).url(["api", "v1", "users"], query: [("activate", activate ? "true" : "false")])
@@ -36,12 +29,6 @@ struct GetUserRequest: APIRequest {
     var apiToken: Secret
     /// A user id (`00u…`) or a login; escaped as one path segment, so it can never change the path.
     var user: String
-
-    init(orgURL: URL, apiToken: Secret, user: String) {
-        self.orgURL = orgURL
-        self.apiToken = apiToken
-        self.user = user
-    }
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         .get(OrgEndpoint(orgURL: orgURL).url(["api", "v1", "users", user]), headers: UsersRequests.authorization(apiToken))
