@@ -88,4 +88,52 @@ import Testing
         let enrollments = folder.appendingPathComponent("enrollments")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: enrollments.path))?.isEmpty ?? true)
     }
+
+    @Test func aStoredDeviceTheOrgNoLongerKnowsIsForgottenAndEnrolledOnceAsANewDevice() async throws {
+        let org = FakePushOrg()
+        _ = try await enroll(org.transport)
+        let stored = try DeviceStore(stateDirectory: configuration.stateDirectory).org(URL(string: FakePushOrg.org)!)
+        let first = try #require(try stored.identity())
+
+        // The org has deleted the device: an enrollment that names it is 410 E0000153 (devices.md §2b, §8).
+        let transport = RoutedTransport { request in
+            if request.route == "POST /idp/myaccount/app-authenticators", request.jsonBody?["device"]?["id"] != nil {
+                return .json(
+                    410,
+                    #"{"errorCode":"E0000153","errorSummary":"The device was deleted","errorLink":"E0000153","errorId":"oae1"}"#)
+            }
+            return org.transport.answer(request)
+        }
+        let output = try await enroll(transport)
+
+        let posts = transport.requests.filter { $0.route == "POST /idp/myaccount/app-authenticators" }
+        #expect(posts.count == 2, "one enrollment as the stored device, then exactly one as a new device")
+        #expect(posts.first?.jsonBody?["device"]?["id"] == .string(first.deviceId ?? ""))
+        #expect(posts.last?.jsonBody?["device"]?["id"] == nil)
+        #expect(output.enrollmentId == "pfd2", "the org's second enrollment")
+        #expect(try stored.enrollment("pfd2")?.deviceId == output.deviceId)
+        let second = try #require(try stored.identity())
+        #expect(second.clientInstanceKeyId != first.clientInstanceKeyId, "the new device has a new client-instance key")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("keys/\(first.clientInstanceKeyId).json").path),
+            "the forgotten device's key is gone")
+    }
+
+    @Test func aNewDeviceTheOrgRefusesIsNotRetried() async throws {
+        let org = FakePushOrg()
+        let transport = RoutedTransport { request in
+            if request.route == "POST /idp/myaccount/app-authenticators" {
+                return .json(
+                    410,
+                    #"{"errorCode":"E0000153","errorSummary":"The device was deleted","errorLink":"E0000153","errorId":"oae1"}"#)
+            }
+            return org.transport.answer(request)
+        }
+        let error = await failure { () throws(IdFlowError) in try await enroll(transport) }
+
+        #expect(error?.exitStatus == .rejected, "a 410 is the server refusing the request (exit 3)")
+        #expect(transport.requests.filter { $0.route == "POST /idp/myaccount/app-authenticators" }.count == 1)
+        let keys = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("keys").path)) ?? []
+        #expect(keys.isEmpty, "the keys made for the refused enrollment are removed: \(keys)")
+    }
 }
