@@ -1,7 +1,8 @@
 import Foundation
 import IdFlowCore
 
-/// Builds contexts for flow tests: a scripted transport, no real waiting, captured messages.
+/// Builds contexts for flow tests: a scripted transport, no real waiting, captured messages, and a console that is
+/// never a terminal (a flow under test must not prompt on the terminal `swift test` happens to run in).
 public enum TestContext {
     public static func make(
         transport: any HTTPTransport, configuration: Configuration = TestContext.configuration(), stdin: String = "",
@@ -12,8 +13,12 @@ public enum TestContext {
             maxJitter: .zero, sleep: { duration in sleeps.withLock { $0.append(duration) } })
         let secrets = SecretReader(
             readStandardInput: { Data(stdin.utf8) }, environment: environment, warn: { line in messages.withLock { $0.append(line) } })
+        let console = Console(
+            standardOutput: { _ in }, standardError: { data in messages.withLock { $0.append(String(decoding: data, as: UTF8.self)) } },
+            readStandardInput: { Data(stdin.utf8) }, readLine: { nil }, isInteractive: false)
         return IdFlowContext(
-            configuration: configuration, http: http, secrets: secrets, message: { line in messages.withLock { $0.append(line) } })
+            configuration: configuration, http: http, secrets: secrets, console: console,
+            message: { line in messages.withLock { $0.append(line) } })
     }
 
     /// A configuration pointing at `https://example.okta.com` with an API token and a throwaway state dir.

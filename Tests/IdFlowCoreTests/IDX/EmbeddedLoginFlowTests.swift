@@ -18,10 +18,8 @@ import Testing
         configuration.clientID = Self.clientID
         configuration.redirectURI = "com.example.app:/callback"
         configuration.scope = "openid profile offline_access"
-        var context = TestContext.make(transport: transport, configuration: configuration)
-        // Not at a terminal: a missing answer stops the walk instead of prompting.
-        context.console = Console(standardOutput: { _ in }, standardError: { _ in }, readStandardInput: { Data() }, readLine: { nil })
-        return context
+        // TestContext's console is never a terminal: a missing answer stops the walk instead of prompting.
+        return TestContext.make(transport: transport, configuration: configuration)
     }
 
     /// The recorded Identity Engine, its token endpoint answering the recorded token response (05) with an ID
