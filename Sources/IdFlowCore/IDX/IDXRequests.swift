@@ -2,28 +2,16 @@ import Foundation
 
 extension IDX {
     /// `POST {interact URL}` (idx.md §2): starts an interaction bound to a PKCE challenge, a state and a nonce.
-    public struct InteractRequest: APIRequest {
-        public var url: URL
-        public var client: ClientCredentials
-        public var redirectURI: String
-        public var scope: String
-        public var pkce: PKCEPair
-        public var state: String
-        public var nonce: String
+    struct InteractRequest: APIRequest {
+        var url: URL
+        var client: ClientCredentials
+        var redirectURI: String
+        var scope: String
+        var pkce: PKCEPair
+        var state: String
+        var nonce: String
 
-        public init(
-            url: URL, client: ClientCredentials, redirectURI: String, scope: String, pkce: PKCEPair, state: String, nonce: String
-        ) {
-            self.url = url
-            self.client = client
-            self.redirectURI = redirectURI
-            self.scope = scope
-            self.pkce = pkce
-            self.state = state
-            self.nonce = nonce
-        }
-
-        public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        func httpRequest() throws(IdFlowError) -> HTTPRequest {
             let fields = [
                 ("scope", scope), ("redirect_uri", redirectURI), ("code_challenge", pkce.challenge),
                 ("code_challenge_method", pkce.method), ("state", state), ("nonce", nonce),
@@ -33,7 +21,7 @@ extension IDX {
         }
 
         /// The interaction handle; the server spells it snake_case, an SDK fixture camelCase.
-        public func decode(_ response: HTTPResponse) throws(IdFlowError) -> String {
+        func decode(_ response: HTTPResponse) throws(IdFlowError) -> String {
             guard response.isSuccess else {
                 throw response.failure(hint: "check --client-id, --redirect-uri and that the app uses the Interaction Code grant")
             }
@@ -46,53 +34,37 @@ extension IDX {
     }
 
     /// `POST {org}/idp/idx/introspect {"interactionHandle"}` (idx.md §3): the first IDX document.
-    public struct IntrospectRequest: APIRequest {
-        public var url: URL
-        public var interactionHandle: String
+    struct IntrospectRequest: APIRequest {
+        var url: URL
+        var interactionHandle: String
 
-        public init(url: URL, interactionHandle: String) {
-            self.url = url
-            self.interactionHandle = interactionHandle
-        }
-
-        public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        func httpRequest() throws(IdFlowError) -> HTTPRequest {
             try IDX.jsonRequest(url, body: ["interactionHandle": .string(interactionHandle)], contentType: "application/json")
         }
 
-        public func decode(_ response: HTTPResponse) throws(IdFlowError) -> Document { try IDX.document(response) }
+        func decode(_ response: HTTPResponse) throws(IdFlowError) -> Document { try IDX.document(response) }
     }
 
     /// A form sent to its `href` with the content type of its `accepts` (idx.md §4); answers with the next document.
-    public struct ProceedRequest: APIRequest {
-        public var form: Remediation
-        public var body: [String: JSONValue]
+    struct ProceedRequest: APIRequest {
+        var form: Remediation
+        var body: [String: JSONValue]
 
-        public init(form: Remediation, body: [String: JSONValue]) {
-            self.form = form
-            self.body = body
-        }
-
-        public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        func httpRequest() throws(IdFlowError) -> HTTPRequest {
             try IDX.jsonRequest(form.href, body: body, contentType: form.accepts)
         }
 
-        public func decode(_ response: HTTPResponse) throws(IdFlowError) -> Document { try IDX.document(response) }
+        func decode(_ response: HTTPResponse) throws(IdFlowError) -> Document { try IDX.document(response) }
     }
 
     /// The success form sent to the token endpoint (idx.md §6): `grant_type=interaction_code`, the code, and
     /// the PKCE verifier; fields without a value are dropped, so a public client sends no secret.
-    public struct InteractionCodeTokenRequest: APIRequest {
-        public var form: Remediation
-        public var client: ClientCredentials
-        public var verifier: String
+    struct InteractionCodeTokenRequest: APIRequest {
+        var form: Remediation
+        var client: ClientCredentials
+        var verifier: String
 
-        public init(form: Remediation, client: ClientCredentials, verifier: String) {
-            self.form = form
-            self.client = client
-            self.verifier = verifier
-        }
-
-        public func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        func httpRequest() throws(IdFlowError) -> HTTPRequest {
             guard form.name == "issue" else { throw .protocolViolation("the success form is named \(form.name), not issue") }
             var fields: [(String, String)] = []
             for field in form.fields {
@@ -110,7 +82,7 @@ extension IDX {
             return TokenGrant.request(form.href, client: client, fields: fields)
         }
 
-        public func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
+        func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
             try TokenGrant.decode(response, hint: "the interaction code was refused; start the sign-in again")
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
-import IdFlowCore
 import IdFlowTestSupport
 import Testing
+
+@testable import IdFlowCore
 
 /// The engine reads every recorded Identity Engine answer (Tests/Fixtures/okta-idx) and sends forms
 /// the way idx.md §4 says.
