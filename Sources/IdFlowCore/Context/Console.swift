@@ -46,11 +46,11 @@ public struct Console: Sendable {
         isInteractive: isatty(0) == 1 && isatty(2) == 1,
         promptSecret: { prompt in
             // Reads from the terminal with echo off, whatever stdin was redirected from; Ctrl-C still works.
-            TerminalPrompt.ask(prompt, echo: false)
-        }, showsProgress: isatty(2) == 1, promptLine: { prompt in TerminalPrompt.ask(prompt, echo: true) })
+            TerminalPrompt.ask(TerminalText.safe(prompt), echo: false)
+        }, showsProgress: isatty(2) == 1, promptLine: { prompt in TerminalPrompt.ask(TerminalText.safe(prompt), echo: true) })
 
-    /// Writes one human line to stderr.
+    /// Writes one human line to stderr, with any control character a server slipped into it made visible.
     public func line(_ text: String) {
-        standardError(Data((text + "\n").utf8))
+        standardError(Data((TerminalText.safe(text) + "\n").utf8))
     }
 }

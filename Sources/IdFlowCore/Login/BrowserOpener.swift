@@ -19,7 +19,13 @@ public struct BrowserOpener: Sendable {
 
     /// Starts the browser and returns at once; a browser that cannot start is reported, not fatal,
     /// because the URL is printed too.
+    ///
+    /// Only an https URL, or http on loopback, is handed to the browser: the URL may come from a server, and a
+    /// `file:`, `javascript:` or `smb:` link (or anything a launcher could read as an option) is not for it.
     public func open(_ url: URL) -> String? {
+        guard (try? TransportSecurity.check(url)) != nil, url.host?.isEmpty == false, !url.absoluteString.hasPrefix("-") else {
+            return "not opening \(TerminalText.safe(url.absoluteString)) in a browser: only https (or http on this machine) URLs are opened"
+        }
         let process = Process()
         if let browser = environment["BROWSER"]?.split(separator: ":").first.map(String.init), !browser.isEmpty {
             // The URL is passed as "$1", never spliced into the shell text, so it cannot inject commands.

@@ -121,4 +121,43 @@ import Testing
         #expect(error?.message.contains("device_authorization_endpoint") == true)
         #expect(!transport.requests.contains { $0.httpMethod == "POST" })
     }
+
+    @Test func aHostileUserCodeAndLinkNeitherDriveTheTerminalNorReachTheBrowser() async throws {
+        let remaining = Locked<[RoutedTransport.Reply?]>([nil])
+        let transport = server.transport(deviceGrant: true) { [server] request in
+            switch request.route {
+            case "POST /oauth2/default/v1/device/authorize":
+                return .json(
+                    200,
+                    """
+                    {"device_code":"\(Self.deviceCode)","user_code":"\\u001b]0;pwned\\u0007\\u001b[2JWDJBMJHT",
+                    "verification_uri":"\(server.org)/activate","verification_uri_complete":"file:///etc/passwd",
+                    "expires_in":600,"interval":5}
+                    """)
+            case "POST /oauth2/default/v1/token":
+                return remaining.withLock { $0[0] }
+                    ?? server.tokens(access: "at-device", refresh: "rt-device", scope: "openid profile", nonce: nil)
+            default:
+                return nil
+            }
+        }
+        let stderr = Locked(Data())
+        let console = Console(
+            standardOutput: { _ in }, standardError: { data in stderr.withLock { $0.append(data) } }, readStandardInput: { Data() },
+            readLine: { nil })
+        var context = self.context(transport)
+        context.console = console
+        context.message = { console.line($0) }
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-browser-\(UUID().uuidString)")
+        let opener = BrowserOpener(environment: ["BROWSER": "echo %s > '\(marker.path)'"])
+
+        _ = try await LoginDevice(opener: opener).run(context)
+
+        let shown = String(decoding: stderr.current, as: UTF8.self)
+        #expect(!shown.contains("\u{1B}") && !shown.contains("\u{07}"), "a control character reached the terminal")
+        #expect(shown.contains("\\x1B]0;pwned"))
+        #expect(shown.contains("not opening file:///etc/passwd"))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+    }
 }
