@@ -31,7 +31,7 @@ public struct EnrollDevice: Sendable {
         var pinSecret: Secret?
         if userVerification {
             guard let pin else { throw Self.pinMissing }
-            pinSecret = try context.secrets.read("PIN", from: pin)
+            pinSecret = try SealedKey.acceptable(context.secrets.read("PIN", from: pin))
         }
         let (token, configuredClient) = try MyAccountToken.resolve(context, org: org, fromStandardInput: accessTokenFromStandardInput)
         guard let clientID = configuredClient, !clientID.isEmpty else {

@@ -32,7 +32,7 @@ public struct UpdateEnrollment: Sendable {
         var pinSecret: Secret?
         if userVerification == true {
             guard let pin else { throw EnrollDevice.pinMissing }
-            pinSecret = try context.secrets.read("PIN", from: pin)
+            pinSecret = try SealedKey.acceptable(context.secrets.read("PIN", from: pin))
         }
         let (token, _) = try MyAccountToken.resolve(context, org: org, fromStandardInput: accessTokenFromStandardInput)
         let url = try record.link(on: org)

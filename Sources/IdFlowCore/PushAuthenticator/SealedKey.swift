@@ -15,10 +15,32 @@ struct SealedKey: Codable, Sendable, Equatable {
     /// AES-GCM's combined nonce ‖ ciphertext ‖ tag, base64url.
     var box: String
 
-    /// 2^15 rounds with r = 8: about 32 MiB and a tenth of a second, each guess of a stolen file costs as much.
-    static let defaultRounds = 1 << 15
+    /// 2^17 rounds with r = 8 and p = 1, OWASP's minimum for scrypt: 128 MiB and a fraction of a second, and each
+    /// guess at a stolen file costs as much.
+    static let defaultRounds = 1 << 17
+
+    /// The shortest PIN accepted for a new seal: a 4-digit PIN is 10,000 guesses, which no cost per guess can
+    /// make slow enough for a copied file; 6 characters is what phones ask for.
+    static let minimumPINLength = 6
+
+    /// The most a file may ask of scrypt when it is opened (2^20 rounds, r 16, p 4: 2 GiB at the very most), so a
+    /// planted or damaged record cannot make `resolve` spend minutes or gigabytes before the tag check.
+    static let maximumRounds = 1 << 20
+    static let maximumBlockSize = 16
+    static let maximumParallelism = 4
+
+    /// `pin` if it is long enough to seal a key with; otherwise a usage error saying why.
+    static func acceptable(_ pin: Secret) throws(IdFlowError) -> Secret {
+        guard pin.value.count >= minimumPINLength else {
+            throw .invalidInput(
+                "the PIN is too short: a user-verification key needs a PIN of at least \(minimumPINLength) characters",
+                hint: "choose a longer PIN; it is all that protects the key if the file is ever copied")
+        }
+        return pin
+    }
 
     static func seal(_ secret: Data, pin: Secret, kid: String, rounds: Int = defaultRounds) throws(IdFlowError) -> SealedKey {
+        _ = try acceptable(pin)
         let salt = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
         let key = try derive(pin: pin, salt: salt, rounds: rounds, blockSize: 8, parallelism: 1)
         do {
@@ -40,8 +62,13 @@ struct SealedKey: Codable, Sendable, Equatable {
     }
 
     func open(pin: Secret, kid: String) -> Result<Data, OpenFailure> {
-        guard kdf == "scrypt", let salt = Base64URL.decode(salt), let combined = Base64URL.decode(box), n > 1, r > 0, p > 0 else {
+        guard kdf == "scrypt", let salt = Base64URL.decode(salt), let combined = Base64URL.decode(box) else {
             return .failure(.corrupted("unknown key derivation or damaged record"))
+        }
+        guard n > 1, n <= Self.maximumRounds, n & (n - 1) == 0, (1...Self.maximumBlockSize).contains(r),
+            (1...Self.maximumParallelism).contains(p)
+        else {
+            return .failure(.corrupted("the record asks scrypt for N=\(n), r=\(r), p=\(p), outside what idflow seals with"))
         }
         let key: SymmetricKey
         do {

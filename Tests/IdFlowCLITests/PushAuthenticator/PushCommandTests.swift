@@ -176,9 +176,22 @@ import _CryptoExtras
         #expect(!org.transport.requests.contains { $0.url?.path.hasSuffix("/verify") == true })
     }
 
+    @Test func aPINShorterThanSixCharactersIsRefusedBeforeAnythingIsSentOrKept() async throws {
+        let org = FakePushOrg()
+        let result = await CLI.run(
+            ["enroll", "--access-token-stdin", "--user-verification"] + configuration, transport: org.transport, stdin: "user-at",
+            environment: environment.merging(["IDFLOW_PIN": "2468"]) { $1 })
+        #expect(result.exitCode == 64, "\(result.stderr)")
+        #expect(result.error?["message"]?.stringValue?.contains("at least 6 characters") == true)
+        #expect(!result.stderr.contains("2468"), "the PIN is not echoed")
+        #expect(!org.transport.requests.contains { $0.httpMethod == "POST" })
+        let keys = stateDirectory.appendingPathComponent("devices/o.example.com/keys")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: keys.path))?.isEmpty ?? true)
+    }
+
     @Test func userVerificationWithTheRightPINSignsWithTheUVKeyAndAWrongPINFallsBack() async throws {
         let org = FakePushOrg()
-        let withPIN = environment.merging(["IDFLOW_PIN": "2468"]) { $1 }
+        let withPIN = environment.merging(["IDFLOW_PIN": "246813"]) { $1 }
         let enrollment = try await enroll(org, extra: ["--user-verification"], environment: withPIN)
         let body = try #require(org.transport.requests.last { $0.route == "POST /idp/myaccount/app-authenticators" }?.jsonBody)
         let uvKid = try #require(body["methods"]?["push"]?["keys"]?["userVerification"]?["kid"]?.stringValue)
@@ -194,7 +207,7 @@ import _CryptoExtras
         #expect(org.answer(tx1) == nil)
 
         let approved = await CLI.run(
-            ["resolve", "--next", "--approve", "--pin-stdin"] + configuration, transport: org.transport, stdin: "2468\n",
+            ["resolve", "--next", "--approve", "--pin-stdin"] + configuration, transport: org.transport, stdin: "246813\n",
             environment: environment)
         #expect(approved.exitCode == 0, "\(approved.stderr)")
         #expect(approved.json?["keyType"] == "userVerification")
@@ -222,7 +235,7 @@ import _CryptoExtras
         #expect(on.exitCode == 64, "an empty PIN is refused: \(on.stderr)")
         let onWithPIN = await CLI.run(
             ["enroll", "update", enrollment, "--user-verification", "on", "--access-token-stdin"] + configuration, transport: org.transport,
-            stdin: "user-at", environment: environment.merging(["IDFLOW_PIN": "2468"]) { $1 })
+            stdin: "user-at", environment: environment.merging(["IDFLOW_PIN": "246813"]) { $1 })
         #expect(onWithPIN.exitCode == 0, "\(onWithPIN.stderr)")
         #expect(onWithPIN.json?["userVerification"] == true)
         let patch = try #require(org.transport.requests.last { $0.httpMethod == "PATCH" })
@@ -261,7 +274,7 @@ import _CryptoExtras
 
     @Test func verboseTracesLeakNoKeyPINAssertionOrToken() async throws {
         let org = FakePushOrg()
-        let withPIN = environment.merging(["IDFLOW_PIN": "97531"]) { $1 }
+        let withPIN = environment.merging(["IDFLOW_PIN": "975310"]) { $1 }
         let enroll = await CLI.run(
             ["enroll", "--access-token-stdin", "--user-verification", "--verbose"] + configuration, transport: org.transport,
             stdin: "user-at", environment: withPIN)
@@ -275,7 +288,7 @@ import _CryptoExtras
 
         let trace = enroll.stderr + challenges.stderr + resolve.stderr
         #expect(trace.contains("> POST"))
-        var secrets = ["user-at", "97531", "maintenance-at"]
+        var secrets = ["user-at", "975310", "maintenance-at"]
         secrets += org.transport.requests.compactMap { $0.formBody["assertion"] }
         secrets += org.transport.requests.compactMap { $0.jsonBody?["challengeResponse"]?.stringValue }
         secrets += org.transport.requests.compactMap {

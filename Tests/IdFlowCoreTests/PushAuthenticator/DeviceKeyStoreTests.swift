@@ -24,7 +24,7 @@ struct DeviceKeyStoreTests {
         let pop = DeviceKey.generate(.proofOfPossession)
         let uv = DeviceKey.generate(.userVerification)
         try folder.save(pop, pin: nil, now: Date())
-        try folder.save(uv, pin: Secret("2468"), rounds: rounds, now: Date())
+        try folder.save(uv, pin: Secret("246813"), rounds: rounds, now: Date())
         for file in [try folder.keyFile(pop.kid), try folder.keyFile(uv.kid)] {
             #expect(try mode(file) == 0o600)
         }
@@ -39,18 +39,18 @@ struct DeviceKeyStoreTests {
     @Test func theUserVerificationKeyIsUnreadableWithoutThePIN() throws {
         let folder = try store.org(org)
         let uv = DeviceKey.generate(.userVerification)
-        try folder.save(uv, pin: Secret("2468"), rounds: rounds, now: Date())
+        try folder.save(uv, pin: Secret("246813"), rounds: rounds, now: Date())
         let text = String(decoding: try Data(contentsOf: try folder.keyFile(uv.kid)), as: UTF8.self)
         #expect(!text.contains(Base64URL.encode(uv.privateKey.rawRepresentation)))
         #expect(!text.contains("privateKey"))
         // It is not a silent key: nothing reads it without the PIN.
         #expect(throws: IdFlowError.self) { try folder.silentKey(uv.kid, role: .userVerification) }
 
-        guard case .wrongPIN = folder.userVerificationKey(uv.kid, pin: Secret("1357")) else {
+        guard case .wrongPIN = folder.userVerificationKey(uv.kid, pin: Secret("135799")) else {
             Issue.record("a wrong PIN must not unlock the key")
             return
         }
-        guard case .unlocked(let key) = folder.userVerificationKey(uv.kid, pin: Secret("2468")) else {
+        guard case .unlocked(let key) = folder.userVerificationKey(uv.kid, pin: Secret("246813")) else {
             Issue.record("the right PIN must unlock the key")
             return
         }

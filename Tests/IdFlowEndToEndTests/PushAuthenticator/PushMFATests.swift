@@ -91,7 +91,7 @@ struct PushMFATests {
     }
 
     @Test func userVerificationNeedsTheRightPIN() async throws {
-        let (sandbox, enrollment) = try await enrolled("uv@example.com", userVerification: "4711")
+        let (sandbox, enrollment) = try await enrolled("uv@example.com", userVerification: "471108")
         defer { sandbox.stop() }
         #expect(enrollment["userVerification"] == true)
 
@@ -123,12 +123,12 @@ struct PushMFATests {
         }
 
         let wrong = try await push()
-        let refused = try await sandbox.idflow(["resolve", "--transaction-id", wrong, "--approve", "--pin-stdin"], stdin: "0000")
+        let refused = try await sandbox.idflow(["resolve", "--transaction-id", wrong, "--approve", "--pin-stdin"], stdin: "000000")
         #expect(refused.exitCode == 4, "\(refused)")
         #expect(try await status(wrong)?["status"] != "APPROVED", "a wrong PIN never approves")
 
         let right = try await push()
-        let approved = try await sandbox.idflow(["resolve", "--transaction-id", right, "--approve", "--pin-stdin"], stdin: "4711")
+        let approved = try await sandbox.idflow(["resolve", "--transaction-id", right, "--approve", "--pin-stdin"], stdin: "471108")
         #expect(approved.exitCode == 0, "\(approved)")
         #expect(try approved.json()["keyType"] == "userVerification")
         let answered = try await status(right)

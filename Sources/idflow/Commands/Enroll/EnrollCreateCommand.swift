@@ -22,7 +22,7 @@ struct EnrollCreateCommand: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("user-verification"),
-        help: "Also enroll a user-verification key, sealed under a PIN (--pin-stdin, --pin-file or IDFLOW_PIN).")
+        help: "Also enroll a user-verification key, sealed under a PIN of at least 6 characters (--pin-stdin, --pin-file or IDFLOW_PIN).")
     var userVerification = false
 
     @Option(help: ArgumentHelp("The device's display name; default: the host name.", valueName: "name"))
