@@ -46,7 +46,7 @@ public final class FakePushOrg: @unchecked Sendable {
     public func push(
         enrollment: String, userId: String = "00u1", userVerification: String? = nil,
         key: JWTKit.Insecure.RSA.PrivateKey = FakePushOrg.orgKey,
-        expiresIn: Int = 300
+        expiresIn: Int = 300, overriding: [String: JSONValue] = [:]
     ) async throws -> String {
         let tx = "tx\(state.current.order.count + 1)"
         let now = Int(Date().timeIntervalSince1970)
@@ -61,6 +61,7 @@ public final class FakePushOrg: @unchecked Sendable {
             ],
         ]
         claims["userVerification"] = userVerification.map(JSONValue.string)
+        claims.merge(overriding) { $1 }
         let collection = JWTKeyCollection()
         await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: "org-key"))
         var header = JWTHeader()

@@ -54,9 +54,10 @@ public enum ChallengeResponse {
         }
     }
 
-    /// The claims of §6c for `challenge`, answered by `enrollment` with `key`.
+    /// The claims of §6c for `challenge`, answered by `enrollment` with `key`, addressed to the enrollment's own
+    /// `org` (never to a URL the challenge names).
     public static func claims(
-        challenge: PushChallenge, enrollment: EnrollmentRecord, installationId: String, key: DeviceKey, consent: UserConsent,
+        challenge: PushChallenge, enrollment: EnrollmentRecord, org: URL, installationId: String, key: DeviceKey, consent: UserConsent,
         amr: [String], signals: DeviceSignals, now: Date
     ) -> JSONValue {
         var deviceSignals = signals.requested(challenge.signals)
@@ -65,7 +66,7 @@ public enum ChallengeResponse {
         deviceSignals["authenticatorAppKey"] = .string(installationId)
         var claims = DeviceJWT.timeClaims(now: now)
         claims["iss"] = .string(enrollment.enrollmentId)
-        claims["aud"] = .string(challenge.issuer)
+        claims["aud"] = .string(org.absoluteString)
         claims["sub"] = .string(enrollment.userId)
         claims["tx"] = .string(challenge.transactionId)
         claims["nonce"] = .string(challenge.nonce)

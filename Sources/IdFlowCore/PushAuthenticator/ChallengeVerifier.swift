@@ -63,5 +63,35 @@ public struct ChallengeVerifier: Sendable {
         }
     }
 
+    /// Refuses a challenge whose claims name anything but `record`: the org's key signs challenges for every
+    /// enrollment, user and client of the org, so a valid signature alone does not make a challenge this one's
+    /// (devices.md §5b). `iss` must be the enrollment's org (or its authorization server), `aud` the OAuth client
+    /// that enrolled, `orgId` and `authenticatorEnrollmentId` (when present) the stored ones.
+    public static func checkBinding(_ challenge: PushChallenge, to record: EnrollmentRecord, org: URL) throws(IdFlowError) {
+        func refuse(_ claim: String, _ value: String, expected: String) -> IdFlowError {
+            .security(
+                "the push challenge \(challenge.transactionId) names \(claim) \(value), not this enrollment's \(expected); it was not answered",
+                hint: "a challenge for another enrollment, org or client is never answered here")
+        }
+        let orgText = org.absoluteString
+        var issuers = [orgText]
+        if let server = challenge.authorizationServerId {
+            issuers.append(OrgEndpoint(orgURL: org).url(["oauth2", server]).absoluteString)
+        }
+        let issuer = challenge.issuer.hasSuffix("/") ? String(challenge.issuer.dropLast()) : challenge.issuer
+        guard issuers.contains(where: { $0.caseInsensitiveCompare(issuer) == .orderedSame }) else {
+            throw refuse("iss", challenge.issuer, expected: "org \(orgText)")
+        }
+        guard challenge.audience == record.oauthClientId else {
+            throw refuse("aud", challenge.audience, expected: "client \(record.oauthClientId)")
+        }
+        guard challenge.orgId == record.orgId else {
+            throw refuse("orgId", challenge.orgId, expected: record.orgId)
+        }
+        if let enrollment = challenge.authenticatorEnrollmentId, enrollment != record.enrollmentId {
+            throw refuse("authenticatorEnrollmentId", enrollment, expected: record.enrollmentId)
+        }
+    }
+
     static let hint = "the challenge did not come from the org as sent; it was not answered"
 }

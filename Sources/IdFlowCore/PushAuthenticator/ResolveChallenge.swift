@@ -57,8 +57,9 @@ public struct ResolveChallenge: Sendable {
 
         let org = try record.org()
         let folder = try DeviceStore(context).org(org)
-        // Expiry first: it needs no network (§5c.4). Then the signature, before anything is signed or sent.
+        // Expiry and binding first: they need no network (§5c.4). Then the signature, before anything is signed or sent.
         try ChallengeVerifier(keys: StaticKeySet(jwks: Data())).checkNotExpired(challenge, now: context.now())
+        try ChallengeVerifier.checkBinding(challenge, to: record, org: org)
         let verifier = try await ChallengeVerifier.discover(context, orgURL: org, authorizationServerId: challenge.authorizationServerId)
         try await verifier.verify(challenge, now: context.now())
         let verifyURL = try AuthenticatorOrg.link(challenge.verificationUri.absoluteString, on: org, what: "verificationUri")
@@ -75,7 +76,7 @@ public struct ResolveChallenge: Sendable {
             key = try folder.silentKey(record.proofOfPossessionKeyId, role: .proofOfPossession)
         }
         let claims = ChallengeResponse.claims(
-            challenge: challenge, enrollment: record, installationId: identity.installationId, key: key, consent: plan.consent,
+            challenge: challenge, enrollment: record, org: org, installationId: identity.installationId, key: key, consent: plan.consent,
             amr: plan.amr, signals: DeviceSignals.current(name: record.displayName), now: context.now())
         let response = try ChallengeResponse.sign(claims, challenge: challenge, key: key)
         let status = try await context.http.send(

@@ -167,6 +167,34 @@ import _CryptoExtras
         #expect(org.answer(tx) == nil)
     }
 
+    /// Signed by the org's own key, but naming someone else: another enrollment, org, client or issuer host.
+    @Test(arguments: [
+        ("authenticatorEnrollmentId", JSONValue.string("pfdSomeoneElse")), ("orgId", "00oAnotherOrg"), ("aud", "0oaAnotherClient"),
+        ("iss", "https://attacker.example.net"),
+    ])
+    func aChallengeNamingAnotherEnrollmentOrgClientOrIssuerIsNeverAnswered(claim: String, value: JSONValue) async throws {
+        let org = FakePushOrg()
+        let enrollment = try await enroll(org)
+        let tx = try await org.push(enrollment: enrollment, overriding: [claim: value])
+        let result = await CLI.run(
+            ["resolve", "--transaction-id", tx, "--approve"] + configuration, transport: org.transport, environment: environment)
+        #expect(result.exitCode == 13, "\(claim): \(result.stderr)")
+        #expect(result.error?["message"]?.stringValue?.contains(claim) == true)
+        #expect(!org.transport.requests.contains { $0.url?.path.hasSuffix("/verify") == true })
+        #expect(org.answer(tx) == nil)
+    }
+
+    @Test func theAnswerIsAddressedToTheEnrollmentsOrgNotToTheChallengesIssuer() async throws {
+        let org = FakePushOrg()
+        let enrollment = try await enroll(org)
+        // The org's own issuer, spelled with a trailing slash: accepted, and the answer still goes to the stored org.
+        let tx = try await org.push(enrollment: enrollment, overriding: ["iss": .string(FakePushOrg.org + "/")])
+        let result = await CLI.run(
+            ["resolve", "--transaction-id", tx, "--approve"] + configuration, transport: org.transport, environment: environment)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(org.answer(tx)?["claims"]?["aud"] == .string(FakePushOrg.org))
+    }
+
     @Test func anExpiredChallengeIsRefusedLocally() async throws {
         let org = FakePushOrg()
         let enrollment = try await enroll(org)

@@ -76,7 +76,8 @@ struct ChallengeResponseTests {
         let key = DeviceKey.generate(.proofOfPossession)
         let now = Date(timeIntervalSince1970: 1_800_000_010)
         let claims = ChallengeResponse.claims(
-            challenge: challenge, enrollment: Self.record, installationId: "INSTALL-1", key: key, consent: .approvedConsentPrompt,
+            challenge: challenge, enrollment: Self.record, org: URL(string: "https://o.example.com")!, installationId: "INSTALL-1",
+            key: key, consent: .approvedConsentPrompt,
             amr: [], signals: Self.signals, now: now)
         let jwt = try ChallengeResponse.sign(claims, challenge: challenge, key: key)
         let decoded = try DecodedJWT(jwt)
@@ -118,7 +119,8 @@ struct ChallengeResponseTests {
         let challenge = try Self.challenge(userVerification: "REQUIRED")
         let key = DeviceKey.generate(.userVerification)
         let claims = ChallengeResponse.claims(
-            challenge: challenge, enrollment: Self.record, installationId: "I", key: key, consent: .approvedUserVerification, amr: ["pin"],
+            challenge: challenge, enrollment: Self.record, org: URL(string: "https://o.example.com")!, installationId: "I", key: key,
+            consent: .approvedUserVerification, amr: ["pin"],
             signals: Self.signals, now: Date())
         let decoded = try DecodedJWT(try ChallengeResponse.sign(claims, challenge: challenge, key: key))
         #expect(decoded.keyID == key.kid)
