@@ -3,7 +3,10 @@ import Foundation
 /// Where one step's data comes from, as `--data`/`--init-data` say it: the text itself, `@FILE`, or `-`
 /// (standard input, also `--data-stdin`). The data is opaque: it is sent as the string it is, whatever it holds.
 public enum RegistrationData: Sendable, Equatable {
+    /// The data as a program gave it (the demo).
     case text(String)
+    /// The data typed on the command line, which other users can read in `ps`: warned about when read.
+    case argument(String)
     case file(String)
     case standardInput
 
@@ -14,7 +17,7 @@ public enum RegistrationData: Sendable, Equatable {
         } else if argument.hasPrefix("@"), argument.count > 1 {
             self = .file(String(argument.dropFirst()))
         } else {
-            self = .text(argument)
+            self = .argument(argument)
         }
     }
 
@@ -22,7 +25,16 @@ public enum RegistrationData: Sendable, Equatable {
     func read(_ what: String, _ secrets: SecretReader) throws(IdFlowError) -> String {
         switch self {
         case .text(let text): return text
-        case .file(let path): return try secrets.read(what, from: .file(path)).value
+        case .argument(let text):
+            // Registration data is often a secret (an invite code, a texted code); an empty one is the script's to judge.
+            secrets.warn(
+                "warning: the \(what) given on the command line is visible to other users in `ps`; prefer --data-stdin or --data @FILE")
+            return text
+        case .file(let path):
+            return try secrets.read(
+                what, fromFileNamedAfterAt: path,
+                hint: "give an existing file as @FILE, or send data that starts with @ through --data-stdin"
+            ).value
         case .standardInput: return try secrets.read(what, from: .standardInput).value
         }
     }

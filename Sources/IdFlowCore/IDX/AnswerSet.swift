@@ -34,12 +34,28 @@ extension IDX {
                     usedStandardInput = true
                     values[name] = try reader.read(name, from: .standardInput).value
                 case let path where path.hasPrefix("@") && path.count > 1:
-                    values[name] = try reader.read(name, from: .file(String(path.dropFirst()))).value
+                    values[name] = try reader.read(
+                        name, fromFileNamedAfterAt: String(path.dropFirst()),
+                        hint: "give an existing file as \(name)=@FILE, or send a value that starts with @ through \(name)=@- (stdin)"
+                    ).value
                 default:
+                    if isSecret(name) {
+                        reader.warn(
+                            "warning: the answer for \(name) given on the command line is visible to other users in `ps`; "
+                                + "prefer \(name)=@- (stdin) or \(name)=@FILE")
+                    }
                     values[name] = raw
                 }
             }
             return AnswerSet(values)
+        }
+
+        /// The fields whose values are secrets in the Identity Engine's forms (a password, an e-mailed or texted
+        /// code, a TOTP, a security answer), by the last part of their path.
+        static let secretFieldNames: Set<String> = ["passcode", "password", "answer", "totp", "otp", "pin", "secret"]
+
+        static func isSecret(_ path: String) -> Bool {
+            secretFieldNames.contains(String(path.split(separator: ".").last ?? "").lowercased())
         }
 
         public subscript(path: String) -> String? { values[path] }

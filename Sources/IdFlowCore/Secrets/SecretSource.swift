@@ -33,8 +33,7 @@ public struct SecretReader: Sendable {
             }
             raw = text
         case .file(let path):
-            let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-            guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
+            guard let text = Self.contents(ofFile: path) else {
                 throw .invalidInput("cannot read the \(what) from \(path)", hint: "check that the file exists and is readable")
             }
             raw = text
@@ -52,6 +51,21 @@ public struct SecretReader: Sendable {
             throw .invalidInput("the \(what) is empty", hint: "supply a non-empty \(what)")
         }
         return Secret(trimmed)
+    }
+
+    /// Reads `what` from the file an `@FILE` argument names. A file that cannot be read is not named in the error:
+    /// what followed the @ may have been meant as the value itself (a password or code that starts with @).
+    public func read(_ what: String, fromFileNamedAfterAt path: String, hint: String) throws(IdFlowError) -> Secret {
+        guard Self.contents(ofFile: path) != nil else {
+            throw .invalidInput(
+                "cannot read the \(what) from the file named after @ (not repeated here, in case it was the value itself)", hint: hint)
+        }
+        return try read(what, from: .file(path))
+    }
+
+    private static func contents(ofFile path: String) -> String? {
+        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        return FileManager.default.contents(atPath: url.path).flatMap { String(data: $0, encoding: .utf8) }
     }
 
     static func dropTrailingNewline(_ text: String) -> String {

@@ -37,7 +37,7 @@ struct LoginPKCECommand: AsyncParsableCommand {
               $ printf '%s' "$PW" | idflow login-pkce --username jo@example.com --password-stdin --mfa push
               $ idflow login-pkce --browser
               $ idflow login-pkce --embedded --answer identifier=jo@example.com --answer credentials.passcode=@- <<<"$PW"
-              $ idflow login-pkce --embedded --resume "$TX" --answer credentials.passcode="$CODE"
+              $ idflow login-pkce --embedded --resume "$TX" --answer credentials.passcode=@- <<<"$CODE"
             """)
 
     @OptionGroup var method: LoginMethodOptions

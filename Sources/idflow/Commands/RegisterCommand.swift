@@ -20,7 +20,7 @@ struct RegisterCommand: AsyncParsableCommand {
             complete step issues the tokens, which are validated like login-pkce's and saved for the profile; \
             prints {"status","identityProvider","data","tokens"}.
 
-              $ idflow register --idp invite-code --data K7Q2 --client-secret-file secret | jq -r .tokens.access_token
+              $ idflow register --idp invite-code --data-stdin --client-secret-file secret <<<"$INVITE" | jq -r .tokens.access_token
 
             A recoverable status (4000-4999) exits 10 with {"status","step","transactionId","data","identityProvider"} \
             on stdout; continue with --transaction-id and other --data. At a terminal idflow asks again instead. \
