@@ -90,10 +90,10 @@ import Testing
     }
 
     @Test func dataArgumentsNameTextAFileOrStandardInput() {
-        #expect(RegistrationData(argument: "K7Q2") == .text("K7Q2"))
+        #expect(RegistrationData(argument: "K7Q2") == .argument("K7Q2"))
         #expect(RegistrationData(argument: "@code.txt") == .file("code.txt"))
         #expect(RegistrationData(argument: "-") == .standardInput)
-        #expect(RegistrationData(argument: "@") == .text("@"))
+        #expect(RegistrationData(argument: "@") == .argument("@"))
     }
 
     @Test func theTraceMasksTheDataOfCustomRegistrationOnly() {
