@@ -58,10 +58,10 @@ extension SandboxState {
         let invalid = IDXFieldErrors(messages: ["credentials.passcode": [("Invalid code. Try again.", "api.authn.error.PASSCODE_INVALID")]])
         switch transaction.step {
         case .challengeEmail(let userId, let code):
-            guard passcode == code.value else { return .invalid(transaction, invalid) }
+            guard ConstantTime.equals(passcode, code.value) else { return .invalid(transaction, invalid) }
             return .next(signIn(transaction, userId: userId))
         case .enrollEmail(var signUp, let code):
-            guard passcode == code.value else { return .invalid(transaction, invalid) }
+            guard ConstantTime.equals(passcode, code.value) else { return .invalid(transaction, invalid) }
             signUp.emailVerified = true
             return continueSignUp(transaction, signUp)
         default:
