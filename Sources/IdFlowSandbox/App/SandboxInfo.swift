@@ -14,10 +14,13 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
     public var customRegistration: CustomRegistrationInfo?
     /// The Identity Engine's policy: `{"authenticators": [...], "signUp": Bool}`.
     public var idx: IDXPolicy?
+    /// `host:port` the server listens on, which for `--host 0.0.0.0` is every interface although `orgUrl` names
+    /// loopback (the address clients on this machine use).
+    public var listenAddress: String?
 
     public init(
         orgUrl: String, issuer: String, apiToken: String, clientId: String, redirectUri: String,
-        customRegistration: CustomRegistrationInfo? = nil, idx: IDXPolicy? = nil
+        customRegistration: CustomRegistrationInfo? = nil, idx: IDXPolicy? = nil, listenAddress: String? = nil
     ) {
         self.orgUrl = orgUrl
         self.issuer = issuer
@@ -26,6 +29,7 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
         self.redirectUri = redirectUri
         self.customRegistration = customRegistration
         self.idx = idx
+        self.listenAddress = listenAddress
     }
 
     /// The same document as the sandbox's own JSON (for `GET /sandbox/info`), the original keys first.
@@ -48,6 +52,7 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
                 "authenticators": .array(idx.authenticators.map { .string($0.rawValue) }), "signUp": .bool(idx.signUp),
             ]
         }
+        if let listenAddress { object["listenAddress"] = .string(listenAddress) }
         return .object(object)
     }
 }

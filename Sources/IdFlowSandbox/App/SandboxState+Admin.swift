@@ -2,8 +2,20 @@ import Foundation
 
 /// Test controls: the outbox, scripted faults and rate limits.
 extension SandboxState {
-    /// Every e-mail the sandbox has "sent", oldest first.
+    /// Every e-mail the sandbox has "sent" and still keeps (the newest `outboxCapacity`), oldest first.
     public var outboxMessages: [OutboxMessage] { outbox }
+
+    /// How many messages the outbox keeps. Anyone may ask for codes (an anonymous sign-up, a registration's
+    /// init), so without a bound a script could grow the sandbox's memory without end; a person or a test
+    /// reads the newest messages, never the thousandth from last.
+    public static let outboxCapacity = 1_000
+
+    /// Puts `message` in the outbox, dropping the oldest beyond `outboxCapacity`; every message the sandbox
+    /// "sends" goes through here.
+    func deliver(_ message: OutboxMessage) {
+        outbox.append(message)
+        if outbox.count > Self.outboxCapacity { outbox.removeFirst(outbox.count - Self.outboxCapacity) }
+    }
 
     func clearOutbox() {
         outbox.removeAll()
@@ -13,7 +25,7 @@ extension SandboxState {
     /// where a test or a person reads it back, and is returned for the caller to check answers against.
     func sendCode(to address: String, subject: String) -> String {
         let code = RandomToken.string(count: 6, alphabet: Array("0123456789"))
-        outbox.append(OutboxMessage(to: address, subject: subject, code: code, sentAt: clock.now))
+        deliver(OutboxMessage(to: address, subject: subject, code: code, sentAt: clock.now))
         return code
     }
 

@@ -13,6 +13,9 @@ public actor SandboxState {
 
     /// `http://host:port`; fixed once the server is bound (see `didBind(host:port:)`).
     public private(set) var orgURL: String
+    /// `host:port` the server really listens on (`0.0.0.0:PORT` for every interface, where `orgURL` says loopback);
+    /// nil until it is bound.
+    public private(set) var listenAddress: String?
     var clock = SandboxClock()
 
     // Directory.
@@ -98,12 +101,13 @@ public actor SandboxState {
                 identityProviders: configuration.customRegistration.identityProviders.map {
                     .init(id: $0.id, type: $0.type.rawValue, enabled: $0.enabled)
                 }),
-            idx: configuration.idx)
+            idx: configuration.idx, listenAddress: listenAddress)
     }
 
     /// Records the address the server actually bound, so every URL the sandbox writes is reachable.
     func didBind(host: String, port: Int) {
         orgURL = Self.makeOrgURL(host: host, port: port)
+        listenAddress = ListenAddress.hostAndPort(host, port: port)
     }
 
     /// `http://HOST[:PORT]`; a wildcard bind address is written as loopback so clients can use it.

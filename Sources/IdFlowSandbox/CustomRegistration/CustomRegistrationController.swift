@@ -74,7 +74,7 @@ struct CustomRegistrationController {
         else {
             throw OAuthErrorResponse(.badRequest, "invalid_client", "Client authentication with HTTP Basic is required.")
         }
-        guard id == registration.clientId, secret == registration.clientSecret else {
+        guard id == registration.clientId, let expected = registration.clientSecret, ConstantTime.equals(secret, expected) else {
             throw OAuthErrorResponse(.badRequest, "invalid_client", "The client is not valid for custom registration.")
         }
         return id

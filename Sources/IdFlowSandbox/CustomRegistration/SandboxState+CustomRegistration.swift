@@ -142,7 +142,9 @@ extension SandboxState {
             if code == idp.revokedCode { return ScriptAnswer(status: 5001, data: "invite code revoked") }
             return ScriptAnswer(status: 4001, data: "invalid code")
         case .smsOTP:
-            guard let code = record.code, text == code else { return ScriptAnswer(status: 4002, data: "wrong code") }
+            guard let code = record.code, let text, ConstantTime.equals(text, code) else {
+                return ScriptAnswer(status: 4002, data: "wrong code")
+            }
             return ScriptAnswer(status: 2000, data: nil, email: record.email)
         case .rules:
             return firstRule(idp.completeRules, matching: data) ?? ScriptAnswer(status: 5000, data: "no rule matched")

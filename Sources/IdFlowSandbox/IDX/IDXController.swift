@@ -147,7 +147,8 @@ struct IDXController {
         }
     }
 
-    /// `challenge/resend {"stateHandle"}` → a new code in the outbox (the old one stops working), same document.
+    /// `challenge/resend {"stateHandle"}` → a new code in the outbox (the old one stops working), same document;
+    /// within 30 s of the last code, nothing is sent and the same step answers 400 with Okta's "wait" message.
     @Sendable func resend(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
         guard let transaction = await liveTransaction(body), let next = await state.resendEmailCode(transaction) else {
@@ -193,6 +194,14 @@ struct IDXController {
     private func liveTransaction(_ body: JSONValue) async -> IDXTransaction? {
         guard let stateHandle = body["stateHandle"]?.stringValue else { return nil }
         return await state.idxTransaction(stateHandle: stateHandle)
+    }
+
+    /// The document after asking for a code: the next step, or (400) the same one with the "wait" message.
+    private func document(_ request: IDXCodeRequest) async -> Response {
+        switch request {
+        case .sent(let next): return await document(next)
+        case .tooSoon(let same): return await document(same, error: SandboxState.codeResendTooSoon, status: .badRequest)
+        }
     }
 
     /// The document of a form's outcome: the next step (200, or 403 for a refusal), or the step to show again

@@ -92,6 +92,15 @@ struct IDXSignUp: Sendable {
     }
 }
 
+/// What asking for a code (`challenge/resend`, or choosing the e-mail authenticator again) led to.
+enum IDXCodeRequest: Sendable {
+    /// Sent (or, for a push, the new challenge): the transaction's next step.
+    case sent(IDXTransaction)
+    /// The last code went out less than `SandboxState.codeResendInterval` ago: nothing was sent, and the
+    /// step stays as it was with Okta's "wait" message.
+    case tooSoon(IDXTransaction)
+}
+
 /// What a form submission led to: the next step, or the step to show again (possibly another one) with
 /// messages on its fields.
 enum IDXOutcome: Sendable {

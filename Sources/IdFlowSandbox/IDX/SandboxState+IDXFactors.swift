@@ -7,7 +7,7 @@ extension SandboxState {
     /// `POST /idp/idx/challenge {"authenticator": {"id", "methodType"}}` (`select-authenticator-authenticate`,
     /// and the push's `resend`): e-mails a new code, or sends a new push (withdrawing one still waiting); nil for an
     /// authenticator this step does not offer.
-    func chooseAuthenticator(_ transaction: IDXTransaction, id: String?, clientOS: String) -> IDXTransaction? {
+    func chooseAuthenticator(_ transaction: IDXTransaction, id: String?, clientOS: String) -> IDXCodeRequest? {
         let userId: String
         switch transaction.step {
         case .selectAuthenticator(let id), .challengeEmail(let id, _), .challengePush(let id, _), .pushEnded(let id, _):
@@ -18,20 +18,32 @@ extension SandboxState {
         switch (configuration.idx.secondFactor, id) {
         case (.email, IDXWire.emailAuthenticatorID):
             guard let user = users[userId] else { return nil }
+            if case .challengeEmail(_, let last) = transaction.step, isTooSoon(after: last) { return .tooSoon(transaction) }
             let code = sendEmailCode(to: user.email, subject: "Your sign-in verification code")
-            return updateStep(transaction, to: .challengeEmail(userId: userId, code: code))
+            return .sent(updateStep(transaction, to: .challengeEmail(userId: userId, code: code)))
         case (.oktaVerify, Self.authenticatorId):
             if case .challengePush(_, let waiting) = transaction.step { closeWaitingChallenge(waiting) }
             guard let enrollment = activeEnrollments(userId: userId).last else {
-                return updateStep(transaction, to: .oktaVerifyMissing(userId: userId))
+                return .sent(updateStep(transaction, to: .oktaVerifyMissing(userId: userId)))
             }
             let challenge = createPushChallenge(
                 enrollmentId: enrollment.id,
                 request: PushRequest(userVerification: configuration.pushUserVerification, clientOS: clientOS))
-            return updateStep(transaction, to: .challengePush(userId: userId, transactionId: challenge.transactionId))
+            return .sent(updateStep(transaction, to: .challengePush(userId: userId, transactionId: challenge.transactionId)))
         default:
             return nil
         }
+    }
+
+    /// How long Okta makes a person wait between two codes of one transaction; sooner, nothing is sent.
+    public static let codeResendInterval: TimeInterval = 30
+
+    /// The top-level message of a code asked for sooner than `codeResendInterval` after the last one.
+    static let codeResendTooSoon = IDXWire.message("Please wait 30 seconds before trying again.", key: "oie.tooManyRequests")
+
+    /// Whether `code` went out too recently for another to be sent.
+    func isTooSoon(after code: IDXEmailCode) -> Bool {
+        clock.now.timeIntervalSince(code.sentAt) < Self.codeResendInterval
     }
 
     /// A new 6-digit code in the outbox for `address`.
@@ -46,10 +58,10 @@ extension SandboxState {
         let invalid = IDXFieldErrors(messages: ["credentials.passcode": [("Invalid code. Try again.", "api.authn.error.PASSCODE_INVALID")]])
         switch transaction.step {
         case .challengeEmail(let userId, let code):
-            guard passcode == code.value else { return .invalid(transaction, invalid) }
+            guard ConstantTime.equals(passcode, code.value) else { return .invalid(transaction, invalid) }
             return .next(signIn(transaction, userId: userId))
         case .enrollEmail(var signUp, let code):
-            guard passcode == code.value else { return .invalid(transaction, invalid) }
+            guard ConstantTime.equals(passcode, code.value) else { return .invalid(transaction, invalid) }
             signUp.emailVerified = true
             return continueSignUp(transaction, signUp)
         default:
@@ -57,16 +69,21 @@ extension SandboxState {
         }
     }
 
-    /// `challenge/resend`: a new code replaces the old one (which stops working); nil outside a code step.
-    func resendEmailCode(_ transaction: IDXTransaction) -> IDXTransaction? {
+    /// `challenge/resend`: a new code replaces the old one (which stops working), unless the last one is younger
+    /// than `codeResendInterval`; nil outside a code step.
+    func resendEmailCode(_ transaction: IDXTransaction) -> IDXCodeRequest? {
         switch transaction.step {
-        case .challengeEmail(let userId, _):
+        case .challengeEmail(let userId, let last):
             guard let user = users[userId] else { return nil }
-            return updateStep(
-                transaction,
-                to: .challengeEmail(userId: userId, code: sendEmailCode(to: user.email, subject: "Your sign-in verification code")))
-        case .enrollEmail(let signUp, _):
-            return updateStep(transaction, to: .enrollEmail(signUp, code: sendEmailCode(to: signUp.email, subject: Self.signUpCodeSubject)))
+            if isTooSoon(after: last) { return .tooSoon(transaction) }
+            return .sent(
+                updateStep(
+                    transaction,
+                    to: .challengeEmail(userId: userId, code: sendEmailCode(to: user.email, subject: "Your sign-in verification code"))))
+        case .enrollEmail(let signUp, let last):
+            if isTooSoon(after: last) { return .tooSoon(transaction) }
+            return .sent(
+                updateStep(transaction, to: .enrollEmail(signUp, code: sendEmailCode(to: signUp.email, subject: Self.signUpCodeSubject))))
         default:
             return nil
         }

@@ -26,7 +26,7 @@ enum AuthorizeWire {
                 <noscript><button type="submit">Continue</button></noscript>
                 </form>
                 </body></html>
-                """)
+                """, securityPolicy: Response.formPostSecurityPolicy)
             response.headers.append(contentsOf: headers)
             return response
         }

@@ -72,7 +72,7 @@ enum ClientAuthentication {
             throw invalidClient("Invalid value for 'client_id' parameter.")
         }
         if let expected = client.secret {
-            guard secret == expected else {
+            guard let secret, ConstantTime.equals(secret, expected) else {
                 throw invalidClient("The client secret supplied for a confidential client is invalid.")
             }
         } else if secret != nil {

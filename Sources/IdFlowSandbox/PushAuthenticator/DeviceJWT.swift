@@ -62,12 +62,25 @@ enum DeviceJWT {
         return (kid, key)
     }
 
-    /// Checks `nbf ≤ now ≤ exp` (both required) on the sandbox clock.
-    static func checkLifetime(nbf: Double?, exp: Double?, now: Date) throws(Rejected) {
+    /// The longest a device-signed token may live. A device signs each token for the one request it sends
+    /// (the Devices SDK and idflow: `exp` 5 minutes on), and the sandbox remembers every `jti` until `exp`, so a
+    /// token meant to live for years would be a replayable credential and a record kept for years.
+    static let maximumLifetime: TimeInterval = 300
+    /// Leeway for the device's clock running ahead of the org's.
+    static let clockSkew: TimeInterval = 60
+
+    /// Checks `nbf ≤ now ≤ exp` (both required) on the sandbox clock, and that the token does not live longer
+    /// than `maximumLifetime` (plus `clockSkew`) from now or from `iat`. `nbf` may lie up to `maximumLifetime`
+    /// further back: the SDK backdates it by five minutes against clock skew.
+    static func checkLifetime(nbf: Double?, exp: Double?, iat: Double?, now: Date) throws(Rejected) {
         guard let nbf, let exp else { throw Rejected("nbf and exp are required") }
         let seconds = now.timeIntervalSince1970
         guard nbf <= seconds else { throw Rejected("the token is not valid yet (nbf)") }
         guard seconds <= exp else { throw Rejected("the token has expired (exp)") }
+        let longest = maximumLifetime + clockSkew
+        guard exp - seconds <= longest, exp - (iat ?? exp) <= longest, exp - nbf <= maximumLifetime + longest else {
+            throw Rejected("the token lives longer than \(Int(maximumLifetime)) seconds (exp)")
+        }
     }
 }
 

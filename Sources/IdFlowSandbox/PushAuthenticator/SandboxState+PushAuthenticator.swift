@@ -187,17 +187,17 @@ extension SandboxState {
             guard claims.iss == device.clientInstanceId, claims.sub == device.id, claims.aud == orgURL else {
                 throw DeviceJWT.Rejected("iss, sub and aud must be the clientInstanceId, the device id and the org URL")
             }
-            try consumeDeviceTokenID(claims.jti, nbf: claims.nbf, exp: claims.exp)
+            try consumeDeviceTokenID(claims.jti, nbf: claims.nbf, exp: claims.exp, iat: claims.iat)
         } catch {
             throw OktaErrorResponse.invalidDeviceToken(error.reason)
         }
     }
 
     /// Checks a device token's lifetime and that its `jti` was never accepted before, then
-    /// remembers the `jti` until the token expires.
-    func consumeDeviceTokenID(_ jti: String?, nbf: Double?, exp: Double?) throws(DeviceJWT.Rejected) {
+    /// remembers the `jti` until the token expires (minutes, since the lifetime is bounded).
+    func consumeDeviceTokenID(_ jti: String?, nbf: Double?, exp: Double?, iat: Double?) throws(DeviceJWT.Rejected) {
         let now = clock.now
-        try DeviceJWT.checkLifetime(nbf: nbf, exp: exp, now: now)
+        try DeviceJWT.checkLifetime(nbf: nbf, exp: exp, iat: iat, now: now)
         guard let jti, !jti.isEmpty else { throw DeviceJWT.Rejected("jti is required") }
         if let until = usedDeviceTokenIDs[jti], until >= now { throw DeviceJWT.Rejected("jti \(jti) was already used") }
         usedDeviceTokenIDs[jti] = Date(timeIntervalSince1970: exp ?? now.timeIntervalSince1970)
@@ -232,7 +232,7 @@ extension SandboxState {
             throw Self.invalidAssertion("methodEnrollmentId must be the push method's id")
         }
         do throws(DeviceJWT.Rejected) {
-            try consumeDeviceTokenID(claims.jti, nbf: claims.nbf, exp: claims.exp)
+            try consumeDeviceTokenID(claims.jti, nbf: claims.nbf, exp: claims.exp, iat: claims.iat)
         } catch {
             throw Self.invalidAssertion(error.reason)
         }

@@ -139,7 +139,7 @@ extension SandboxState {
             if consent == "APPROVED_USER_VERIFICATION", key.role != .userVerification {
                 throw DeviceJWT.Rejected("APPROVED_USER_VERIFICATION must be signed by the user-verification key")
             }
-            try consumeDeviceTokenID(claims.jti, nbf: claims.nbf, exp: claims.exp)
+            try consumeDeviceTokenID(claims.jti, nbf: claims.nbf, exp: claims.exp, iat: claims.iat)
         } catch {
             throw OktaErrorResponse.invalidDeviceToken(error.reason)
         }

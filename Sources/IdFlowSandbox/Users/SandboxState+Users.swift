@@ -175,7 +175,7 @@ extension SandboxState {
         users[userId] = user
         let url = activationURL(token: token)
         guard sendEmail else { return .token(token: token, url: url) }
-        outbox.append(OutboxMessage(to: user.email, subject: "Activate your account", activationUrl: url, sentAt: now))
+        deliver(OutboxMessage(to: user.email, subject: "Activate your account", activationUrl: url, sentAt: now))
         return .emailed
     }
 

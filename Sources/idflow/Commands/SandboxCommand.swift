@@ -56,6 +56,7 @@ struct SandboxCommand: AsyncParsableCommand {
             configuration.host = host
             configuration.port = port
             if let apiToken { configuration.apiToken = apiToken }
+            if let warning = ListenAddress.warning(host: host) { console.line(warning) }
             do {
                 try await SandboxServer.serveUntilSignalled(configuration) { info in
                     // The info line is what scripts wait for; it is printed only once the server listens.

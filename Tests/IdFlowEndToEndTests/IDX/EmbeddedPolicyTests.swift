@@ -56,6 +56,8 @@ struct EmbeddedPolicyTests {
 
         let again = try await signIn(sandbox, "mailed@example.com")
         let retry = try #require(try again.json()["transaction"]?.stringValue)
+        // The sandbox, like Okta, sends no second code within 30 s of the last one.
+        _ = try await sandbox.call("POST", "/sandbox/clock", json: ["advanceSeconds": .number(30)])
         let resent = try await sandbox.idflow(["login-pkce", "--embedded", "--resume", retry, "--remediation", "resend"])
         #expect(resent.exitCode == 3, "\(resent)")
         let newCode = try await Self.emailedCode(sandbox, to: "mailed@example.com")

@@ -22,6 +22,7 @@ struct SandboxServerTests {
         #expect(server.port > 0)
         let info = server.info
         #expect(info.orgUrl == "http://127.0.0.1:\(server.port)")
+        #expect(info.listenAddress == "127.0.0.1:\(server.port)")
         #expect(info.issuer == "\(info.orgUrl)/oauth2/default")
         #expect(info.clientId == "0oaidflowsandbox0000")
         #expect(info.redirectUri == "com.example.idflow:/callback")
@@ -42,6 +43,17 @@ struct SandboxServerTests {
         await server.stop()
         try await server.waitUntilStopped()
         await #expect(throws: (any Error).self) { _ = try await Self.get("\(info.orgUrl)/sandbox/info", token: nil) }
+    }
+
+    @Test("a host name is reported as the address it resolved to, which clients can use")
+    func listenAddressOfAHostName() async throws {
+        var configuration = SandboxConfiguration()
+        configuration.host = "localhost"
+        let server = try await SandboxServer.start(configuration)
+        let address = try #require(server.info.listenAddress)
+        #expect(address == "127.0.0.1:\(server.port)" || address == "[::1]:\(server.port)", "\(address)")
+        #expect(server.info.orgUrl == "http://\(address)")
+        await server.stop()
     }
 
     @Test("two servers get different random API tokens; a configured one is kept")

@@ -100,6 +100,20 @@ import Testing
         }
     }
 
+    @Test func textedCodesAndMailsShareTheOutboxWhichKeepsOnlyTheNewestThousand() async throws {
+        try await withSandbox(configure: Self.configure) { client in
+            try await client.createUser(email: "mailed@example.com", activate: true)
+            for index in 0..<SandboxState.outboxCapacity {
+                let phone = "+316\(String(format: "%08d", index))"
+                #expect(try await client.initStep("sms-otp", ["data": #"{"phone":"\#(phone)"}"#]).status == .ok)
+            }
+            let outbox = try await client.send(.get, "/sandbox/outbox").array()
+            #expect(outbox.count == 1_000)
+            #expect(outbox.first?["to"] as? String == "+31600000000", "the activation mail, the oldest, made room")
+            #expect(outbox.last?["to"] as? String == "+31600000999")
+        }
+    }
+
     @Test func twoStepSmsWithTheTextedCodeRegisters() async throws {
         try await withSandbox(configure: Self.configure) { client in
             let started = try await client.initStep("sms-otp", ["data": #"{"phone":"+31600000000"}"#]).object()

@@ -198,6 +198,7 @@ extension SandboxClient {
             let (stateHandle, _) = try await api.passwordAccepted(login: "ada@example.com", pkce: pkce)
             _ = try await api.idx(
                 "challenge", ["authenticator": ["id": "autidflowemail000000", "methodType": "email"], "stateHandle": stateHandle])
+            await api.state.advanceClock(bySeconds: SandboxState.codeResendInterval)
             let resent = try await api.idx("challenge/resend", ["stateHandle": stateHandle])
             #expect(resent.status == .ok && resent.remediationNames == ["challenge-authenticator"])
             let codes = try await api.emailedCodes(to: "ada@example.com")
@@ -455,6 +456,7 @@ extension SandboxClient {
             #expect(wrong.status == .badRequest)
             #expect(wrong.remediationNames == ["enroll-authenticator"])
             #expect(wrong.passcodeMessageKeys == ["api.authn.error.PASSCODE_INVALID"])
+            await api.state.advanceClock(bySeconds: SandboxState.codeResendInterval)
             let resent = try await api.idx("challenge/resend", ["stateHandle": stateHandle])
             #expect(resent.remediationNames == ["enroll-authenticator"])
             let code = try #require(try await api.emailedCodes(to: "new@example.com").last)

@@ -35,7 +35,7 @@ struct APITokenMiddleware: RouterMiddleware {
         if !Self.isPublic(request.uri.path) {
             let header = request.headers[.authorization] ?? ""
             guard header.hasPrefix("SSWS"),
-                header.dropFirst(4).trimmingCharacters(in: .whitespaces) == apiToken
+                ConstantTime.equals(header.dropFirst(4).trimmingCharacters(in: .whitespaces), apiToken)
             else { throw OktaErrorResponse.invalidToken }
         }
         return try await next(request, context)

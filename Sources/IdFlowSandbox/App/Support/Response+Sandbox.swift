@@ -9,6 +9,7 @@ extension HTTPField.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
     static let pragma = Self("Pragma")!
     static let expires = Self("Expires")!
+    static let xFrameOptions = Self("X-Frame-Options")!
 }
 
 extension Response {
@@ -28,11 +29,23 @@ extension Response {
         Response(status: status, headers: [.contentLength: "0"])
     }
 
-    /// An HTML page (the authorize sign-in form and its error pages).
-    static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+    /// What a page may load: nothing but itself, and no page of any origin may frame it. A sign-in page
+    /// inside someone else's frame is the setting of clickjacking (the person believes they press another
+    /// site's button and signs in or approves a device code), so real sign-in pages refuse framing, with
+    /// `X-Frame-Options` for browsers that predate `frame-ancestors`.
+    static let pageSecurityPolicy = "default-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    /// `pageSecurityPolicy` for the form_post page, whose inline `onload` submits the form.
+    static let formPostSecurityPolicy = "default-src 'none'; script-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'"
+
+    /// An HTML page (the authorize sign-in form, the device code page, their error pages): never framed.
+    static func html(
+        _ html: String, status: HTTPResponse.Status = .ok, securityPolicy: String = Response.pageSecurityPolicy
+    ) -> Response {
         Response(
             status: status,
-            headers: [.contentType: "text/html;charset=utf-8"],
+            headers: [
+                .contentType: "text/html;charset=utf-8", .contentSecurityPolicy: securityPolicy, .xFrameOptions: "DENY",
+            ],
             body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 

@@ -1,0 +1,29 @@
+import IdFlowSandbox
+import Testing
+
+/// `idflow sandbox --host` warns when the sandbox, which has no TLS and hands out its API token, can be reached
+/// from other machines. No test listens anywhere but on loopback: the decision is tested here, the loopback
+/// servers in `SandboxServerTests` and end to end.
+@Suite struct ListenAddressTests {
+    @Test(arguments: ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "0:0:0:0:0:0:0:1", "localhost", "LOCALHOST"])
+    func loopbackNeedsNoWarning(host: String) {
+        #expect(ListenAddress.isLoopback(host))
+        #expect(!ListenAddress.isEveryInterface(host))
+        #expect(ListenAddress.warning(host: host) == nil)
+    }
+
+    @Test(arguments: ["0.0.0.0", "::", "[::]"])
+    func everyInterfaceIsWarnedAbout(host: String) throws {
+        #expect(ListenAddress.isEveryInterface(host))
+        let warning = try #require(ListenAddress.warning(host: host))
+        #expect(warning.hasPrefix("warning: the sandbox listens on every interface (\(host))"))
+        #expect(warning.contains("no TLS") && warning.contains("--host 127.0.0.1"))
+    }
+
+    @Test(arguments: ["192.168.1.20", "10.0.0.1", "fe80::1", "sandbox.example.com", "127.0.0.1.example.com", "1270.0.0.1"])
+    func anyOtherAddressIsWarnedAbout(host: String) throws {
+        #expect(!ListenAddress.isLoopback(host) && !ListenAddress.isEveryInterface(host))
+        let warning = try #require(ListenAddress.warning(host: host))
+        #expect(warning.hasPrefix("warning: the sandbox listens on \(host), which is not a loopback address"))
+    }
+}

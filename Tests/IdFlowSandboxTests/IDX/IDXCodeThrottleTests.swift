@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+import IdFlowSandbox
+import IdFlowTestSupport
+import Testing
+
+/// Codes are throttled as at Okta: anyone holding a state handle may ask for them, so a script asking again and
+/// again must not fill the outbox (or, at a real org, someone's mailbox).
+@Suite struct IDXCodeThrottleTests {
+    /// A sign-up of `email` with the password enrolled and the e-mail code sent; returns the state handle.
+    static func signUpAwaitingCode(_ api: SandboxClient, email: String) async throws -> String {
+        let (stateHandle, _) = try await IDXSignUpPolicyTests.profileAccepted(api, email: email, pkce: PKCEPair())
+        _ = try await IDXSignUpPolicyTests.enrollPassword(api, stateHandle: stateHandle, password: "Sunny-Meadow-42")
+        let form = try await api.idx(
+            "credential/enroll", ["authenticator": ["id": "autidflowemail000000", "methodType": "email"], "stateHandle": stateHandle])
+        #expect(form.remediationNames == ["enroll-authenticator"])
+        return stateHandle
+    }
+
+    @Test func resendsWithinThirtySecondsSendNothingAndSayWhy() async throws {
+        try await withSandbox(configure: IDXSignInPolicyTests.configure([.password, .email])) { api in
+            let stateHandle = try await Self.signUpAwaitingCode(api, email: "new@example.com")
+            for _ in 0..<20 {
+                let refused = try await api.idx("challenge/resend", ["stateHandle": stateHandle])
+                #expect(refused.status == .badRequest)
+                #expect(refused.messageKeys == ["oie.tooManyRequests"])
+                #expect(refused.messageTexts == ["Please wait 30 seconds before trying again."])
+                #expect(refused.remediationNames == ["enroll-authenticator"], "the code step stays where it was")
+            }
+            let first = try await api.emailedCodes(to: "new@example.com")
+            #expect(first.count == 1, "only the first code was sent")
+
+            // The sandbox clock runs with real time too, so only the far side of the 30 s is checked exactly.
+            await api.state.advanceClock(bySeconds: SandboxState.codeResendInterval)
+            let resent = try await api.idx("challenge/resend", ["stateHandle": stateHandle])
+            #expect(resent.status == .ok && resent.messageKeys.isEmpty)
+            #expect(try await api.emailedCodes(to: "new@example.com").count == 2)
+
+            let code = try #require(try await api.emailedCodes(to: "new@example.com").last)
+            let success = try await api.idx("challenge/answer", ["credentials": ["passcode": code], "stateHandle": stateHandle])
+            #expect(success.status == .ok, "the code sent after the wait works: \(success.reply.text)")
+        }
+    }
+
+    @Test func choosingTheEmailAgainIsThrottledToo() async throws {
+        try await withSandbox(configure: IDXSignInPolicyTests.configure([.password, .email])) { api in
+            try await api.registerActiveUser(email: "ada@example.com")
+            let (stateHandle, _) = try await api.passwordAccepted(login: "ada@example.com", pkce: PKCEPair())
+            let choose: [String: Any] = [
+                "authenticator": ["id": "autidflowemail000000", "methodType": "email"], "stateHandle": stateHandle,
+            ]
+            #expect(try await api.idx("challenge", choose).status == .ok)
+            let again = try await api.idx("challenge", choose)
+            #expect(again.status == .badRequest)
+            #expect(again.messageKeys == ["oie.tooManyRequests"])
+            #expect(again.remediationNames == ["challenge-authenticator"])
+            #expect(try await api.idx("challenge/resend", ["stateHandle": stateHandle]).status == .badRequest)
+            #expect(try await api.emailedCodes(to: "ada@example.com").count == 1)
+        }
+    }
+}
