@@ -8,7 +8,7 @@ struct SandboxCommand: AsyncParsableCommand {
         commandName: "sandbox",
         abstract: "Run a local, in-memory, Okta-compatible identity server (like `vault server -dev`).",
         discussion: """
-            Prints one JSON line {"orgUrl","issuer","apiToken","clientId","redirectUri","customRegistration","idx"} as \
+            Prints one JSON line {"orgUrl","issuer","apiToken","clientId","redirectUri","customRegistration","idx","listenAddress"} as \
             soon as it listens, then serves until SIGINT or SIGTERM. Everything lives in memory and is gone when it stops. \
             customRegistration names the client (id and secret) and the identity providers of the custom-registration \
             endpoints POST /oauth/custom-registration/{idp}/init and /complete; idx is the Identity Engine's policy \
