@@ -87,17 +87,20 @@ enum TerminalPrompt {
         let input = tty >= 0 ? tty : 0
         let output = tty >= 0 ? tty : 2
         defer { if tty >= 0 { close(tty) } }
-        write(output, prompt, prompt.utf8.count)
         var saved = termios()
         let hidesEcho = !echo && tcgetattr(input, &saved) == 0
+        // Echo goes off before the prompt is shown, and nothing typed is flushed: an answer typed (or pasted, or
+        // sent by a program watching the terminal) as soon as the prompt appears is read, not discarded, and
+        // never echoed.
         if hidesEcho {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
             quiet.c_lflag |= tcflag_t(ECHONL)
-            tcsetattr(input, TCSAFLUSH, &quiet)
+            tcsetattr(input, TCSANOW, &quiet)
         }
+        write(output, prompt, prompt.utf8.count)
         let (line, caught) = PromptInterruption.catching { readLine(input) }
-        if hidesEcho { tcsetattr(input, TCSAFLUSH, &saved) }
+        if hidesEcho { tcsetattr(input, TCSANOW, &saved) }
         if caught {
             write(output, "\n", 1)
             PromptInterruption.raiseAgain()

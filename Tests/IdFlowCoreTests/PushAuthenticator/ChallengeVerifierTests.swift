@@ -85,4 +85,46 @@ struct ChallengeVerifierTests {
         let upper = try await Self.signed(Self.claims(), key: TestKeys.rsa, typ: "OKTA-PUSHBIND+JWT")
         #expect(try await refusal(upper) == nil)
     }
+
+    /// The enrollment the challenges below are checked against: org o.example.com, client 0oaclient, org 00o1.
+    static let record = EnrollmentRecord(
+        enrollmentId: "pfd1", authenticatorId: "aut1", orgUrl: "https://o.example.com", orgId: "00o1", oauthClientId: "0oaclient",
+        userId: "00u1", username: nil, displayName: nil, deviceId: "guo1", clientInstanceId: "cli1", methodEnrollmentId: "opf1",
+        pendingUrl: "https://o.example.com/p", selfUrl: nil, pushToken: "", proofOfPossessionKeyId: "K1", userVerificationKeyId: nil,
+        createdAt: Date())
+
+    static func binding(_ changes: [String: JSONValue]) async throws -> IdFlowError? {
+        var claims = Self.claims().objectValue ?? [:]
+        claims["authenticatorEnrollmentId"] = "pfd1"
+        claims.merge(changes) { $1 }
+        let challenge = try await Self.signed(.object(claims), key: TestKeys.rsa)
+        do {
+            try ChallengeVerifier.checkBinding(challenge, to: record, org: URL(string: "https://o.example.com")!)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aChallengeNamingThisEnrollmentItsOrgAndItsClientIsBound() async throws {
+        #expect(try await Self.binding([:]) == nil)
+        #expect(try await Self.binding(["iss": "https://O.example.com/"]) == nil, "the org, spelled another way")
+        #expect(
+            try await Self.binding(["authenticatorEnrollmentId": nil]) == nil, "no enrollment claim: the pending list it came from binds it"
+        )
+        #expect(
+            try await Self.binding(["iss": "https://o.example.com/oauth2/aus1", "authorizationServerId": "aus1"]) == nil,
+            "the org's own authorization server")
+    }
+
+    @Test(arguments: [
+        ("iss", JSONValue.string("https://attacker.example.net")), ("iss", "https://o.example.com.attacker.example.net"),
+        ("iss", "https://o.example.com/oauth2/aus1"), ("aud", "0oaAnotherClient"), ("orgId", "00oAnotherOrg"),
+        ("authenticatorEnrollmentId", "pfdSomeoneElse"),
+    ])
+    func aSignedChallengeNamingAnythingElseIsRefused(claim: String, value: JSONValue) async throws {
+        let error = try await Self.binding([claim: value])
+        #expect(error?.exitStatus == .security, "\(claim)=\(value)")
+        #expect(error?.message.contains(claim) == true)
+    }
 }

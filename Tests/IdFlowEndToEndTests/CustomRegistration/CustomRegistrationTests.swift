@@ -111,6 +111,20 @@ struct CustomRegistrationTests {
         #expect(!result.stderr.contains(try await textedCode(sandbox)), "the code was echoed")
     }
 
+    /// An answer typed ahead, before the hidden prompt has turned echo off, is read rather than flushed away (a
+    /// prompt that flushed the terminal's input lost answers sent the moment the prompt appeared).
+    @Test func anAnswerTypedBeforeThePromptAppearsIsReadNotDiscarded() async throws {
+        let (sandbox, client) = try await start()
+        let session = try InteractiveSession.startInTerminal(["register", "--idp", "sms-otp"] + client, environment: sandbox.environment)
+        session.send(#"{"phone":"+31600000000"}"# + "\n")
+        let seen = try await session.waitForPrompt(timeout: .seconds(20)) { $0.hasSuffix("Data for sms-otp: ") }
+        session.send(try await textedCode(sandbox) + "\n")
+        _ = seen
+        let result = try await session.finish()
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(try result.json()["status"] == 2000)
+    }
+
     @Test func controlCAtAPromptExits130AndForgetsTheTransaction() async throws {
         let (sandbox, client) = try await start()
         let session = try InteractiveSession.startInTerminal(["register", "--idp", "sms-otp"] + client, environment: sandbox.environment)
