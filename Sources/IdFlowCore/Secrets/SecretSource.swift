@@ -46,21 +46,26 @@ public struct SecretReader: Sendable {
             warn("warning: a \(what) given on the command line is visible to other users in `ps`; prefer the -stdin or -file option")
             raw = value
         }
-        let trimmed = Self.dropTrailingNewline(raw)
-        guard !trimmed.isEmpty else {
-            throw .invalidInput("the \(what) is empty", hint: "supply a non-empty \(what)")
-        }
-        return Secret(trimmed)
+        return try Self.secret(raw, what)
     }
 
     /// Reads `what` from the file an `@FILE` argument names. A file that cannot be read is not named in the error:
     /// what followed the @ may have been meant as the value itself (a password or code that starts with @).
     public func read(_ what: String, fromFileNamedAfterAt path: String, hint: String) throws(IdFlowError) -> Secret {
-        guard Self.contents(ofFile: path) != nil else {
+        guard let text = Self.contents(ofFile: path) else {
             throw .invalidInput(
                 "cannot read the \(what) from the file named after @ (not repeated here, in case it was the value itself)", hint: hint)
         }
-        return try read(what, from: .file(path))
+        return try Self.secret(text, what)
+    }
+
+    /// What was read, less one trailing newline; an empty value is refused whatever its source.
+    private static func secret(_ raw: String, _ what: String) throws(IdFlowError) -> Secret {
+        let trimmed = dropTrailingNewline(raw)
+        guard !trimmed.isEmpty else {
+            throw .invalidInput("the \(what) is empty", hint: "supply a non-empty \(what)")
+        }
+        return Secret(trimmed)
     }
 
     private static func contents(ofFile path: String) -> String? {

@@ -39,7 +39,8 @@ extension SandboxState {
     public static let codeResendInterval: TimeInterval = 30
 
     /// The top-level message of a code asked for sooner than `codeResendInterval` after the last one.
-    static let codeResendTooSoon = IDXWire.message("Please wait 30 seconds before trying again.", key: "oie.tooManyRequests")
+    static let codeResendTooSoon = IDXWire.message(
+        "Please wait \(Int(codeResendInterval)) seconds before trying again.", key: "oie.tooManyRequests")
 
     /// Whether `code` went out too recently for another to be sent.
     func isTooSoon(after code: IDXEmailCode) -> Bool {
