@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import IdFlowCore
 
 @main
@@ -45,6 +46,6 @@ struct IdFlow: AsyncParsableCommand {
     /// The entry point: the configuration flags may stand before the subcommand (`idflow -v register …`).
     static func main() async {
         ProcessHardening.disableCoreDumps()
-        await main(GlobalArguments.hoist(Array(CommandLine.arguments.dropFirst()), root: IdFlow.self))
+        Foundation.exit(await execute(Array(CommandLine.arguments.dropFirst())))
     }
 }

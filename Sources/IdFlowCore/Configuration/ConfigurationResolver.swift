@@ -28,7 +28,7 @@ public struct ConfigurationResolver: Sendable {
     }
 
     var home: URL {
-        URL(fileURLWithPath: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory(), isDirectory: true)
+        URL(fileURLWithPath: HomeDirectory.path(environment: environment), isDirectory: true)
     }
 
     /// `$XDG_CONFIG_HOME/idflow/config.yaml`.
@@ -59,9 +59,12 @@ public struct ConfigurationResolver: Sendable {
         let profiles = try YAMLFile.load(ProfileFile.self, at: profileFileURL)?.profiles ?? [:]
         let entry = profiles[profileName]
         if entry == nil, profileName != "default" {
+            let known = profiles.keys.sorted()
             throw .configuration(
                 "profile \"\(profileName)\" is not defined in \(profileFileURL.path)",
-                hint: "add it under `profiles:` or pick one of: \(profiles.keys.sorted().joined(separator: ", "))")
+                hint: known.isEmpty
+                    ? "that file defines no profiles: add `profiles: {\(profileName): {orgUrl: …}}` to it, or drop --profile/IDFLOW_PROFILE"
+                    : "add it under `profiles:` or pick one of: \(known.joined(separator: ", "))\(Suggestion.didYouMean(profileName, among: known))")
         }
         let okta = try YAMLFile.load(OktaYAMLFile.self, at: oktaYAMLURL)?.okta?.client
 
@@ -76,7 +79,7 @@ public struct ConfigurationResolver: Sendable {
             scope: flags.scope ?? env(Variable.scope) ?? entry?.scope ?? Configuration.defaultScope,
             profile: profileName,
             stateDirectory: (flags.stateDirectory ?? env(Variable.stateDirectory) ?? entry?.stateDir)
-                .map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true) } ?? defaultStateDirectory,
+                .map { URL(fileURLWithPath: HomeDirectory.expand($0, environment: environment), isDirectory: true) } ?? defaultStateDirectory,
             verbose: flags.verbose || ["1", "true", "yes"].contains(env(Variable.verbose)?.lowercased() ?? ""))
         configuration.explicitScope = flags.scope ?? env(Variable.scope) ?? entry?.scope
         configuration.tokenServer = try (env(Variable.tokenServer) ?? entry?.tokenServer).map { text throws(IdFlowError) in

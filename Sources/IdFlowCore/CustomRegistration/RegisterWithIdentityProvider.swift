@@ -109,11 +109,8 @@ public struct RegisterWithIdentityProvider: Sendable {
             base = try context.configuration.requireOrgURL()
         }
         try TransportSecurity.check(base)
-        var secret = clientSecret
-        if secret == nil, let source = context.configuration.clientSecretSource {
-            secret = try context.secrets.read("client secret", from: source)
-        }
-        guard let secret else {
+        let configured = try context.clientSecret(file: nil)
+        guard let secret = clientSecret ?? configured else {
             throw .configuration(
                 "custom registration needs the client secret of the registering client",
                 hint: "pass --client-secret-file PATH, export OKTA_OAUTH2_CLIENTSECRET, or set clientSecretFile in the profile")

@@ -33,6 +33,8 @@ extension IdFlowError {
             return stop.message
         case .idxPending(let pending):
             return pending.message
+        case .batchFailed(let failed, let lines, _):
+            return "\(failed) of \(lines) lines failed; each failed line's error is on its line of standard output"
         }
     }
 
@@ -62,6 +64,8 @@ extension IdFlowError {
         case .idxPending(let pending):
             let resume = pending.transaction.map { " and --resume \($0)" } ?? ""
             return "answer the fields listed on standard output with --answer name=value (name=@FILE, name=@- for stdin)\(resume)"
+        case .batchFailed:
+            return "fix the failed lines and run the batch again with --skip-existing; `jq 'select(.ok | not)'` lists them"
         }
     }
 

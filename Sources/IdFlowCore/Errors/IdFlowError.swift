@@ -47,6 +47,9 @@ public enum IdFlowError: Error, Sendable, Equatable {
     /// An embedded (Identity Engine) sign-in stopped at a form a script gave no answer for (exit 3); the
     /// pending form is printed on stdout.
     case idxPending(IDX.PendingForm)
+    /// Some lines of a `register --batch` failed; each failed line carries its own error on stdout, and the
+    /// run ends with the code of the most severe (`BatchRegistration.severity`).
+    case batchFailed(failed: Int, lines: Int, exitStatus: IdFlowExitCode)
 }
 
 extension IdFlowError {
@@ -71,6 +74,7 @@ extension IdFlowError {
         case .internalFailure: return .internalFailure
         case .customRegistration(let stop): return stop.recoverable ? .registrationRetry : .registrationRestart
         case .idxPending: return .rejected
+        case .batchFailed(_, _, let exitStatus): return exitStatus
         }
     }
 
@@ -141,6 +145,7 @@ extension IdFlowError {
         case .internalFailure: return "internal"
         case .customRegistration(let stop): return stop.recoverable ? "registration_retry" : "registration_failed"
         case .idxPending: return "answer_required"
+        case .batchFailed: return "batch_failed"
         }
     }
 }

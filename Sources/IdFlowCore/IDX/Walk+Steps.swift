@@ -65,6 +65,32 @@ extension IDX.Walk {
         IDX.PendingForm(transaction: nil, remediation: form.name, fields: filled.inputs, messages: document.messages)
     }
 
+    /// The answers still unspent that fill no field of the forms `document` offers, with those fields' names:
+    /// a mistyped name (`identifer`) would otherwise be ignored in silence while the flow asks for the field it
+    /// meant. Checked only where the flow needs input it was not given.
+    func strayAnswers(in document: IDX.Document) -> (answers: [String], fields: [String]) {
+        let forms = document.remediations.filter { $0.method.uppercased() == "POST" }
+        let fields = forms.flatMap { $0.fill(IDX.AnswerSet(), in: document).inputs.map(\.name) }
+        // A nested field's parents count too (`authenticator` for `authenticator.methodType`).
+        var known = Set<String>()
+        for field in fields {
+            let parts = field.split(separator: ".")
+            for end in parts.indices { known.insert(parts[...end].joined(separator: ".")) }
+        }
+        var seen = Set<String>()
+        let unique = fields.filter { seen.insert($0).inserted }
+        return (answers.names.filter { !known.contains($0) }.sorted(), unique)
+    }
+
+    /// The error for answers that fill no field where the flow stopped for input, naming the fields they could
+    /// have been.
+    func strayAnswerError(_ stray: [String], fields: [String], at remediation: String) -> IdFlowError {
+        let guesses = stray.map { name in "\(name)\(Suggestion.didYouMean(name, among: fields))" }
+        return .invalidInput(
+            "--answer \(guesses.joined(separator: ", ")) matches no field of \(remediation), the form the sign-in reached",
+            hint: "its fields: \(fields.joined(separator: ", ")); correct the name and run again")
+    }
+
     /// A form the server sent back with an ERROR (idx.md §5.4): bad credentials exit 4, anything else
     /// (validation) exit 3, with the server's own words.
     func refuseErrors(_ document: IDX.Document, after form: IDX.Remediation) throws(IdFlowError) {

@@ -36,7 +36,13 @@ extension IDX {
                 while true {
                     transaction.follow(document)
                     report(document.messages)
-                    if let success = document.successWithInteractionCode { return try await exchange(success, transaction) }
+                    if let success = document.successWithInteractionCode {
+                        if !answers.names.isEmpty {
+                            context.console.line(
+                                "warning: --answer \(answers.names.sorted().joined(separator: ", ")) was not used: no form of this sign-in asked for it")
+                        }
+                        return try await exchange(success, transaction)
+                    }
                     document = try await step(document, transaction)
                 }
             } catch {
@@ -75,11 +81,17 @@ extension IDX {
                 if form.name == wanted { wanted = nil }
                 return try await signInElsewhere(form, transaction)
             case .ask(let forms):
+                let stray = strayAnswers(in: document)
+                if !stray.answers.isEmpty {
+                    context.console.line("warning: \(strayAnswerError(stray.answers, fields: stray.fields, at: forms[0].name).message)")
+                }
                 let form = forms.count == 1 ? forms[0] : try prompter.choose(forms, in: document)
                 answers = try prompter.fill(form, in: document, answers: answers)
                 wanted = form.name
                 return document
             case .stop(let pending):
+                let stray = strayAnswers(in: document)
+                if !stray.answers.isEmpty { throw strayAnswerError(stray.answers, fields: stray.fields, at: pending.remediation) }
                 throw .idxPending(pending)
             }
         }

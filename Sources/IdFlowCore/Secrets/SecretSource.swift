@@ -33,7 +33,7 @@ public struct SecretReader: Sendable {
             }
             raw = text
         case .file(let path):
-            guard let text = Self.contents(ofFile: path) else {
+            guard let text = contents(ofFile: path) else {
                 throw .invalidInput("cannot read the \(what) from \(path)", hint: "check that the file exists and is readable")
             }
             raw = text
@@ -52,7 +52,7 @@ public struct SecretReader: Sendable {
     /// Reads `what` from the file an `@FILE` argument names. A file that cannot be read is not named in the error:
     /// what followed the @ may have been meant as the value itself (a password or code that starts with @).
     public func read(_ what: String, fromFileNamedAfterAt path: String, hint: String) throws(IdFlowError) -> Secret {
-        guard let text = Self.contents(ofFile: path) else {
+        guard let text = contents(ofFile: path) else {
             throw .invalidInput(
                 "cannot read the \(what) from the file named after @ (not repeated here, in case it was the value itself)", hint: hint)
         }
@@ -68,9 +68,8 @@ public struct SecretReader: Sendable {
         return Secret(trimmed)
     }
 
-    private static func contents(ofFile path: String) -> String? {
-        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-        return FileManager.default.contents(atPath: url.path).flatMap { String(data: $0, encoding: .utf8) }
+    private func contents(ofFile path: String) -> String? {
+        InputFile.read(path, environment: environment).flatMap { String(data: $0, encoding: .utf8) }
     }
 
     static func dropTrailingNewline(_ text: String) -> String {

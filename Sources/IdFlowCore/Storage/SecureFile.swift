@@ -72,7 +72,7 @@ private func writeAll(_ data: Data, to fd: Int32) -> String? {
 }
 
 /// Reads `fd` to its end; nil on a read error (errno says which).
-private func readAll(from fd: Int32) -> Data? {
+func readAll(from fd: Int32) -> Data? {
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while true {

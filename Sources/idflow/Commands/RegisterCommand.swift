@@ -114,7 +114,7 @@ struct RegisterCommand: AsyncParsableCommand {
         } else if batch.file != nil {
             try await CommandRunner.environment.withInterruption { interruption in
                 try await CommandRunner.stream(global) { context, emit throws(IdFlowError) in
-                    try await batch.flow(interruption: interruption).run(context, emit: emit).exitStatus
+                    try await batch.flow(interruption: interruption).run(context, emit: emit).failure
                 }
             }
         } else {

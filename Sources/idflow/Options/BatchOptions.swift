@@ -15,7 +15,10 @@ struct BatchOptions: ParsableArguments {
             valueName: "file"))
     var file: String?
 
-    @Option(help: ArgumentHelp("The format of the --batch input.", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "The format of the --batch input; default: by the file's extension (.csv, .ndjson, .jsonl), else by its first line.",
+            valueName: "format"))
     var format: BatchFormat?
 
     @Option(help: ArgumentHelp("Requests in flight at once with --batch (1–64, default 4).", valueName: "n"))
@@ -48,7 +51,7 @@ struct BatchOptions: ParsableArguments {
     /// The flow these flags describe.
     func flow(interruption: BatchInterruption) -> BatchRegistration {
         BatchRegistration(
-            source: file == "-" ? .standardInput : .file(file ?? ""), format: format ?? .ndjson, concurrency: concurrency ?? 4,
+            source: file == "-" ? .standardInput : .file(file ?? ""), format: format, concurrency: concurrency ?? 4,
             activate: activate, skipExisting: skipExisting, interruption: interruption)
     }
 }

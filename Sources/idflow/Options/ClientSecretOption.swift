@@ -2,14 +2,16 @@ import ArgumentParser
 import IdFlowCore
 
 /// `--client-secret-file` for confidential clients (client_secret_basic); public native apps have none.
+/// Without it the environment or the profile may still name one (`IdFlowContext.clientSecret(file:)`).
 struct ClientSecretOption: ParsableArguments {
     @Option(
         name: .customLong("client-secret-file"),
-        help: ArgumentHelp("A file holding the client secret of a confidential client (sent with HTTP Basic).", valueName: "path"))
+        help: ArgumentHelp(
+            "A file holding the client secret of a confidential client, sent with HTTP Basic (env OKTA_OAUTH2_CLIENTSECRET holds the secret itself).",
+            valueName: "path"))
     var clientSecretFile: String?
 
     func secret(_ context: IdFlowContext) throws(IdFlowError) -> Secret? {
-        guard let clientSecretFile else { return nil }
-        return try context.secrets.read("client secret", from: .file(clientSecretFile))
+        try context.clientSecret(file: clientSecretFile)
     }
 }

@@ -52,23 +52,22 @@ enum CommandRunner {
 
     /// The streaming variant, for NDJSON output (`register --batch`): `body` gets the context and `emit`, which
     /// writes one compact JSON line on stdout per call, at once, so a consumer sees each result as it is ready.
-    /// The body returns the run's exit code; the lines already carry their own errors, so a failing code adds
-    /// no error line. An error thrown by the body (before any line, such as an unreadable input) is reported
-    /// as `run` reports it.
+    /// The body returns how the run failed, nil when it did not: the lines already carry their own errors, and the
+    /// failure ends stderr with the error line that sums them up, as every failed run does. An error thrown by the
+    /// body (before any line, such as an unreadable input) is reported as `run` reports it.
     static func stream<Line: Encodable & Sendable>(
         _ options: GlobalOptions,
-        _ body: (IdFlowContext, _ emit: @escaping @Sendable (Line) -> Void) async throws(IdFlowError) -> IdFlowExitCode
+        _ body: (IdFlowContext, _ emit: @escaping @Sendable (Line) -> Void) async throws(IdFlowError) -> IdFlowError?
     ) async throws {
         let environment = environment
         let console = environment.console
-        var status = IdFlowExitCode.success
         try await report(to: console) { () throws(IdFlowError) in
             let context = try environment.makeContext(options.flags)
-            status = try await body(context) { line in
+            let failure = try await body(context) { line in
                 console.standardOutput((try? JSONOutput.encode(line, style: .compact)) ?? Data())
             }
+            if let failure { throw failure }
         }
-        if status != .success { throw ExitCode(status.rawValue) }
     }
 
     /// Runs `body`; a failure becomes the contract's error line on stderr and a thrown `ExitCode`.

@@ -35,10 +35,3 @@ enum GlobalArguments {
         return path + globals + arguments[index...]
     }
 }
-
-extension ParsableCommand {
-    /// The name the command is called by on the command line.
-    fileprivate static var name: String {
-        configuration.commandName ?? _commandName
-    }
-}

@@ -70,23 +70,7 @@ enum CLI {
             try IdFlowContext.resolve(flags: flags, environment: environment, console: console, transport: transport, sleep: { _ in })
         }
         let code = await CommandRunner.$environment.withValue(commandEnvironment) { () async -> Int32 in
-            do {
-                var command = try IdFlow.parseAsRoot(GlobalArguments.hoist(arguments, root: IdFlow.self))
-                if var asyncCommand = command as? any AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    try command.run()
-                }
-                return 0
-            } catch {
-                // As ArgumentParser's `exit(withError:)`: help and the version on stdout, errors on stderr.
-                let code = IdFlow.exitCode(for: error)
-                if !(error is ExitCode) {
-                    let message = Data((IdFlow.fullMessage(for: error) + "\n").utf8)
-                    code.isSuccess ? console.standardOutput(message) : console.standardError(message)
-                }
-                return code.rawValue
-            }
+            await IdFlow.execute(arguments)
         }
         return CLIResult(
             exitCode: code, stdout: String(decoding: stdout.current, as: UTF8.self), stderr: String(decoding: stderr.current, as: UTF8.self)

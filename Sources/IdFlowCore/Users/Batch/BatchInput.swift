@@ -7,18 +7,23 @@ public enum BatchSource: Sendable, Equatable {
     /// Lines given directly (tests, and callers that already hold the input).
     case data(Data)
 
-    func read(_ console: Console) throws(IdFlowError) -> Data {
+    func read(_ context: IdFlowContext) throws(IdFlowError) -> Data {
         switch self {
-        case .standardInput: return console.readStandardInput()
+        case .standardInput: return context.console.readStandardInput()
         case .data(let data): return data
         case .file(let path):
-            do {
-                return try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
+            guard let data = InputFile.read(path, environment: context.secrets.environment) else {
                 throw .invalidInput(
-                    "cannot read the batch file \(path): \(error.localizedDescription)", hint: "pass a readable file, or - for stdin")
+                    "cannot read the batch file \(path): \(String(cString: strerror(errno)))", hint: "pass a readable file, or - for stdin")
             }
+            return data
         }
+    }
+
+    /// The file's name, for telling its format by the extension.
+    var fileName: String? {
+        if case .file(let path) = self { return path }
+        return nil
     }
 }
 
@@ -60,6 +65,20 @@ public enum BatchFormat: String, Sendable, CaseIterable {
     /// A header row naming the columns (`email`, `firstName`, `lastName`, `login`; any other column is a
     /// profile attribute), then one user a row; RFC 4180 quoting within a line.
     case csv
+
+    /// The format a batch without `--format` is read in: by the file's extension (`.csv`; `.ndjson`, `.jsonl`,
+    /// `.json`), else by its first non-blank line (a JSON object starts with `{`, anything else is a CSV header),
+    /// so `--batch users.csv` and a CSV piped to `--batch -` need no flag.
+    public static func detect(fileName: String?, data: Data) -> BatchFormat {
+        switch fileName.map({ ($0 as NSString).pathExtension.lowercased() }) {
+        case "csv": return .csv
+        case "ndjson", "jsonl", "json": return .ndjson
+        default: break
+        }
+        let firstLine = data.split(separator: 0x0A).first { !$0.allSatisfy { [0x20, 0x09, 0x0D].contains($0) } }
+        let firstByte = firstLine?.first { ![0x20, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
+        return firstByte == UInt8(ascii: "{") || firstByte == nil ? .ndjson : .csv
+    }
 }
 
 /// Reads a batch file into lines. A malformed line becomes a line with an error, so it is reported for that

@@ -6,7 +6,8 @@ import Foundation
 public struct BatchRegistration: Sendable {
     /// Where the lines come from.
     public var source: BatchSource
-    public var format: BatchFormat
+    /// The input's format; nil tells it by the file's extension or first line (`BatchFormat.detect`).
+    public var format: BatchFormat?
     /// Lines worked on at once (`--concurrency`), each with at most one request in flight.
     public var concurrency: Int
     /// Activates each user after creating it (PROVISIONED, with its activation token and URL).
@@ -17,7 +18,7 @@ public struct BatchRegistration: Sendable {
     public var interruption: BatchInterruption
 
     public init(
-        source: BatchSource, format: BatchFormat = .ndjson, concurrency: Int = 4, activate: Bool = false, skipExisting: Bool = false,
+        source: BatchSource, format: BatchFormat? = nil, concurrency: Int = 4, activate: Bool = false, skipExisting: Bool = false,
         interruption: BatchInterruption = BatchInterruption()
     ) {
         self.source = source
@@ -65,6 +66,13 @@ public struct BatchRegistration: Sendable {
             return BatchRegistration.mostSevere(failures) ?? .success
         }
 
+        /// What the run ends with when not every line succeeded, for the error line that is the last of stderr.
+        public var failure: IdFlowError? {
+            if interrupted { return .interrupted(text) }
+            guard let status = BatchRegistration.mostSevere(failures) else { return nil }
+            return .batchFailed(failed: failed, lines: lines, exitStatus: status)
+        }
+
         /// The human summary line for stderr.
         public var text: String {
             let seconds = elapsed.inSeconds
@@ -97,7 +105,8 @@ public struct BatchRegistration: Sendable {
     /// for what stops the whole batch before any line runs (unreadable input, missing configuration).
     public func run(_ context: IdFlowContext, emit: @escaping @Sendable (LineResult) -> Void) async throws(IdFlowError) -> Summary {
         guard concurrency >= 1 else { throw .invalidInput("--concurrency must be at least 1") }
-        let lines = try BatchInput.parse(try source.read(context.console), format: format)
+        let input = try source.read(context)
+        let lines = try BatchInput.parse(input, format: format ?? BatchFormat.detect(fileName: source.fileName, data: input))
         var http = context.http
         let transport = PacedTransport(wrapping: http.transport, interruption: interruption, sleep: http.sleep)
         http.transport = transport

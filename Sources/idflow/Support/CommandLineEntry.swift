@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import IdFlowCore
+
+extension IdFlow {
+    /// Parses and runs one command line, as `main` does, and returns the exit code instead of exiting, so the
+    /// in-process tests go through the same path as the binary.
+    ///
+    /// Beyond ArgumentParser's own handling: a mistyped command or option is reported before anything else
+    /// (`UsageCheck`), with the closest name; and every usage error ends, like every other failure, with the
+    /// contract's JSON error line as the last line of stderr, so a script reads one shape whatever went wrong.
+    static func execute(_ arguments: [String]) async -> Int32 {
+        let console = CommandRunner.environment.console
+        let arguments = GlobalArguments.hoist(arguments, root: IdFlow.self)
+        if let mistake = UsageCheck.helpTopicMistake(in: arguments, root: IdFlow.self) {
+            return reportUsage(mistake, console: console)
+        }
+        do {
+            var command = try await asyncParseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch let code as ExitCode {
+            // CommandRunner has already reported the failure (or a report set the code).
+            return code.rawValue
+        } catch {
+            let code = exitCode(for: error)
+            if code.isSuccess {
+                // Help, the version, a completion: ArgumentParser's text on stdout.
+                let text = fullMessage(for: error)
+                if !text.isEmpty { console.standardOutput(Data((text + "\n").utf8)) }
+                return code.rawValue
+            }
+            if code.rawValue == IdFlowExitCode.usage.rawValue,
+                let mistake = UsageCheck.firstMistake(in: arguments, root: IdFlow.self)
+            {
+                return reportUsage(mistake, console: console)
+            }
+            console.standardError(Data((fullMessage(for: error) + "\n").utf8))
+            if code.rawValue == IdFlowExitCode.usage.rawValue {
+                console.standardError(JSONOutput.errorLine(.invalidInput(message(for: error))))
+            }
+            return code.rawValue
+        }
+    }
+
+    /// ArgumentParser's message for a mistake the check found, with the usage of the command it was made in,
+    /// then the JSON error line.
+    private static func reportUsage(_ mistake: UsageCheck.Mistake, console: Console) -> Int32 {
+        var text = "Error: \(mistake.message)\n"
+        if let hint = mistake.hint { text += "Help:  \(hint)\n" }
+        text += "  See '\((["idflow"] + mistake.commandPath).joined(separator: " ")) --help' for more information.\n"
+        console.standardError(Data(text.utf8))
+        console.standardError(JSONOutput.errorLine(.invalidInput(mistake.message, hint: mistake.hint)))
+        return IdFlowExitCode.usage.rawValue
+    }
+}
