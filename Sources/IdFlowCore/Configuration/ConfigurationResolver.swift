@@ -64,7 +64,8 @@ public struct ConfigurationResolver: Sendable {
                 "profile \"\(profileName)\" is not defined in \(profileFileURL.path)",
                 hint: known.isEmpty
                     ? "that file defines no profiles: add `profiles: {\(profileName): {orgUrl: …}}` to it, or drop --profile/IDFLOW_PROFILE"
-                    : "add it under `profiles:` or pick one of: \(known.joined(separator: ", "))\(Suggestion.didYouMean(profileName, among: known))")
+                    : "add it under `profiles:` or pick one of: \(known.joined(separator: ", "))\(Suggestion.didYouMean(profileName, among: known))"
+            )
         }
         let okta = try YAMLFile.load(OktaYAMLFile.self, at: oktaYAMLURL)?.okta?.client
 
@@ -79,7 +80,8 @@ public struct ConfigurationResolver: Sendable {
             scope: flags.scope ?? env(Variable.scope) ?? entry?.scope ?? Configuration.defaultScope,
             profile: profileName,
             stateDirectory: (flags.stateDirectory ?? env(Variable.stateDirectory) ?? entry?.stateDir)
-                .map { URL(fileURLWithPath: HomeDirectory.expand($0, environment: environment), isDirectory: true) } ?? defaultStateDirectory,
+                .map { URL(fileURLWithPath: HomeDirectory.expand($0, environment: environment), isDirectory: true) }
+                ?? defaultStateDirectory,
             verbose: flags.verbose || ["1", "true", "yes"].contains(env(Variable.verbose)?.lowercased() ?? ""))
         configuration.explicitScope = flags.scope ?? env(Variable.scope) ?? entry?.scope
         configuration.tokenServer = try (env(Variable.tokenServer) ?? entry?.tokenServer).map { text throws(IdFlowError) in

@@ -58,6 +58,19 @@ extension IDX {
             secretFieldNames.contains(String(path.split(separator: ".").last ?? "").lowercased())
         }
 
+        /// The field names of Okta's Identity Engine forms (every input of the recorded documents, and the
+        /// sign-up profile's and credentials' open-ended members), for telling a misspelt answer from one meant
+        /// for a later form.
+        static let identityEngineFieldNames: Set<String> = [
+            "identifier", "rememberMe", "credentials", "authenticator", "authenticator.id", "authenticator.methodType",
+            "authenticator.channel", "authenticator.phoneNumber", "authenticator.enrollmentId", "methodType", "phoneNumber",
+            "channel", "userProfile", "consent",
+        ]
+
+        static func isIdentityEngineFieldName(_ path: String) -> Bool {
+            identityEngineFieldNames.contains(path) || path.hasPrefix("credentials.") || path.hasPrefix("userProfile.")
+        }
+
         public subscript(path: String) -> String? { values[path] }
 
         public var names: Set<String> { Set(values.keys) }

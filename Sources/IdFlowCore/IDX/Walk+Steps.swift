@@ -65,21 +65,28 @@ extension IDX.Walk {
         IDX.PendingForm(transaction: nil, remediation: form.name, fields: filled.inputs, messages: document.messages)
     }
 
-    /// The answers still unspent that fill no field of the forms `document` offers, with those fields' names:
+    /// The answers still unspent that cannot be meant for any form of this sign-in, with the fields offered now:
     /// a mistyped name (`identifer`) would otherwise be ignored in silence while the flow asks for the field it
-    /// meant. Checked only where the flow needs input it was not given.
+    /// meant. Checked only where the flow needs input it was not given. An answer that fills no field offered
+    /// here may still be for a later form (the password given before the identifier was asked), so it counts
+    /// only when it reads as a misspelling of a field offered here, or is no name the Identity Engine uses.
     func strayAnswers(in document: IDX.Document) -> (answers: [String], fields: [String]) {
         let forms = document.remediations.filter { $0.method.uppercased() == "POST" }
-        let fields = forms.flatMap { $0.fill(IDX.AnswerSet(), in: document).inputs.map(\.name) }
+        var fields: [String] = []
+        for name in forms.flatMap({ $0.fill(IDX.AnswerSet(), in: document).inputs.map(\.name) }) where !fields.contains(name) {
+            fields.append(name)
+        }
         // A nested field's parents count too (`authenticator` for `authenticator.methodType`).
-        var known = Set<String>()
+        var offered = Set<String>()
         for field in fields {
             let parts = field.split(separator: ".")
-            for end in parts.indices { known.insert(parts[...end].joined(separator: ".")) }
+            for end in parts.indices { offered.insert(parts[...end].joined(separator: ".")) }
         }
-        var seen = Set<String>()
-        let unique = fields.filter { seen.insert($0).inserted }
-        return (answers.names.filter { !known.contains($0) }.sorted(), unique)
+        let stray = answers.names.filter { name in
+            guard !offered.contains(name) else { return false }
+            return Suggestion.closest(to: name, among: fields) != nil || !IDX.AnswerSet.isIdentityEngineFieldName(name)
+        }
+        return (stray.sorted(), fields)
     }
 
     /// The error for answers that fill no field where the flow stopped for input, naming the fields they could

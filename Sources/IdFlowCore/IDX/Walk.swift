@@ -39,7 +39,8 @@ extension IDX {
                     if let success = document.successWithInteractionCode {
                         if !answers.names.isEmpty {
                             context.console.line(
-                                "warning: --answer \(answers.names.sorted().joined(separator: ", ")) was not used: no form of this sign-in asked for it")
+                                "warning: --answer \(answers.names.sorted().joined(separator: ", ")) was not used: no form of this sign-in asked for it"
+                            )
                         }
                         return try await exchange(success, transaction)
                     }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import IdFlowCore
 import Testing
 
 @testable import idflow
@@ -155,11 +157,11 @@ import Testing
         (["login-device", "--browser"], "Unknown option '--browser'"),
         (["login-pkce", "--browser", "--port", "70000"], "--port"),
         (["token", "inspect", "--type", "bearer"], "--type"),
-        (["token", "frobnicate"], "Unexpected argument 'frobnicate'"),
+        (["token", "frobnicate"], "Unknown command 'frobnicate'"),
         (["sandbox", "--port", "70000"], "--port must be between 0 and 65535"),
         (["refresh", "--pretty", "--compact"], "--pretty and --compact cannot be used together"),
         (["register", "--email", "a@b.c", "--timeout", "soon"], "--timeout"),
-        (["nonsense"], "Unexpected argument 'nonsense'"),
+        (["nonsense"], "Unknown command 'nonsense'"),
         (["login-pkce", "--browser", "--mfa", "push"], "--mfa works with --username"),
         (["login-pkce", "--username", "u", "--mfa", "sms"], "--mfa"),
         (["login-pkce", "--username", "u", "--mfa", "push", "--mfa-timeout", "0"], "--mfa-timeout must be positive"),
@@ -186,6 +188,8 @@ import Testing
         #expect(result.exitCode == 64, "\(arguments) exited \(result.exitCode)")
         #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         #expect(result.stdout.isEmpty)
+        let last = result.stderr.split(separator: "\n").last.flatMap { try? JSONValue(data: Data($0.utf8)) }
+        #expect(last?["error"]?["exitCode"] == 64, "the last line of stderr is the error line: \(result.stderr)")
     }
 
     /// Usage errors found after parsing (a secret given two ways) also exit 64, with the contract's error line.

@@ -49,15 +49,28 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString).csv")
         try "email,firstName\na@example.com,A\ntaken@example.com,T\nc@example.com,C\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = await CLI.run(
-            ["register", "--batch", file.path, "--format", "csv"] + configuration, transport: transport, environment: apiToken)
+        // No --format: the extension says CSV.
+        let result = await CLI.run(["register", "--batch", file.path] + configuration, transport: transport, environment: apiToken)
         #expect(result.exitCode == 3)
         let output = lines(result.stdout)
         #expect(output.map { $0["line"] } == [2, 3, 4])
         #expect(output[1]["ok"] == false)
         #expect(output[1]["error"]?["errorCode"] == "E0000001")
         #expect(output[1]["error"]?["exitCode"] == 3)
-        #expect(result.error == nil, "the failure is in its line, not a second error line")
+        // The run ends, as every failed run, with one error line that sums the lines up, last on stderr.
+        let last = try #require(result.stderr.split(separator: "\n").last)
+        let error = try #require(try JSONValue(data: Data(last.utf8))["error"])
+        #expect(error["kind"] == "batch_failed")
+        #expect(error["exitCode"] == 3)
+        #expect(error["message"]?.stringValue?.hasPrefix("1 of 3 lines failed") == true)
+    }
+
+    @Test func aCSVPipedToStandardInputIsToldByItsFirstLine() async {
+        let result = await CLI.run(
+            ["register", "--batch", "-"] + configuration, transport: transport, stdin: "email,firstName\na@example.com,A\n",
+            environment: apiToken)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(lines(result.stdout).map { $0["ok"] } == [true])
     }
 
     @Test func skipExistingReportsTheExistingUser() async {

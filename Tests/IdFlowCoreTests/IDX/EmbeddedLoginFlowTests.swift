@@ -84,6 +84,33 @@ import Testing
         #expect(try TokenStore(directory: context.configuration.profileDirectory).load() == nil)
     }
 
+    /// `--answer identifer=…` (a typo) is not ignored in silence while the flow stops for `identifier`.
+    @Test func aMisspeltAnswerIsAUsageErrorNamingTheFieldsItCouldHaveBeen() async throws {
+        let transport = try identityEngine()
+        let context = self.context(transport)
+        let error = await failure { () throws(IdFlowError) in
+            try await EmbeddedLogin(answers: IDX.AnswerSet(["identifer": "jo@example.com", "credentials.passcode": "s3cret"])).run(context)
+        }
+        #expect(error?.exitStatus == .usage)
+        #expect(error?.message.hasPrefix("--answer identifer (did you mean \"identifier\"?) matches no field of identify") == true)
+        #expect(error?.hint?.contains("identifier") == true)
+        #expect(!transport.requests.contains { $0.route.hasSuffix("/identify") }, "nothing was sent for the misspelt form")
+    }
+
+    /// An answer meant for a later form (the password, given before the identifier is asked) is not a mistake.
+    @Test func anAnswerForALaterFormStillStopsWithThePendingForm() async throws {
+        let transport = try identityEngine()
+        let context = self.context(transport)
+        let error = await failure { () throws(IdFlowError) in
+            try await EmbeddedLogin(answers: IDX.AnswerSet(["credentials.passcode": "s3cret"])).run(context)
+        }
+        guard case .idxPending(let pending) = error else {
+            Issue.record("expected the pending form, got \(String(describing: error))")
+            return
+        }
+        #expect(pending.remediation == "identify")
+    }
+
     @Test func aWrongPasswordIsReportedInTheServersWordsAndNothingStored() async throws {
         let transport = try identityEngine()
         let context = self.context(transport)

@@ -3,6 +3,19 @@ import IdFlowCore
 import Testing
 
 struct BatchInputTests {
+    /// `register --batch users.csv` needs no `--format`, nor does a CSV piped to `--batch -`.
+    @Test func theFormatIsToldByTheExtensionThenTheFirstLine() {
+        let csv = Data("email,firstName\na@example.com,A\n".utf8)
+        let ndjson = Data("\n  {\"email\":\"a@example.com\"}\n".utf8)
+        #expect(BatchFormat.detect(fileName: "users.csv", data: ndjson) == .csv, "the extension wins")
+        #expect(BatchFormat.detect(fileName: "users.JSONL", data: csv) == .ndjson)
+        #expect(BatchFormat.detect(fileName: "users.ndjson", data: csv) == .ndjson)
+        #expect(BatchFormat.detect(fileName: nil, data: csv) == .csv)
+        #expect(BatchFormat.detect(fileName: "/dev/fd/63", data: csv) == .csv)
+        #expect(BatchFormat.detect(fileName: nil, data: ndjson) == .ndjson)
+        #expect(BatchFormat.detect(fileName: nil, data: Data()) == .ndjson)
+    }
+
     @Test func ndjsonLinesKeepTheirFileNumbersAndBlankLinesAreSkipped() throws {
         let input = """
             {"email":"a@example.com","firstName":"A","attrs":{"department":"R&D","employeeNumber":7}}
