@@ -8,8 +8,10 @@ struct IdFlow: AsyncParsableCommand {
         commandName: "idflow",
         abstract: "Drive every step of a user's identity life cycle against Okta (or the embedded sandbox) from a terminal.",
         discussion: """
-            Every command prints one JSON document on stdout and human messages on stderr. On failure it prints one \
-            JSON error line on stderr and exits with a documented code:
+            Every command prints one JSON document on stdout (NDJSON lines with register --batch) and human messages \
+            on stderr. On failure stdout stays empty, except for a stop a script can continue (an embedded sign-in's \
+            pending form, a custom registration's step to retry, the batch lines done), and the last line of stderr \
+            is always one JSON error line, usage errors included. The exit code says what happened:
 
                0  success
                1  internal failure (a bug)
