@@ -14,12 +14,17 @@ struct HomeAndInputFileTests {
             environment: environment, secrets: SecretReader(readStandardInput: { Data() }, environment: environment, warn: { _ in }))
     }
 
-    @Test func aProfilesTildePathIsReadFromHOMENotThePasswordDatabase() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-tilde-\(UUID().uuidString)")
+    /// A throwaway home whose config.yaml holds `profiles`.
+    func home(profiles: String) throws -> URL {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home.appendingPathComponent(".config/idflow"), withIntermediateDirectories: true)
+        try profiles.write(to: home.appendingPathComponent(".config/idflow/config.yaml"), atomically: true, encoding: .utf8)
+        return home
+    }
+
+    @Test func aProfilesTildePathIsReadFromHOMENotThePasswordDatabase() throws {
+        let home = try home(profiles: "profiles:\n  default:\n    apiTokenFile: ~/tokA\n    stateDir: ~/state\n")
         defer { try? FileManager.default.removeItem(at: home) }
-        try "profiles:\n  default:\n    apiTokenFile: ~/tokA\n    stateDir: ~/state\n".write(
-            to: home.appendingPathComponent(".config/idflow/config.yaml"), atomically: true, encoding: .utf8)
         try "token-from-HOME\n".write(to: home.appendingPathComponent("tokA"), atomically: true, encoding: .utf8)
         let configuration = try resolver(["HOME": home.path]).resolve(ConfigurationFlags())
         #expect(configuration.apiToken == Secret("token-from-HOME"))
@@ -78,11 +83,8 @@ struct HomeAndInputFileTests {
     }
 
     @Test func anUnknownProfileNamesTheClosestOne() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-prof-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home.appendingPathComponent(".config/idflow"), withIntermediateDirectories: true)
+        let home = try home(profiles: "profiles:\n  staging:\n    orgUrl: https://s.okta.com\n  prod:\n    orgUrl: https://p.okta.com\n")
         defer { try? FileManager.default.removeItem(at: home) }
-        try "profiles:\n  staging:\n    orgUrl: https://s.okta.com\n  prod:\n    orgUrl: https://p.okta.com\n".write(
-            to: home.appendingPathComponent(".config/idflow/config.yaml"), atomically: true, encoding: .utf8)
         #expect {
             try resolver(["HOME": home.path]).resolve(ConfigurationFlags(profile: "stagign"))
         } throws: { ($0 as? IdFlowError)?.hint == "add it under `profiles:` or pick one of: prod, staging (did you mean \"staging\"?)" }
