@@ -40,9 +40,9 @@ extension IdFlow {
                 return reportUsage(mistake, console: console)
             }
             console.standardError(Data((fullMessage(for: error) + "\n").utf8))
-            if code.rawValue == IdFlowExitCode.usage.rawValue {
-                console.standardError(JSONOutput.errorLine(.invalidInput(message(for: error))))
-            }
+            let failure: IdFlowError =
+                code.rawValue == IdFlowExitCode.usage.rawValue ? .invalidInput(message(for: error)) : .internalFailure(message(for: error))
+            console.standardError(JSONOutput.errorLine(failure))
             return code.rawValue
         }
     }
