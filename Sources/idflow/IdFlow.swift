@@ -38,13 +38,14 @@ struct IdFlow: AsyncParsableCommand {
         subcommands: [
             RegisterCommand.self, ActivateCommand.self, SetPasswordCommand.self, LoginPKCECommand.self, LoginDeviceCommand.self,
             RefreshCommand.self, TokenCommand.self, UserinfoCommand.self, LogoutCommand.self, EnrollCommand.self, ChallengesCommand.self,
-            ResolveCommand.self, SandboxCommand.self, DemoCommand.self,
+            ResolveCommand.self, SandboxCommand.self, DemoCommand.self, CompletionCommand.self,
         ]
     )
 
     /// The entry point: the configuration flags may stand before the subcommand (`idflow -v register …`).
     static func main() async {
         ProcessHardening.disableCoreDumps()
-        await main(GlobalArguments.hoist(Array(CommandLine.arguments.dropFirst()), root: IdFlow.self))
+        let arguments = CompletionScript.routed(Array(CommandLine.arguments.dropFirst()))
+        await main(GlobalArguments.hoist(arguments, root: IdFlow.self))
     }
 }

@@ -5,7 +5,8 @@ import IdFlowCore
 struct ClientSecretOption: ParsableArguments {
     @Option(
         name: .customLong("client-secret-file"),
-        help: ArgumentHelp("A file holding the client secret of a confidential client (sent with HTTP Basic).", valueName: "path"))
+        help: ArgumentHelp("A file holding the client secret of a confidential client (sent with HTTP Basic).", valueName: "path"),
+        completion: .file())
     var clientSecretFile: String?
 
     func secret(_ context: IdFlowContext) throws(IdFlowError) -> Secret? {

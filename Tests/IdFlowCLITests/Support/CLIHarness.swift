@@ -71,7 +71,7 @@ enum CLI {
         }
         let code = await CommandRunner.$environment.withValue(commandEnvironment) { () async -> Int32 in
             do {
-                var command = try IdFlow.parseAsRoot(GlobalArguments.hoist(arguments, root: IdFlow.self))
+                var command = try IdFlow.parseAsRoot(GlobalArguments.hoist(CompletionScript.routed(arguments), root: IdFlow.self))
                 if var asyncCommand = command as? any AsyncParsableCommand {
                     try await asyncCommand.run()
                 } else {
