@@ -173,13 +173,13 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|login-pkce|login-device|refresh|token|userinfo|logout|enroll|challenges|resolve|sandbox|demo|help)
+    register|activate|set-password|login-pkce|login-device|refresh|token|userinfo|logout|enroll|challenges|resolve|sandbox|demo|completion|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh token userinfo logout enroll challenges resolve sandbox demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh token userinfo logout enroll challenges resolve sandbox demo completion help' -- "${cur}"))
         ;;
     esac
 }
@@ -227,15 +227,18 @@ _idflow_register() {
         return
         ;;
     '--resume')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion register -- --resume "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--remediation')
         return
         ;;
     '--client-secret-file')
+        __idflow_add_completions -f
         return
         ;;
     '--batch')
+        __idflow_add_completions -f
         return
         ;;
     '--format')
@@ -249,6 +252,7 @@ _idflow_register() {
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -264,9 +268,11 @@ _idflow_register() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion register -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -294,6 +300,7 @@ _idflow_activate() {
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -309,9 +316,11 @@ _idflow_activate() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion activate -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -336,15 +345,18 @@ _idflow_set-password() {
         return
         ;;
     '--activation-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--activation-url')
         return
         ;;
     '--activation-url-file')
+        __idflow_add_completions -f
         return
         ;;
     '--password-file')
+        __idflow_add_completions -f
         return
         ;;
     '--password')
@@ -354,6 +366,7 @@ _idflow_set-password() {
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -369,9 +382,11 @@ _idflow_set-password() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion set-password -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -399,6 +414,7 @@ _idflow_login-pkce() {
         return
         ;;
     '--password-file')
+        __idflow_add_completions -f
         return
         ;;
     '--password')
@@ -414,6 +430,7 @@ _idflow_login-pkce() {
         return
         ;;
     '--resume')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion login-pkce -- --resume "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--remediation')
@@ -427,12 +444,14 @@ _idflow_login-pkce() {
         return
         ;;
     '--client-secret-file')
+        __idflow_add_completions -f
         return
         ;;
     '--org-url')
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -448,9 +467,11 @@ _idflow_login-pkce() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion login-pkce -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -475,12 +496,14 @@ _idflow_login-device() {
         return
         ;;
     '--client-secret-file')
+        __idflow_add_completions -f
         return
         ;;
     '--org-url')
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -496,9 +519,11 @@ _idflow_login-device() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion login-device -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -520,12 +545,14 @@ _idflow_refresh() {
     # Offer option value completions
     case "${prev}" in
     '--client-secret-file')
+        __idflow_add_completions -f
         return
         ;;
     '--org-url')
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -541,9 +568,11 @@ _idflow_refresh() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion refresh -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -595,6 +624,7 @@ _idflow_token_inspect() {
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -610,9 +640,11 @@ _idflow_token_inspect() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion token inspect -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -644,6 +676,7 @@ _idflow_token_verify() {
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -659,9 +692,11 @@ _idflow_token_verify() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion token verify -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -687,12 +722,14 @@ _idflow_token_introspect() {
         return
         ;;
     '--client-secret-file')
+        __idflow_add_completions -f
         return
         ;;
     '--org-url')
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -708,9 +745,11 @@ _idflow_token_introspect() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion token introspect -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -736,12 +775,14 @@ _idflow_token_revoke() {
         return
         ;;
     '--client-secret-file')
+        __idflow_add_completions -f
         return
         ;;
     '--org-url')
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -757,9 +798,11 @@ _idflow_token_revoke() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion token revoke -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -784,6 +827,7 @@ _idflow_userinfo() {
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -799,9 +843,11 @@ _idflow_userinfo() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion userinfo -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -823,12 +869,14 @@ _idflow_logout() {
     # Offer option value completions
     case "${prev}" in
     '--client-secret-file')
+        __idflow_add_completions -f
         return
         ;;
     '--org-url')
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -844,9 +892,11 @@ _idflow_logout() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion logout -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -897,12 +947,14 @@ _idflow_enroll_create() {
         return
         ;;
     '--pin-file')
+        __idflow_add_completions -f
         return
         ;;
     '--org-url')
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -918,9 +970,11 @@ _idflow_enroll_create() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion enroll create -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -945,6 +999,7 @@ _idflow_enroll_list() {
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -960,9 +1015,11 @@ _idflow_enroll_list() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion enroll list -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -991,12 +1048,14 @@ _idflow_enroll_update() {
         return
         ;;
     '--pin-file')
+        __idflow_add_completions -f
         return
         ;;
     '--org-url')
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -1012,15 +1071,25 @@ _idflow_enroll_update() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion enroll update -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
         return
         ;;
     '--max-retries')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion enroll update -- positional@0 "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -1039,6 +1108,7 @@ _idflow_enroll_delete() {
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -1054,15 +1124,25 @@ _idflow_enroll_delete() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion enroll delete -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
         return
         ;;
     '--max-retries')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion enroll delete -- positional@0 "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -1078,6 +1158,7 @@ _idflow_challenges() {
     # Offer option value completions
     case "${prev}" in
     '--enrollment')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion challenges -- --enrollment "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--wait')
@@ -1087,6 +1168,7 @@ _idflow_challenges() {
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -1102,9 +1184,11 @@ _idflow_challenges() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion challenges -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -1129,15 +1213,18 @@ _idflow_resolve() {
         return
         ;;
     '--enrollment')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion resolve -- --enrollment "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--pin-file')
+        __idflow_add_completions -f
         return
         ;;
     '--org-url')
         return
         ;;
     '--api-token-file')
+        __idflow_add_completions -f
         return
         ;;
     '--issuer')
@@ -1153,9 +1240,11 @@ _idflow_resolve() {
         return
         ;;
     '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion resolve -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
+        __idflow_add_completions -d
         return
         ;;
     '--timeout')
@@ -1169,9 +1258,9 @@ _idflow_resolve() {
 
 _idflow_sandbox() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--host --port --api-token --config --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--host --port --api-token --config)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1186,36 +1275,7 @@ _idflow_sandbox() {
         return
         ;;
     '--config')
-        return
-        ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        return
-        ;;
-    '--state-dir')
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
+        __idflow_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     esac
@@ -1229,12 +1289,40 @@ _idflow_demo() {
     __idflow_offer_flags_options 0
 }
 
+_idflow_completion() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __idflow_offer_flags_options 1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __idflow_add_completions -W 'bash'$'\n''zsh'$'\n''fish'
+        return
+        ;;
+    esac
+}
+
 _idflow_help() {
     repeating_flags=()
     non_repeating_flags=(--version)
     repeating_options=()
     non_repeating_options=()
     __idflow_offer_flags_options -1
+    # The subcommand names (added by idflow: the help command of ArgumentParser completes none).
+    case "${COMP_WORDS[*]:2:COMP_CWORD-2}" in
+    '')
+        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh token userinfo logout enroll challenges resolve sandbox demo completion' -- "${cur}"))
+        ;;
+    'token')
+        COMPREPLY+=($(compgen -W 'inspect verify introspect revoke' -- "${cur}"))
+        ;;
+    'enroll')
+        COMPREPLY+=($(compgen -W 'create list update delete' -- "${cur}"))
+        ;;
+    esac
 }
 
 complete -o filenames -F _idflow idflow

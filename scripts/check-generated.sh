@@ -2,6 +2,8 @@
 # Fails when completions/ or man/ no longer match the command tree (run by CI; fix with the gen-*.sh scripts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# gen-man.sh fails when groff warns about the page; without groff that check could not run.
+command -v groff >/dev/null || { echo "check-generated.sh needs groff (apt-get install groff-base)" >&2; exit 1; }
 scripts/gen-completions.sh
 scripts/gen-man.sh
 if ! git diff --exit-code -- completions man; then

@@ -101,6 +101,19 @@ extension IDX {
             }
         }
 
+        /// The ids of the kept transactions that have not expired, sorted: what `--resume` may be given. Read
+        /// only (nothing is removed) and silent about a file that cannot be read, because shell completion
+        /// calls it at every TAB.
+        public func pendingIDs(now: Date) -> [String] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted().compactMap { name in
+                guard let data = try? SecureFile.read(directory.appendingPathComponent(name)),
+                    let transaction = try? JSONDecoder().decode(Transaction.self, from: data), !transaction.hasExpired(at: now)
+                else { return nil }
+                return transaction.id
+            }
+        }
+
         public func save(_ transaction: Transaction) throws(IdFlowError) {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

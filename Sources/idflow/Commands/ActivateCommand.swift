@@ -14,7 +14,8 @@ struct ActivateCommand: AsyncParsableCommand {
             An already active user gives E0000016 (exit 3); an unknown user exits 5. A PROVISIONED user whose token \
             was lost or expired gets a new one with --reactivate (the old one stops working):
 
-              $ tok=$(idflow activate --user "$uid" --reactivate | jq -r .activationToken)
+              $ tok=$(idflow activate --user "$uid" --reactivate \\
+                  | jq -r .activationToken)
             """)
 
     @Option(help: ArgumentHelp("The user's id (00u…) or login.", valueName: "id-or-login"))

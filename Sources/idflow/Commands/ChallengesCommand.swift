@@ -9,11 +9,12 @@ struct ChallengesCommand: AsyncParsableCommand {
             Each enrollment fetches its own maintenance token (the JWT-bearer grant signed by its device key), \
             so no user login is needed after `idflow enroll`. Signatures are checked by `idflow resolve`.
 
-              $ idflow challenges | jq '.challenges[] | {transactionId, clientOS, clientLocation}'
+              $ idflow challenges \\
+                  | jq '.challenges[] | {transactionId, clientOS, clientLocation}'
               $ idflow challenges --wait 60
             """)
 
-    @Option(help: ArgumentHelp("Only this enrollment's challenges.", valueName: "enrollment-id"))
+    @Option(help: ArgumentHelp("Only this enrollment's challenges.", valueName: "enrollment-id"), completion: .enrollments)
     var enrollment: String?
 
     @Option(help: ArgumentHelp("Wait up to this long for at least one challenge (exit 9 if none comes).", valueName: "seconds"))

@@ -15,7 +15,8 @@ struct DemoCommand: AsyncParsableCommand {
             step's exit code. Leaves nothing behind.
 
               $ swift run idflow demo
-              $ idflow demo | jq -r 'select(.step=="login-pkce").result.access_token'
+              $ idflow demo \\
+                  | jq -r 'select(.step=="login-pkce").result.access_token'
             """)
 
     @Flag(help: "Trace HTTP on stderr, every secret redacted.")

@@ -17,7 +17,8 @@ struct LoginDeviceCommand: AsyncParsableCommand {
 
               $ idflow login-device | jq -r .id_token_claims.sub
               $ idflow login-device --open
-              $ idflow login-device 2>&1 >tokens.json | grep --line-buffered user_code
+              $ idflow login-device 2>&1 >tokens.json \\
+                  | grep --line-buffered user_code
             """)
 
     @Flag(help: "Also open the verification link (with the code in it) with $BROWSER or xdg-open.")

@@ -32,12 +32,18 @@ struct LoginPKCECommand: AsyncParsableCommand {
             waited for at the server's pace up to --mfa-timeout (approve it with `idflow resolve`; denied: exit \
             8, no answer: exit 9). Refused credentials exit 4, an expired sign-in too.
 
-              $ idflow login-pkce --session-token-stdin <<<"$st" | jq -r .access_token
-              $ printf '%s' "$PW" | idflow login-pkce --username jo@example.com --password-stdin
-              $ printf '%s' "$PW" | idflow login-pkce --username jo@example.com --password-stdin --mfa push
+              $ idflow login-pkce --session-token-stdin <<<"$st" \\
+                  | jq -r .access_token
+              $ printf '%s' "$PW" \\
+                  | idflow login-pkce --username jo@example.com --password-stdin
+              $ printf '%s' "$PW" \\
+                  | idflow login-pkce --username jo@example.com --password-stdin \\
+                      --mfa push
               $ idflow login-pkce --browser
-              $ idflow login-pkce --embedded --answer identifier=jo@example.com --answer credentials.passcode=@- <<<"$PW"
-              $ idflow login-pkce --embedded --resume "$TX" --answer credentials.passcode=@- <<<"$CODE"
+              $ idflow login-pkce --embedded --answer identifier=jo@example.com \\
+                  --answer credentials.passcode=@- <<<"$PW"
+              $ idflow login-pkce --embedded --resume "$TX" \\
+                  --answer credentials.passcode=@- <<<"$CODE"
             """)
 
     @OptionGroup var method: LoginMethodOptions

@@ -11,7 +11,8 @@ struct RegisterCommand: AsyncParsableCommand {
             With --email: sends POST /api/v1/users?activate=false with the profile and prints the user object as the \
             server returns it. Needs the org URL and a management API token.
 
-              $ uid=$(idflow register --email jo@example.com --first-name Jo --last-name Doe | jq -r .id)
+              $ uid=$(idflow register --email jo@example.com --first-name Jo \\
+                  --last-name Doe | jq -r .id)
 
             A login that already exists gives the server's E0000001 error with its cause (exit 3).
 
@@ -20,7 +21,8 @@ struct RegisterCommand: AsyncParsableCommand {
             complete step issues the tokens, which are validated like login-pkce's and saved for the profile; \
             prints {"status","identityProvider","data","tokens"}.
 
-              $ idflow register --idp invite-code --data-stdin --client-secret-file secret <<<"$INVITE" | jq -r .tokens.access_token
+              $ idflow register --idp invite-code --data-stdin \\
+                  --client-secret-file secret <<<"$INVITE" | jq -r .tokens.access_token
 
             A recoverable status (4000-4999) exits 10 with {"status","step","transactionId","data","identityProvider"} \
             on stdout; continue with --transaction-id and other --data. At a terminal idflow asks again instead. \
@@ -28,7 +30,8 @@ struct RegisterCommand: AsyncParsableCommand {
 
             With --batch, one user per input line, NDJSON results in input order, a summary on stderr:
 
-              $ idflow register --batch users.ndjson --activate --concurrency 8 > results.ndjson
+              $ idflow register --batch users.ndjson --activate --concurrency 8 \\
+                  > results.ndjson
 
             With --embedded: self-service sign-up through the Okta Identity Engine (select-enroll-profile, \
             enroll-profile, then the authenticators the policy enrolls: the password, an e-mailed code), answered \
@@ -36,7 +39,9 @@ struct RegisterCommand: AsyncParsableCommand {
             user is signed in and the output is login-pkce's (--no-store: nothing saved). A policy without \
             sign-up exits 3.
 
-              $ idflow register --embedded --answer userProfile.email=new@example.com --answer userProfile.firstName=New --answer userProfile.lastName=User --answer credentials.passcode=@- <<<"$PW"
+              $ idflow register --embedded --answer userProfile.email=new@example.com \\
+                  --answer userProfile.firstName=New --answer userProfile.lastName=User \\
+                  --answer credentials.passcode=@- <<<"$PW"
             """)
 
     @OptionGroup var profile: ProfileOptions

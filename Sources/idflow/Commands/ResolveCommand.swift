@@ -32,7 +32,7 @@ struct ResolveCommand: AsyncParsableCommand {
         help: "Sign with the user-verification key (unlocked by the PIN) even if the challenge does not ask for it.")
     var userVerification = false
 
-    @Option(help: ArgumentHelp("Only look at this enrollment's challenges.", valueName: "enrollment-id"))
+    @Option(help: ArgumentHelp("Only look at this enrollment's challenges.", valueName: "enrollment-id"), completion: .enrollments)
     var enrollment: String?
 
     @OptionGroup var pin: PINOptions

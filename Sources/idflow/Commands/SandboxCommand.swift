@@ -16,7 +16,8 @@ struct SandboxCommand: AsyncParsableCommand {
             with the configuration file's idx key.
 
               $ idflow sandbox > sandbox.json &
-              $ export OKTA_CLIENT_ORGURL=$(jq -r .orgUrl sandbox.json) OKTA_CLIENT_TOKEN=$(jq -r .apiToken sandbox.json)
+              $ export OKTA_CLIENT_ORGURL=$(jq -r .orgUrl sandbox.json) \\
+                  OKTA_CLIENT_TOKEN=$(jq -r .apiToken sandbox.json)
 
             Admin endpoints (Authorization: SSWS <apiToken>): GET /sandbox/info (the JSON line again), \
             GET /sandbox/outbox (mailed activation links and sign-in codes, texted registration codes), \
@@ -35,10 +36,10 @@ struct SandboxCommand: AsyncParsableCommand {
         help: ArgumentHelp("Use this management API token instead of a random one (it is printed anyway).", valueName: "token"))
     var apiToken: String?
 
-    @Option(help: ArgumentHelp("A JSON configuration file (rate limits, clients, token lifetimes); see the README.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("A JSON configuration file (rate limits, clients, token lifetimes); see the README.", valueName: "file"),
+        completion: .file(extensions: ["json"]))
     var config: String?
-
-    @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }

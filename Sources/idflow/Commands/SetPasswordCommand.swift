@@ -14,7 +14,8 @@ struct SetPasswordCommand: AsyncParsableCommand {
             IDFLOW_ACTIVATION_URL. The password only ever goes to the configured org: a link on another host is \
             refused (exit 13) unless --org-url names that host.
 
-              $ printf '%s' "$PW" | idflow set-password --activation-token-file tok.txt --password-stdin
+              $ printf '%s' "$PW" \\
+                  | idflow set-password --activation-token-file tok.txt --password-stdin
 
             The password is checked against the policy the server publishes before it is sent: a weak one exits 3 \
             with every failed rule in `causes` (so does one the server refuses for a rule it does not publish). The \
@@ -27,7 +28,9 @@ struct SetPasswordCommand: AsyncParsableCommand {
         help: ArgumentHelp("The activation token from `idflow activate` (visible in `ps`; prefer the file or env).", valueName: "token"))
     var activationToken: String?
 
-    @Option(name: .customLong("activation-token-file"), help: ArgumentHelp("A file holding the activation token.", valueName: "path"))
+    @Option(
+        name: .customLong("activation-token-file"), help: ArgumentHelp("A file holding the activation token.", valueName: "path"),
+        completion: .file())
     var activationTokenFile: String?
 
     @Option(
@@ -37,7 +40,9 @@ struct SetPasswordCommand: AsyncParsableCommand {
             valueName: "url"))
     var activationURL: String?
 
-    @Option(name: .customLong("activation-url-file"), help: ArgumentHelp("A file holding the activation link.", valueName: "path"))
+    @Option(
+        name: .customLong("activation-url-file"), help: ArgumentHelp("A file holding the activation link.", valueName: "path"),
+        completion: .file())
     var activationURLFile: String?
 
     @Flag(name: .customLong("activation-url-stdin"), help: "Read the activation link from standard input.")

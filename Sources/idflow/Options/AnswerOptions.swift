@@ -13,7 +13,8 @@ struct AnswerOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "With --embedded: continue the sign-in a run stopped for a missing answer (its \"transaction\").", valueName: "transaction"))
+            "With --embedded: continue the sign-in a run stopped for a missing answer (its \"transaction\").", valueName: "transaction"),
+        completion: .idxTransactions)
     var resume: String?
 
     @Option(

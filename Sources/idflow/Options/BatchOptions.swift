@@ -12,7 +12,8 @@ struct BatchOptions: ParsableArguments {
                 naming the same columns, and any other column is a profile attribute. A malformed line is reported for that \
                 line and the rest still run.
                 """,
-            valueName: "file"))
+            valueName: "file"),
+        completion: .file())
     var file: String?
 
     @Option(

@@ -8,7 +8,8 @@ struct ClientSecretOption: ParsableArguments {
         name: .customLong("client-secret-file"),
         help: ArgumentHelp(
             "A file holding the client secret of a confidential client, sent with HTTP Basic (env OKTA_OAUTH2_CLIENTSECRET holds the secret itself).",
-            valueName: "path"))
+            valueName: "path"),
+        completion: .file())
     var clientSecretFile: String?
 
     func secret(_ context: IdFlowContext) throws(IdFlowError) -> Secret? {

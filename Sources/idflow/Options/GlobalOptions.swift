@@ -11,7 +11,8 @@ struct GlobalOptions: ParsableArguments {
     @Option(
         name: .customLong("api-token-file"),
         help: ArgumentHelp(
-            "A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).", valueName: "path"))
+            "A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).", valueName: "path"),
+        completion: .file())
     var apiTokenFile: String?
 
     @Option(help: ArgumentHelp("The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).", valueName: "url"))
@@ -32,12 +33,14 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).", valueName: "name"))
+            "A named profile in $XDG_CONFIG_HOME/idflow/config.yaml; default `default` (env IDFLOW_PROFILE).", valueName: "name"),
+        completion: .profiles)
     var profile: String?
 
     @Option(
         name: .customLong("state-dir"),
-        help: ArgumentHelp("Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).", valueName: "dir"))
+        help: ArgumentHelp("Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).", valueName: "dir"),
+        completion: .directory)
     var stateDirectory: String?
 
     @Flag(name: .shortAndLong, help: "Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).")

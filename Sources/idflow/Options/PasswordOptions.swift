@@ -6,7 +6,8 @@ struct PasswordOptions: ParsableArguments {
     @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input (one trailing newline is dropped).")
     var passwordStdin = false
 
-    @Option(name: .customLong("password-file"), help: ArgumentHelp("Read the password from a file.", valueName: "path"))
+    @Option(
+        name: .customLong("password-file"), help: ArgumentHelp("Read the password from a file.", valueName: "path"), completion: .file())
     var passwordFile: String?
 
     @Option(

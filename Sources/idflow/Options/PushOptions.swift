@@ -9,7 +9,7 @@ struct PINOptions: ParsableArguments {
         help: "Read the PIN that seals or unlocks the user-verification key from standard input (env IDFLOW_PIN works too).")
     var pinStdin = false
 
-    @Option(name: .customLong("pin-file"), help: ArgumentHelp("Read the PIN from a file.", valueName: "path"))
+    @Option(name: .customLong("pin-file"), help: ArgumentHelp("Read the PIN from a file.", valueName: "path"), completion: .file())
     var pinFile: String?
 
     /// The PIN's source, nil when none was given at all (the flow says when one is needed).

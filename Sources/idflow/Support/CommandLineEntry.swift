@@ -11,7 +11,7 @@ extension IdFlow {
     /// contract's JSON error line as the last line of stderr, so a script reads one shape whatever went wrong.
     static func execute(_ arguments: [String]) async -> Int32 {
         let console = CommandRunner.environment.console
-        let arguments = GlobalArguments.hoist(arguments, root: IdFlow.self)
+        let arguments = GlobalArguments.hoist(CompletionScript.routed(arguments), root: IdFlow.self)
         if let mistake = UsageCheck.helpTopicMistake(in: arguments, root: IdFlow.self) {
             return reportUsage(mistake, console: console)
         }

@@ -10,7 +10,8 @@ struct EnrollCreateCommand: AsyncParsableCommand {
             stored login (idflow login-pkce --scope "openid profile offline_access okta.myAccount.appAuthenticator.manage"), \
             or --access-token-stdin. A second enrollment on the same org reuses this machine's device identity.
 
-              $ idflow enroll --name ci-runner-7 --user-verification --pin-stdin <<<"$PIN" | jq -r .enrollmentId
+              $ idflow enroll --name ci-runner-7 --user-verification \\
+                  --pin-stdin <<<"$PIN" | jq -r .enrollmentId
             """)
 
     @OptionGroup var accessToken: AccessTokenOption

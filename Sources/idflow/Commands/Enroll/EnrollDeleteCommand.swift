@@ -13,7 +13,7 @@ struct EnrollDeleteCommand: AsyncParsableCommand {
               $ idflow enroll delete "$ENROLLMENT_ID" | jq .deleted
             """)
 
-    @Argument(help: ArgumentHelp("The enrollment id (see `idflow enroll list`).", valueName: "enrollment-id"))
+    @Argument(help: ArgumentHelp("The enrollment id (see `idflow enroll list`).", valueName: "enrollment-id"), completion: .enrollments)
     var enrollmentId: String
 
     @Flag(name: .customLong("local-only"), help: "Forget the enrollment on this machine only; the server keeps it.")

@@ -9,7 +9,8 @@ struct EnrollListCommand: AsyncParsableCommand {
             --check asks the org about each one with the enrollment's own maintenance token and adds \
             serverStatus (ACTIVE, RESET, DELETED, SUSPENDED or INVALID).
 
-              $ idflow enroll list --check | jq '.enrollments[] | {enrollmentId, serverStatus}'
+              $ idflow enroll list --check \\
+                  | jq '.enrollments[] | {enrollmentId, serverStatus}'
             """)
 
     @Flag(help: "Ask the server whether each enrollment still works.")

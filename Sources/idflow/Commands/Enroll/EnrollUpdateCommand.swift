@@ -8,10 +8,11 @@ struct EnrollUpdateCommand: AsyncParsableCommand {
         discussion: """
             `on` makes a new key sealed under the PIN (replacing any old one); `off` drops it once the server agreed.
 
-              $ idflow enroll update "$ENROLLMENT_ID" --user-verification off | jq .userVerification
+              $ idflow enroll update "$ENROLLMENT_ID" --user-verification off \\
+                  | jq .userVerification
             """)
 
-    @Argument(help: ArgumentHelp("The enrollment id (see `idflow enroll list`).", valueName: "enrollment-id"))
+    @Argument(help: ArgumentHelp("The enrollment id (see `idflow enroll list`).", valueName: "enrollment-id"), completion: .enrollments)
     var enrollmentId: String
 
     @Option(name: .customLong("push-token"), help: ArgumentHelp("A new push (APNs) device token as hex.", valueName: "hex"))

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import IdFlowCore
+
+struct CompletionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "completion",
+        abstract: "Print the shell completion script for bash, zsh or fish.",
+        discussion: """
+            Completes subcommands and flags, files for --batch, --config and every *-file option, profile names \
+            for --profile, kept enrollment ids for enroll update|delete, stopped sign-ins for --resume, and the \
+            subcommand after `idflow help`. The candidates are read from local files only.
+
+              $ source <(idflow completion bash)
+              $ idflow completion zsh > "${fpath[1]}/_idflow"
+              $ idflow completion fish > ~/.config/fish/completions/idflow.fish
+            """)
+
+    @Argument(
+        help: ArgumentHelp("bash, zsh or fish; default: the shell named by $SHELL.", valueName: "shell"),
+        completion: .list(["bash", "zsh", "fish"]))
+    var shell: String?
+
+    func validate() throws {
+        if let shell, CompletionShell(rawValue: shell) == nil {
+            throw ValidationError("unknown shell \"\(shell)\": choose bash, zsh or fish")
+        }
+    }
+
+    func run() throws {
+        guard let shell = shell.flatMap(CompletionShell.init(rawValue:)) ?? CompletionShell.autodetected() else {
+            throw ValidationError("cannot tell the shell from $SHELL: name it, e.g. `idflow completion bash`")
+        }
+        CommandRunner.environment.console.standardOutput(Data((CompletionScript.text(for: shell) + "\n").utf8))
+    }
+}
