@@ -186,7 +186,7 @@ _idflow() {
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --summary-json --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=(--attr --answer)
     non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -280,7 +280,7 @@ _idflow_register() {
 
 _idflow_activate() {
     repeating_flags=()
-    non_repeating_flags=(--send-email --reactivate --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--send-email --reactivate --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--user --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -325,7 +325,7 @@ _idflow_activate() {
 
 _idflow_set-password() {
     repeating_flags=()
-    non_repeating_flags=(--activation-url-stdin --password-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--activation-url-stdin --password-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--activation-token --activation-token-file --activation-url --activation-url-file --password-file --password --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -385,7 +385,7 @@ _idflow_set-password() {
 
 _idflow_login-pkce() {
     repeating_flags=()
-    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --no-store --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=(--answer)
     non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -464,7 +464,7 @@ _idflow_login-pkce() {
 
 _idflow_login-device() {
     repeating_flags=()
-    non_repeating_flags=(--open --no-store --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--open --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--device-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -512,7 +512,7 @@ _idflow_login-device() {
 
 _idflow_refresh() {
     repeating_flags=()
-    non_repeating_flags=(--refresh-token-stdin --no-store --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--refresh-token-stdin --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -580,7 +580,7 @@ _idflow_token() {
 
 _idflow_token_inspect() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -626,7 +626,7 @@ _idflow_token_inspect() {
 
 _idflow_token_verify() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--type --audience --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -675,7 +675,7 @@ _idflow_token_verify() {
 
 _idflow_token_introspect() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -724,7 +724,7 @@ _idflow_token_introspect() {
 
 _idflow_token_revoke() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -773,7 +773,7 @@ _idflow_token_revoke() {
 
 _idflow_userinfo() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -815,7 +815,7 @@ _idflow_userinfo() {
 
 _idflow_logout() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -883,7 +883,7 @@ _idflow_enroll() {
 
 _idflow_enroll_create() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--push-token --name --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -934,7 +934,7 @@ _idflow_enroll_create() {
 
 _idflow_enroll_list() {
     repeating_flags=()
-    non_repeating_flags=(--check --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--check --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -976,7 +976,7 @@ _idflow_enroll_list() {
 
 _idflow_enroll_update() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --pin-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--push-token --user-verification --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -1028,7 +1028,7 @@ _idflow_enroll_update() {
 
 _idflow_enroll_delete() {
     repeating_flags=()
-    non_repeating_flags=(--local-only --access-token-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--local-only --access-token-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -1070,7 +1070,7 @@ _idflow_enroll_delete() {
 
 _idflow_challenges() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--enrollment --wait --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -1118,7 +1118,7 @@ _idflow_challenges() {
 
 _idflow_resolve() {
     repeating_flags=()
-    non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--transaction-id --enrollment --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -1169,7 +1169,7 @@ _idflow_resolve() {
 
 _idflow_sandbox() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--env --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--host --port --api-token --config --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
