@@ -186,7 +186,7 @@ _idflow() {
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --summary-json --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=(--attr --answer)
     non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -286,7 +286,7 @@ _idflow_register() {
 
 _idflow_activate() {
     repeating_flags=()
-    non_repeating_flags=(--send-email --reactivate --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--send-email --reactivate --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--user --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -334,7 +334,7 @@ _idflow_activate() {
 
 _idflow_set-password() {
     repeating_flags=()
-    non_repeating_flags=(--activation-url-stdin --password-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--activation-url-stdin --password-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--activation-token --activation-token-file --activation-url --activation-url-file --password-file --password --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -400,7 +400,7 @@ _idflow_set-password() {
 
 _idflow_login-pkce() {
     repeating_flags=()
-    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --no-store --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=(--answer)
     non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -485,7 +485,7 @@ _idflow_login-pkce() {
 
 _idflow_login-device() {
     repeating_flags=()
-    non_repeating_flags=(--open --no-store --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--open --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--device-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -537,7 +537,7 @@ _idflow_login-device() {
 
 _idflow_refresh() {
     repeating_flags=()
-    non_repeating_flags=(--refresh-token-stdin --no-store --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--refresh-token-stdin --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -609,7 +609,7 @@ _idflow_token() {
 
 _idflow_token_inspect() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -658,7 +658,7 @@ _idflow_token_inspect() {
 
 _idflow_token_verify() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--type --audience --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -710,7 +710,7 @@ _idflow_token_verify() {
 
 _idflow_token_introspect() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -763,7 +763,7 @@ _idflow_token_introspect() {
 
 _idflow_token_revoke() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -816,7 +816,7 @@ _idflow_token_revoke() {
 
 _idflow_userinfo() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -861,7 +861,7 @@ _idflow_userinfo() {
 
 _idflow_logout() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -933,7 +933,7 @@ _idflow_enroll() {
 
 _idflow_enroll_create() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--push-token --name --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -988,7 +988,7 @@ _idflow_enroll_create() {
 
 _idflow_enroll_list() {
     repeating_flags=()
-    non_repeating_flags=(--check --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--check --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -1033,7 +1033,7 @@ _idflow_enroll_list() {
 
 _idflow_enroll_update() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --pin-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--push-token --user-verification --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -1097,7 +1097,7 @@ _idflow_enroll_update() {
 
 _idflow_enroll_delete() {
     repeating_flags=()
-    non_repeating_flags=(--local-only --access-token-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--local-only --access-token-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 1
@@ -1150,7 +1150,7 @@ _idflow_enroll_delete() {
 
 _idflow_challenges() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--enrollment --wait --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -1202,7 +1202,7 @@ _idflow_challenges() {
 
 _idflow_resolve() {
     repeating_flags=()
-    non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --pretty --compact --version -h --help)
+    non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--transaction-id --enrollment --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
     __idflow_offer_flags_options 0
@@ -1258,7 +1258,7 @@ _idflow_resolve() {
 
 _idflow_sandbox() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--env --version -h --help)
     repeating_options=()
     non_repeating_options=(--host --port --api-token --config)
     __idflow_offer_flags_options 0

@@ -72,6 +72,30 @@ struct ResetPasswordRequest: APIRequest {
     }
 }
 
+/// Ends an Authn transaction: POST `{"stateToken"}` to its `cancel` link (on the org), which also withdraws a
+/// push it sent. Any 2xx is success whatever the body: Okta documents an empty answer for some flows and a
+/// transaction for others, and nothing in it is needed.
+struct CancelTransactionRequest: APIRequest {
+    var orgURL: URL
+    var link: String
+    var stateToken: String
+
+    private struct Body: Encodable { var stateToken: String }
+
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        guard let url = URL(string: link), OrgEndpoint(orgURL: orgURL).contains(url) else {
+            throw .security(
+                "the server's cancel link \(Redactor.url(link)) is not on the org \(orgURL.absoluteString); refusing to send the state token there"
+            )
+        }
+        return try AuthnRequests.post(url, Body(stateToken: stateToken))
+    }
+
+    func decode(_ response: HTTPResponse) throws(IdFlowError) {
+        guard response.isSuccess else { throw response.failure() }
+    }
+}
+
 /// What the Authn requests share: a JSON POST without an API token, and the hints on a 401.
 enum AuthnRequests {
     static func post(_ url: URL, _ body: some Encodable) throws(IdFlowError) -> HTTPRequest {

@@ -2,7 +2,8 @@ import Foundation
 
 /// `login-pkce --mfa push`: after MFA_REQUIRED, starts the push factor and polls until the push is answered
 /// (okta-core.md §C4): SUCCESS gives the session token, REJECTED is exit 8, TIMEOUT (or `timeout` here) exit 9.
-/// Progress goes to stderr; the waits use the client's sleep, so tests run instantly.
+/// Progress goes to stderr; the waits use the client's sleep, so tests run instantly. Ctrl-C and a wait that
+/// runs out cancel the Authn transaction before the run ends (130, 9), so the push cannot be approved later.
 public struct PushMFA: MFAResolver {
     public var context: IdFlowContext
     public var timeout: Duration
@@ -15,7 +16,27 @@ public struct PushMFA: MFAResolver {
         self.pollInterval = pollInterval
     }
 
+    /// The push is sent and waited for under one SIGINT watch: Ctrl-C cancels the wait, and the transaction is
+    /// cancelled on the server before the run ends as `.interrupted` (exit 130).
     public func sessionToken(for transaction: AuthnTransaction, authn: AuthnAPI) async throws(IdFlowError) -> String {
+        let latest = Locked(transaction)
+        do throws(IdFlowError) {
+            return try await Interruption.cancellingOnSIGINT(Self.interrupted) { () throws(IdFlowError) in
+                try await waitForPush(transaction, authn, latest: latest)
+            }
+        } catch {
+            if case .interrupted = error { await cancel(latest.current, authn) }
+            throw error
+        }
+    }
+
+    static let interrupted = "interrupted while waiting for the push"
+
+    /// Sends the push and polls until it is answered; `latest` follows the transaction, so whoever stops the wait
+    /// can cancel it with its current state token.
+    private func waitForPush(_ transaction: AuthnTransaction, _ authn: AuthnAPI, latest: Locked<AuthnTransaction>)
+        async throws(IdFlowError) -> String
+    {
         var current = transaction
         var wait: Duration?
         if current.status == "MFA_REQUIRED" {
@@ -27,12 +48,13 @@ public struct PushMFA: MFAResolver {
             }
             let answer = try await verify(link, current, authn)
             current = answer.transaction
+            latest.withLock { $0 = current }
             wait = answer.retryAfter
             context.message(
                 "push sent (factor \(push.id ?? "push")); waiting up to \(Int(timeout.inSeconds)) s for it to be answered, e.g. with `idflow resolve --next --approve`"
             )
         }
-        var poll = PollingClock(context, limit: timeout)
+        var poll = PollingClock(context, limit: timeout, interruption: .interrupted(Self.interrupted))
         while true {
             switch (current.status, current.factorResult) {
             case ("SUCCESS", _):
@@ -52,6 +74,7 @@ public struct PushMFA: MFAResolver {
                 context.message("waiting for the push to be answered… \(Int(poll.elapsed.inSeconds)) s")
                 let answer = try await verify(next, current, authn)
                 current = answer.transaction
+                latest.withLock { $0 = current }
                 wait = answer.retryAfter
             case ("MFA_CHALLENGE", "REJECTED"?), ("MFA_CHALLENGE", "CANCELLED"?):
                 throw .denied(
@@ -77,9 +100,18 @@ public struct PushMFA: MFAResolver {
         return try await authn.http.send(FactorVerifyRequest(orgURL: authn.orgURL, link: link, stateToken: stateToken))
     }
 
-    /// Ends the transaction on the server when idflow stops waiting; failing to is only noted.
+    /// Ends the transaction on the server when idflow stops waiting, which withdraws the push; failing to is only
+    /// noted. Sent from a task of its own: the waiting task may be the one Ctrl-C cancelled.
     private func cancel(_ transaction: AuthnTransaction, _ authn: AuthnAPI) async {
         guard let link = transaction.links?.cancel?.href, let stateToken = transaction.stateToken else { return }
-        _ = try? await authn.http.send(FactorVerifyRequest(orgURL: authn.orgURL, link: link, stateToken: stateToken))
+        let (context, request) = (context, CancelTransactionRequest(orgURL: authn.orgURL, link: link, stateToken: stateToken))
+        await Task.detached {
+            do throws(IdFlowError) {
+                try await authn.http.send(request)
+                context.message("cancelled the sign-in on the server; the push can no longer be approved")
+            } catch {
+                context.notice("could not cancel the sign-in on the server (\(error.message)); the push stays open until it expires")
+            }
+        }.value
     }
 }

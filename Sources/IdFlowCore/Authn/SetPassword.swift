@@ -133,7 +133,7 @@ public struct SetPassword: Sendable {
                 }
                 // The transaction is still open: a person is asked again, a script may run again with the same token.
                 try pending.save(transaction, for: token, org: org)
-                context.message("\(error.message)")
+                context.notice("\(error.message)")
                 guard context.console.isInteractive, let again = context.console.promptSecret("Choose another password: ") else {
                     throw Self.withRetryHint(error, until: transaction.expiresAt)
                 }

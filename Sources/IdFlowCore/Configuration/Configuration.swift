@@ -14,6 +14,9 @@ public struct Configuration: Sendable {
     public var profile: String
     public var stateDirectory: URL
     public var verbose: Bool
+    /// `--quiet` / `IDFLOW_QUIET=1`: no headlines or progress on stderr; errors, warnings, prompts and what a
+    /// person must act on still show (`IdFlowContext.notice`).
+    public var quiet = false
     public var timeout: Duration
     public var maxRetries: Int
     /// The Token Server of custom registration (`IDFLOW_TOKEN_SERVER`, profile `tokenServer`); nil means the org.

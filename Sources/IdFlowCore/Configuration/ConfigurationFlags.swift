@@ -11,14 +11,16 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var profile: String?
     public var stateDirectory: String?
     public var verbose: Bool
+    public var quiet: Bool
     public var timeoutSeconds: Double?
     public var maxRetries: Int?
 
     public init(
         orgURL: String? = nil, apiTokenFile: String? = nil, apiToken: String? = nil, issuer: String? = nil, clientID: String? = nil,
         redirectURI: String? = nil, scope: String? = nil, profile: String? = nil, stateDirectory: String? = nil, verbose: Bool = false,
-        timeoutSeconds: Double? = nil, maxRetries: Int? = nil
+        timeoutSeconds: Double? = nil, maxRetries: Int? = nil, quiet: Bool = false
     ) {
+        self.quiet = quiet
         self.orgURL = orgURL
         self.apiTokenFile = apiTokenFile
         self.apiToken = apiToken

@@ -21,6 +21,7 @@ public struct ConfigurationResolver: Sendable {
         public static let profile = "IDFLOW_PROFILE"
         public static let stateDirectory = "IDFLOW_STATE_DIR"
         public static let verbose = "IDFLOW_VERBOSE"
+        public static let quiet = "IDFLOW_QUIET"
         public static let timeout = "IDFLOW_TIMEOUT"
         public static let maxRetries = "IDFLOW_MAX_RETRIES"
         public static let tokenServer = "IDFLOW_TOKEN_SERVER"
@@ -83,6 +84,7 @@ public struct ConfigurationResolver: Sendable {
                 .map { URL(fileURLWithPath: HomeDirectory.expand($0, environment: environment), isDirectory: true) }
                 ?? defaultStateDirectory,
             verbose: flags.verbose || ["1", "true", "yes"].contains(env(Variable.verbose)?.lowercased() ?? ""))
+        configuration.quiet = flags.quiet || ["1", "true", "yes"].contains(env(Variable.quiet)?.lowercased() ?? "")
         configuration.explicitScope = flags.scope ?? env(Variable.scope) ?? entry?.scope
         configuration.tokenServer = try (env(Variable.tokenServer) ?? entry?.tokenServer).map { text throws(IdFlowError) in
             try Self.parseBaseURL(text, setting: "token server")

@@ -17,6 +17,9 @@ public struct Console: Sendable {
     /// Whether stderr is a terminal, so progress drawn in place (`register --batch`) is seen by a person and
     /// never lands in a log file.
     public var showsProgress: Bool
+    /// Whether stderr is a terminal that understands the ANSI erase-line sequence (`ESC[K`): not when
+    /// `TERM=dumb` (Emacs shells, some CI consoles) or unset, where progress is overwritten with spaces instead.
+    public var erasesLines: Bool
     /// Shows the prompt on the terminal and reads one line without echoing it; nil when nothing was typed.
     public var promptSecret: @Sendable (String) -> String?
     /// Shows the prompt on the terminal and reads one line with echo (a username, a menu choice); nil when
@@ -27,8 +30,9 @@ public struct Console: Sendable {
         standardOutput: @escaping @Sendable (Data) -> Void, standardError: @escaping @Sendable (Data) -> Void,
         readStandardInput: @escaping @Sendable () -> Data, readLine: @escaping @Sendable () -> String?, isInteractive: Bool = false,
         promptSecret: @escaping @Sendable (String) -> String? = { _ in nil }, showsProgress: Bool = false,
-        promptLine: (@Sendable (String) -> String?)? = nil
+        promptLine: (@Sendable (String) -> String?)? = nil, erasesLines: Bool? = nil
     ) {
+        self.erasesLines = erasesLines ?? showsProgress
         self.promptLine = promptLine ?? promptSecret
         self.showsProgress = showsProgress
         self.standardOutput = standardOutput
@@ -47,7 +51,14 @@ public struct Console: Sendable {
         promptSecret: { prompt in
             // Reads from the terminal with echo off, whatever stdin was redirected from; Ctrl-C still works.
             TerminalPrompt.ask(TerminalText.safe(prompt), echo: false)
-        }, showsProgress: isatty(2) == 1, promptLine: { prompt in TerminalPrompt.ask(TerminalText.safe(prompt), echo: true) })
+        }, showsProgress: isatty(2) == 1, promptLine: { prompt in TerminalPrompt.ask(TerminalText.safe(prompt), echo: true) },
+        erasesLines: isatty(2) == 1 && understandsANSI(ProcessInfo.processInfo.environment["TERM"]))
+
+    /// Whether a terminal of this `TERM` takes ANSI control sequences: anything named but `dumb`.
+    public static func understandsANSI(_ term: String?) -> Bool {
+        guard let term, !term.isEmpty else { return false }
+        return term != "dumb"
+    }
 
     /// Writes one human line to stderr, with any control character a server slipped into it made visible.
     public func line(_ text: String) {

@@ -7,8 +7,11 @@ public struct IdFlowContext: Sendable {
     public var secrets: SecretReader
     /// The standard streams: stdout for the JSON result, stderr for people.
     public var console: Console
-    /// Human messages and progress: stderr, never stdout (stdout is the JSON contract).
+    /// Human messages and progress: stderr, never stdout (stdout is the JSON contract). Silent with `--quiet`.
     public var message: @Sendable (String) -> Void
+    /// What `--quiet` still shows: a warning, or what a person must act on (a URL to open, a code to enter, a
+    /// number to pick), without which a quiet run would wait for something nobody was told to do.
+    public var notice: @Sendable (String) -> Void
     public var now: @Sendable () -> Date
 
     public init(
@@ -19,7 +22,10 @@ public struct IdFlowContext: Sendable {
         self.http = http
         self.secrets = secrets
         self.console = console
-        self.message = message ?? { console.line($0) }
+        let show: @Sendable (String) -> Void = message ?? { console.line($0) }
+        let silent: @Sendable (String) -> Void = { _ in }
+        self.message = message == nil && configuration.quiet ? silent : show
+        self.notice = show
         self.now = now
     }
 

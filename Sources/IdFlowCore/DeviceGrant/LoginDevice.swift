@@ -40,7 +40,7 @@ public struct LoginDevice: Sendable {
         try Self.show(authorization, context)
         if let opener {
             if let problem = opener.open(authorization.verificationURIComplete ?? authorization.verificationURI) {
-                context.message(problem)
+                context.notice(problem)
             }
         }
         let limit = timeout ?? .seconds(authorization.expiresIn)
@@ -64,9 +64,10 @@ public struct LoginDevice: Sendable {
             lines += ["or open this link, which carries the code:", "", "    \(complete.absoluteString)", ""]
         }
         lines.append("The code expires in \(duration(.seconds(authorization.expiresIn))).")
-        for line in lines { context.message(line) }
+        // What the person must act on: shown even with --quiet.
+        for line in lines { context.notice(line) }
         let json = try JSONOutput.encode(UserCodeNotice(authorization), style: .compact)
-        context.message(String(decoding: json.dropLast(), as: UTF8.self))
+        context.notice(String(decoding: json.dropLast(), as: UTF8.self))
     }
 
     /// The `{"user_code","verification_uri","verification_uri_complete","expires_in"}` line of CONTRACT.md.

@@ -24,7 +24,7 @@ extension IDX.Walk {
         context.message(
             "idx: \(form.name): waiting up to \(Int(login.pollTimeout.inSeconds)) s for \(what) to be answered, "
                 + "e.g. with `idflow resolve --next --approve`")
-        if let number = document.correctAnswer { context.message("idx: \(what) asks for the number \(number)") }
+        if let number = document.correctAnswer { context.notice("idx: \(what) asks for the number \(number)") }
         return PollingClock(context, limit: login.pollTimeout)
     }
 

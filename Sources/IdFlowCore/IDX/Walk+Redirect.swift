@@ -38,11 +38,11 @@ extension IDX.Walk {
             let receiver = try LoopbackReceiver(port: port)
             BrowserOpener(environment: context.secrets.environment).open(
                 url, saying: "idx: redirect-idp: opening the browser to sign in with \(name); if it does not open, visit:",
-                to: context.message)
+                to: context.notice)
             let context = self.context
             return try await receiver.waitForRedirectParameters(
                 path: loopback.path, expectedState: state, answer: "interaction_code", continuing: continuing, timeout: login.pollTimeout,
-                refused: { note in context.message(note) })
+                refused: { note in context.notice(note) })
         }
         guard atTerminal else {
             throw .rejected(
@@ -51,8 +51,8 @@ extension IDX.Walk {
                     "use a loopback redirect URI registered for the app (--redirect-uri http://127.0.0.1:PORT/callback), or run at a terminal"
             )
         }
-        context.message("Open this URL in a browser and sign in with \(name), then paste the URL you were redirected to:")
-        context.message(url.absoluteString)
+        context.notice("Open this URL in a browser and sign in with \(name), then paste the URL you were redirected to:")
+        context.notice(url.absoluteString)
         let pasted = try PromptInterruption.run { context.console.promptLine("Redirect URL: ") } ?? ""
         return try AuthorizationResponse.parameters(from: pasted, expectedState: state, continuing: continuing)
     }

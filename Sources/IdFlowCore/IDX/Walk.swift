@@ -140,7 +140,7 @@ extension IDX {
                     _ = try await http.send(request)
                     context.message("idx: cancelled the sign-in on the server")
                 } catch {
-                    context.message("idx: could not cancel the sign-in on the server (\(error.message)); it expires on its own")
+                    context.notice("idx: could not cancel the sign-in on the server (\(error.message)); it expires on its own")
                 }
             }.value
         }

@@ -54,8 +54,8 @@ public struct LoginPKCE: Sendable {
             (request, code) = try await browserLogin(server, context, port: port, timeout: timeout, opener: opener)
         case .manual(let readLine):
             request = try authorizationRequest(server, context, redirectURI: try configuredRedirectURI(context))
-            context.message("Open this URL in a browser, sign in, then paste the full URL you were redirected to (or just the code):")
-            context.message(request.url.absoluteString)
+            context.notice("Open this URL in a browser, sign in, then paste the full URL you were redirected to (or just the code):")
+            context.notice(request.url.absoluteString)
             guard let line = readLine()?.trimmingCharacters(in: .whitespacesAndNewlines), !line.isEmpty else {
                 throw .invalidInput("nothing was pasted on standard input", hint: "paste the redirect URL and press Enter")
             }
@@ -127,10 +127,10 @@ public struct LoginPKCE: Sendable {
         let path = loopback?.path ?? "/callback"
         let receiver = try LoopbackReceiver(port: port ?? loopback?.port ?? 0)
         let request = try authorizationRequest(server, context, redirectURI: "http://127.0.0.1:\(receiver.port)\(path)")
-        opener.open(request.url, saying: "Opening the browser to sign in; if it does not open, visit:", to: context.message)
+        opener.open(request.url, saying: "Opening the browser to sign in; if it does not open, visit:", to: context.notice)
         // Only this login's redirect ends the wait; a forged or stray callback is refused and noted on stderr.
         let code = try await receiver.waitForRedirect(path: path, expectedState: request.state, timeout: timeout) { note in
-            context.message(note)
+            context.notice(note)
         }
         return (request, code)
     }

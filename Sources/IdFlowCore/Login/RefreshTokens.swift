@@ -56,7 +56,7 @@ public struct RefreshTokens: Sendable {
             if store {
                 try tokenStore.save(record)
             } else if response.refreshToken != nil, response.refreshToken != refreshToken {
-                context.message(
+                context.notice(
                     "warning: --no-store: the rotated refresh token was not saved; the stored one stops working after the grace period")
             }
             context.message(
@@ -77,7 +77,7 @@ public struct RefreshTokens: Sendable {
         kept.tokens.refreshToken = rotated
         kept.savedAt = context.now()
         try tokenStore.save(kept)
-        context.message(
+        context.notice(
             "the refreshed tokens failed the checks and were dropped; the rotated refresh token was saved for profile \(context.configuration.profile), so the next refresh can still work"
         )
     }

@@ -31,7 +31,7 @@ enum PendingChallenges {
             } catch {
                 guard records.count > 1 else { throw error }
                 firstFailure = firstFailure ?? error
-                context.message("enrollment \(record.enrollmentId): \(error.message)")
+                context.notice("enrollment \(record.enrollmentId): \(error.message)")
             }
         }
         if found.isEmpty, let firstFailure, records.count > 1 {

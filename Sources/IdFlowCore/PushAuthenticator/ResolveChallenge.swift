@@ -95,7 +95,7 @@ public struct ResolveChallenge: Sendable {
                     "enrollment \(record.enrollmentId) has no user-verification key",
                     hint: "add one with `idflow enroll update \(record.enrollmentId) --user-verification on --pin-stdin`")
             }
-            context.message("the challenge asks for user verification, but this enrollment has no user-verification key")
+            context.notice("the challenge asks for user verification, but this enrollment has no user-verification key")
             return .notEnrolled
         }
         guard let pin else {
@@ -107,12 +107,12 @@ public struct ResolveChallenge: Sendable {
         case .unlocked(let key):
             return .unlocked(key)
         case .wrongPIN:
-            context.message(
+            context.notice(
                 "the PIN did not unlock the user-verification key; answering UV_TEMPORARILY_UNAVAILABLE with the proof-of-possession key (not an approval)"
             )
             return .wrongPIN
         case .unavailable(let reason):
-            context.message("the user-verification key cannot be used (\(reason)); answering UV_PERMANENTLY_UNAVAILABLE")
+            context.notice("the user-verification key cannot be used (\(reason)); answering UV_PERMANENTLY_UNAVAILABLE")
             return .unavailable
         }
     }

@@ -40,17 +40,33 @@ struct AdminController {
         .json(await clockJSON())
     }
 
-    struct AdvanceBody: Decodable { var advanceSeconds: Double? }
+    struct AdvanceBody: Decodable {
+        var advanceSeconds: Double?
+        var reset: Bool?
+    }
 
-    /// `POST /sandbox/clock {"advanceSeconds": N}` moves the clock forward (never back).
+    /// `POST /sandbox/clock {"advanceSeconds": N}` moves the clock by N seconds, back when negative, but never
+    /// before real time (400 naming how far back it may go); `{"reset": true}` puts it back on real time.
     @Sendable func advanceClock(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         var request = request
         let body = try await request.decodeJSONBody(AdvanceBody.self, context: context)
-        guard let seconds = body?.advanceSeconds, seconds >= 0 else {
+        switch (body?.advanceSeconds, body?.reset ?? false) {
+        case (nil, true):
+            await state.resetClock()
+        case (let seconds?, false):
+            guard await state.advanceClock(bySeconds: seconds) else {
+                let offset = await state.clockOffset.rounded(.down)
+                throw OktaErrorResponse.validation(
+                    "advanceSeconds",
+                    causes: [
+                        "advanceSeconds: the clock cannot go before real time; it is \(Int(offset)) s ahead, so advanceSeconds must be at least \(-Int(offset)) (or send {\"reset\": true})"
+                    ])
+            }
+        default:
             throw OktaErrorResponse.validation(
-                "advanceSeconds", causes: ["advanceSeconds: must be a number of seconds, zero or more"])
+                "advanceSeconds",
+                causes: ["advanceSeconds: give a number of seconds (negative moves back), or {\"reset\": true} alone"])
         }
-        await state.advanceClock(bySeconds: seconds)
         return .json(await clockJSON())
     }
 

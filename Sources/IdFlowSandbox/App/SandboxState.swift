@@ -83,10 +83,24 @@ public actor SandboxState {
     /// The sandbox clock's current time (real time plus every advance).
     public var now: Date { clock.now }
 
-    /// Moves the sandbox clock forward; every expiry (tokens, codes, sessions) follows it.
-    public func advanceClock(bySeconds seconds: TimeInterval) {
-        clock.advance(by: seconds)
+    /// Moves the sandbox clock (back when negative, never before real time); every expiry (tokens, codes,
+    /// sessions) follows it. False, with the clock unmoved, when it would go before real time.
+    @discardableResult
+    public func advanceClock(bySeconds seconds: TimeInterval) -> Bool {
+        guard clock.move(by: seconds) else { return false }
+        // A sweep scheduled by a later clock would otherwise wait until time caught up with it.
+        if sweep.lastSweep > clock.now { sweep.lastSweep = clock.now }
+        return true
     }
+
+    /// Puts the sandbox clock back on real time (`{"reset": true}`).
+    public func resetClock() {
+        clock.reset()
+        if sweep.lastSweep > clock.now { sweep.lastSweep = clock.now }
+    }
+
+    /// How far ahead of real time the sandbox clock is, in seconds.
+    public var clockOffset: TimeInterval { clock.offset }
 
     /// What `idflow sandbox` prints once the server listens.
     public var info: SandboxInfo {

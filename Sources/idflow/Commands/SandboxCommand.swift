@@ -19,9 +19,14 @@ struct SandboxCommand: AsyncParsableCommand {
               $ export OKTA_CLIENT_ORGURL=$(jq -r .orgUrl sandbox.json) \\
                   OKTA_CLIENT_TOKEN=$(jq -r .apiToken sandbox.json)
 
+            With --env it prints export lines instead, written at once when it listens:
+
+              $ idflow sandbox --env > sandbox.env &
+              $ until [ -s sandbox.env ]; do sleep 0.1; done; . ./sandbox.env
+
             Admin endpoints (Authorization: SSWS <apiToken>): GET /sandbox/info (the JSON line again), \
             GET /sandbox/outbox (mailed activation links and sign-in codes, texted registration codes), \
-            POST/GET/DELETE /sandbox/faults (inject failures), GET/POST /sandbox/clock (move time forward), \
+            POST/GET/DELETE /sandbox/faults (inject failures), GET/POST /sandbox/clock (move time forward or back, or {"reset": true}), \
             GET/POST /sandbox/rate-limits (per endpoint-family limits). See the README.
             """)
 
@@ -40,6 +45,12 @@ struct SandboxCommand: AsyncParsableCommand {
         help: ArgumentHelp("A JSON configuration file (rate limits, clients, token lifetimes); see the README.", valueName: "file"),
         completion: .file(extensions: ["json"]))
     var config: String?
+
+    @Flag(
+        help:
+            "Print `export NAME='value'` lines for OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID and OKTA_OAUTH2_REDIRECTURI instead of the JSON line, to source from a file."
+    )
+    var env = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
@@ -60,8 +71,13 @@ struct SandboxCommand: AsyncParsableCommand {
             if let warning = ListenAddress.warning(host: host) { console.line(warning) }
             do {
                 try await SandboxServer.serveUntilSignalled(configuration) { info in
-                    // The info line is what scripts wait for; it is printed only once the server listens.
-                    if let line = try? JSONOutput.encode(info, style: .compact) { console.standardOutput(line) }
+                    // The info line is what scripts wait for; it is printed only once the server listens, in one write,
+                    // so a script that sees the file non-empty sees all of it.
+                    if env {
+                        console.standardOutput(Data(info.shellExports.utf8))
+                    } else if let line = try? JSONOutput.encode(info, style: .compact) {
+                        console.standardOutput(line)
+                    }
                 }
             } catch {
                 throw .network(url: "\(host):\(port)", reason: "cannot listen: \(error)")

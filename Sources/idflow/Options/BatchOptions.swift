@@ -35,11 +35,18 @@ struct BatchOptions: ParsableArguments {
     )
     var skipExisting = false
 
+    @Flag(
+        name: .customLong("summary-json"),
+        help:
+            "With --batch: end stderr with the summary as one JSON line {\"summary\": {\"lines\", \"created\", \"skipped\", \"failed\", \"notRun\", \"requests\", \"elapsedSeconds\", \"interrupted\", \"exitCode\"}}."
+    )
+    var summaryJSON = false
+
     /// The batch-only flags given, as typed; `validate()` of the command refuses them without `--batch`.
     var givenWithoutBatch: [String] {
         [
             format.map { _ in "--format" }, concurrency.map { _ in "--concurrency" }, activate ? "--activate" : nil,
-            skipExisting ? "--skip-existing" : nil,
+            skipExisting ? "--skip-existing" : nil, summaryJSON ? "--summary-json" : nil,
         ].compactMap { $0 }
     }
 
@@ -53,7 +60,8 @@ struct BatchOptions: ParsableArguments {
     func flow(interruption: BatchInterruption) -> BatchRegistration {
         BatchRegistration(
             source: file == "-" ? .standardInput : .file(file ?? ""), format: format, concurrency: concurrency ?? 4,
-            activate: activate, skipExisting: skipExisting, interruption: interruption)
+            activate: activate, skipExisting: skipExisting, interruption: interruption,
+            summaryJSON: summaryJSON)
     }
 }
 

@@ -46,6 +46,13 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Trace HTTP on stderr, every secret redacted (env IDFLOW_VERBOSE=1).")
     var verbose = false
 
+    @Flag(
+        name: .shortAndLong,
+        help:
+            "No headlines or progress on stderr; errors, warnings, prompts and what you must act on (a URL, a code) still show (env IDFLOW_QUIET=1)."
+    )
+    var quiet = false
+
     @Option(help: ArgumentHelp("Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).", valueName: "seconds"))
     var timeout: Double?
 
@@ -67,7 +74,8 @@ struct GlobalOptions: ParsableArguments {
     var flags: ConfigurationFlags {
         ConfigurationFlags(
             orgURL: orgURL, apiTokenFile: apiTokenFile, issuer: issuer, clientID: clientID, redirectURI: redirectURI, scope: scope,
-            profile: profile, stateDirectory: stateDirectory, verbose: verbose, timeoutSeconds: timeout, maxRetries: maxRetries)
+            profile: profile, stateDirectory: stateDirectory, verbose: verbose, timeoutSeconds: timeout, maxRetries: maxRetries,
+            quiet: quiet)
     }
 
     /// The options above by name: true for those that take a value. `GlobalArguments` reads it to move them
@@ -75,7 +83,7 @@ struct GlobalOptions: ParsableArguments {
     static let names: [String: Bool] = [
         "--org-url": true, "--api-token-file": true, "--issuer": true, "--client-id": true, "--redirect-uri": true,
         "--scope": true, "--profile": true, "--state-dir": true, "--timeout": true, "--max-retries": true,
-        "-v": false, "--verbose": false, "--pretty": false, "--compact": false,
+        "-v": false, "--verbose": false, "-q": false, "--quiet": false, "--pretty": false, "--compact": false,
     ]
 
     /// Whether `argument` is one of these options (also as `--name=value`) and takes a value; nil if it is not one.

@@ -29,6 +29,7 @@ import Testing
             ], RegisterCommand.self
         ),
         (["register", "--batch", "-", "--format", "csv", "--concurrency", "8", "--activate", "--skip-existing"], RegisterCommand.self),
+        (["--quiet", "register", "--batch", "users.ndjson", "--summary-json"], RegisterCommand.self),
         (["register", "--embedded", "--resume", "tx1", "--answer", "credentials.passcode=123456", "--no-store"], RegisterCommand.self),
         (["register", "--embedded", "--resume", "tx1", "--remediation", "resend"], RegisterCommand.self),
         (["activate", "--user", "00u1"], ActivateCommand.self),
@@ -100,6 +101,7 @@ import Testing
         (["resolve", "--next", "--approve", "--user-verification", "--pin-stdin"], ResolveCommand.self),
         (["resolve", "--transaction-id", "tx1", "--approve", "--pin-file", "pin.txt", "--enrollment", "pfd1"], ResolveCommand.self),
         (["sandbox"], SandboxCommand.self),
+        (["sandbox", "--env"], SandboxCommand.self),
         (["sandbox", "--host", "127.0.0.1", "--port", "8080", "--api-token", "t", "--config", "c.json"], SandboxCommand.self),
         (["demo"], DemoCommand.self),
         (["demo", "--verbose"], DemoCommand.self),
@@ -159,6 +161,7 @@ import Testing
         (["token", "inspect", "--type", "bearer"], "--type"),
         (["token", "frobnicate"], "Unknown command 'frobnicate'"),
         (["sandbox", "--port", "70000"], "--port must be between 0 and 65535"),
+        (["register", "--email", "a@b.c", "--summary-json"], "--summary-json works with --batch only"),
         (["refresh", "--pretty", "--compact"], "--pretty and --compact cannot be used together"),
         (["register", "--email", "a@b.c", "--timeout", "soon"], "--timeout"),
         (["nonsense"], "Unknown command 'nonsense'"),

@@ -58,6 +58,19 @@ import Testing
         server.requests.filter { $0.formBody["grant_type"] == DeviceCodeTokenRequest.grantType }
     }
 
+    /// `--quiet` keeps what the person must act on (the page, the code, the JSON line a script watches for) and
+    /// drops the progress around it.
+    @Test func quietStillShowsTheCodeButNotTheProgress() async {
+        let server = Self.server(polls: [Self.pollError("authorization_pending"), Self.tokens])
+        let login = await CLI.run(["--quiet", "login-device"] + Self.configuration, transport: server)
+        #expect(login.exitCode == 0, "\(login.stderr)")
+        let lines = login.stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains("WDJB MJHT"))
+        #expect(lines.contains { $0.hasPrefix("{\"user_code\"") || $0.contains("\"user_code\":\"WDJBMJHT\"") })
+        #expect(!login.stderr.contains("Waiting for the sign-in"), "\(login.stderr)")
+        #expect(!login.stderr.contains("logged in"), "\(login.stderr)")
+    }
+
     @Test func pendingThenSlowDownThenTheTokensArePrintedAndStored() async throws {
         let environment = CLI.isolatedEnvironment()
         let server = Self.server(polls: [Self.pollError("authorization_pending"), Self.pollError("slow_down"), Self.tokens])

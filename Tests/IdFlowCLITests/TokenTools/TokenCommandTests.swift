@@ -68,10 +68,29 @@ import Testing
     }
 
     @Test func tokenCommandsWithNothingStoredExit12() async {
-        for arguments in [["token", "inspect"], ["token", "revoke"], ["userinfo"], ["logout"]] {
+        for arguments in [["token", "inspect"], ["token", "revoke"], ["userinfo"]] {
             let result = await CLI.run(arguments + configuration, transport: NumberedTokenServer.transport())
             #expect(result.exitCode == 12, "\(arguments): \(result.stderr)")
         }
+    }
+
+    /// Logging out of nothing is success, as `rm -f` is: the same keys, `cleared` false, nothing sent.
+    @Test func logoutWithNothingStoredSucceedsWithClearedFalse() async {
+        let server = NumberedTokenServer.transport()
+        let result = await CLI.run(["logout"] + configuration, transport: server)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.json?["cleared"] == false)
+        #expect(result.json?["revoked"] == [])
+        #expect(result.json?["profile"] == "default")
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func tokenInspectGivesSecondsBesideTheText() async {
+        let jwt = OktaReplies.jwt("{\"sub\":\"00u1\",\"exp\":1,\"iss\":\"\(OktaReplies.issuer)\"}")
+        let result = await CLI.run(["token", "inspect", "-"], stdin: jwt)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect((result.json?["expiresInSeconds"]?.intValue ?? 0) < -1_000_000_000, "expired in 1970")
+        #expect(result.json?["expiresIn"]?.stringValue?.hasPrefix("expired") == true)
     }
 
     @Test func aStoredTokenIsNeverSentToAnotherIssuer() async {

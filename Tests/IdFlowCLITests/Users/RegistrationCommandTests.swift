@@ -32,6 +32,28 @@ import Testing
         #expect(sent.jsonBody?["profile"]?["login"] == "jo@example.com")
     }
 
+    /// `--quiet` (before or after the subcommand) and `IDFLOW_QUIET=1` drop the headline; the JSON is unchanged,
+    /// and an error line still comes out.
+    @Test func quietDropsTheHeadlineButNotTheResultOrTheError() async {
+        let transport = RoutedTransport { request in
+            request.route == "POST /api/v1/users" ? OktaReplies.user(status: "STAGED") : nil
+        }
+        let loud = await CLI.run(["register", "--email", "jo@example.com"] + configuration, transport: transport, environment: apiToken)
+        #expect(loud.stderr.contains("registered"), "the headline a quiet run leaves out")
+        for (arguments, environment) in [
+            (["--quiet", "register", "--email", "jo@example.com"], apiToken), (["register", "-q", "--email", "jo@example.com"], apiToken),
+            (["register", "--email", "jo@example.com"], apiToken.merging(["IDFLOW_QUIET": "1"]) { $1 }),
+        ] {
+            let quiet = await CLI.run(arguments + configuration, transport: transport, environment: environment)
+            #expect(quiet.exitCode == 0, "\(arguments): \(quiet.stderr)")
+            #expect(quiet.stderr.isEmpty, "\(arguments): \(quiet.stderr)")
+            #expect(quiet.json?["id"] == "00u1")
+        }
+        let failing = await CLI.run(["--quiet", "register", "--email", "jo@example.com"] + configuration)
+        #expect(failing.exitCode == 64)
+        #expect(failing.error?["hint"]?.stringValue?.contains("OKTA_CLIENT_TOKEN") == true)
+    }
+
     @Test func aDuplicateLoginExits3WithTheServersCause() async {
         let transport = RoutedTransport { _ in
             OktaReplies.error(

@@ -93,4 +93,27 @@ import Testing
         #expect(cancel.httpMethod == "POST")
         #expect(cancel.jsonBody?["stateToken"] == "00lAftOt57ZSsQi13nbZmiPy_w4QSK_iKNX6XHOdRt")
     }
+
+    /// Ctrl-C cuts the wait's sleep short (the run's task is cancelled): the transaction is cancelled with the
+    /// latest state token, so the push cannot be approved later, and the run ends as interrupted (130).
+    @Test func anInterruptedWaitCancelsTheTransactionAndExits130() async throws {
+        let transport = ScriptedTransport([
+            // The cancel's answer carries nothing needed; the sandbox answers `{}`, as Okta does for some flows.
+            try Self.recorded("authn-mfa-challenge-push-waiting"), .json(200, "{}"),
+        ])
+        var context = TestContext.make(
+            transport: transport, configuration: TestContext.configuration(org: Self.org.absoluteString), messages: messages)
+        context.http.sleep = { _ in throw CancellationError() }
+        let authn = AuthnAPI(http: context.http, orgURL: Self.org)
+        let resolver = PushMFA(context: context)
+        let error = await failure { () throws(IdFlowError) in try await resolver.sessionToken(for: required, authn: authn) }
+
+        #expect(error?.exitStatus == .interrupted)
+        #expect(error?.exitStatus.rawValue == 130)
+        #expect(transport.remaining == 0)
+        let cancel = try #require(transport.requests.last)
+        #expect(cancel.url?.absoluteString == "https://test.domain.com/api/v1/authn/cancel")
+        #expect(cancel.jsonBody?["stateToken"] == "00lAftOt57ZSsQi13nbZmiPy_w4QSK_iKNX6XHOdRt", "the MFA_CHALLENGE's state token")
+        #expect(messages.current.contains { $0.contains("cancelled the sign-in on the server") })
+    }
 }

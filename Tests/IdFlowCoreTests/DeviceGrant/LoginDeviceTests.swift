@@ -148,6 +148,7 @@ import Testing
         var context = self.context(transport)
         context.console = console
         context.message = { console.line($0) }
+        context.notice = { console.line($0) }
         let marker = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-browser-\(UUID().uuidString)")
         let opener = BrowserOpener(environment: ["BROWSER": "echo %s > '\(marker.path)'"])
 

@@ -66,7 +66,45 @@ struct TokenFlowsTests {
         #expect(printed["signatureVerified"] == false)
         #expect(printed["expiresIn"]?.stringValue?.hasPrefix("in ") == true)
         #expect(printed["expiresAt"] != nil)
+        #expect(printed["format"] == "jwt")
         #expect(transport.requests.isEmpty)
+    }
+
+    /// `expiresInSeconds` is what a script compares: whole seconds until `exp`, negative once it has passed.
+    @Test func inspectGivesTheExpiryInSecondsNegativeWhenPast() throws {
+        let now = Date(timeIntervalSince1970: 1_700_000_000.4)
+        var context = Self.context(ScriptedTransport([]))
+        context.now = { now }
+        func inspect(exp: Double) throws -> JSONValue {
+            let jwt = try TestKeys.craft(header: ["alg": "RS256"], claims: ["sub": "00u1", "exp": .number(exp)])
+            return try JSONValue(data: JSONOutput.encode(try InspectToken(token: .argument(jwt)).run(context), style: .compact))
+        }
+        let live = try inspect(exp: 1_700_003_600)
+        #expect(live["expiresInSeconds"] == 3599)
+        #expect(live["expiresIn"] == "in 59 min 59 s")
+        #expect(live["expired"] == false)
+        let past = try inspect(exp: 1_699_999_880)
+        #expect(past["expiresInSeconds"] == -121)
+        #expect(past["expired"] == true)
+    }
+
+    /// Okta's refresh tokens are opaque: inspect says so and what it can, instead of failing to decode.
+    @Test func inspectOfAnOpaqueRefreshTokenDescribesIt() throws {
+        let transport = ScriptedTransport([])
+        let context = Self.context(transport)
+        try Self.store(context, refreshToken: "hdCBd3Fp0aJ7mpz8ePYh1MuvzPkxUe1vLp9Nj4TBqS8")
+        let output = try InspectToken(token: .stored, kind: .refresh).run(context)
+        let printed = try JSONValue(data: JSONOutput.encode(output, style: .compact))
+        #expect(printed["format"] == "opaque")
+        #expect(printed["length"] == 43)
+        #expect(printed["claims"] == nil)
+        #expect(printed["signatureVerified"] == false)
+        #expect(printed["note"]?.stringValue?.contains("token introspect --type refresh") == true)
+        #expect(transport.requests.isEmpty)
+
+        // The same text as an access token is still refused: an access token is expected to be a JWT here.
+        let refused = Built.error { () throws(IdFlowError) in try InspectToken(token: .stored, kind: .access).run(context) }
+        #expect(refused?.exitStatus == .usage)
     }
 
     @Test func verifyNeedsNoClientID() async throws {
@@ -137,5 +175,15 @@ struct TokenFlowsTests {
         #expect(transport.requests[1].formBody == ["token": "rt-stored", "token_type_hint": "refresh_token", "client_id": "0oatestclient"])
         #expect(transport.requests[2].formBody == ["token": "at-stored", "token_type_hint": "access_token", "client_id": "0oatestclient"])
         #expect(try TokenStore(directory: context.configuration.profileDirectory).load() == nil)
+    }
+
+    /// Logging out of nothing is the state asked for: success, `cleared` false, nothing sent.
+    @Test func logoutWithNothingStoredSucceedsWithoutClearing() async throws {
+        let transport = ScriptedTransport([])
+        let result = try await Logout().run(Self.context(transport))
+        #expect(result.profile == "default")
+        #expect(result.revoked.isEmpty)
+        #expect(result.cleared == false)
+        #expect(transport.requests.isEmpty)
     }
 }

@@ -130,6 +130,16 @@ struct RefreshTests {
         #expect(inspection["claims"]?["sub"] == login["id_token_claims"]?["sub"])
         #expect(inspection["expired"] == false)
         #expect(inspection["header"]?["alg"] == "RS256")
+        // Seconds beside the text: an ID token just issued lives an hour.
+        let seconds = try #require(inspection["expiresInSeconds"]?.intValue)
+        #expect((3500...3600).contains(seconds), "\(seconds)")
+
+        // The refresh token is opaque, as Okta's: described, not a decoding failure.
+        let refresh = try await sandbox.idflow(["token", "inspect", "--type", "refresh"])
+        #expect(refresh.exitCode == 0, "\(refresh)")
+        #expect(try refresh.json()["format"] == "opaque")
+        #expect(try refresh.json()["length"]?.intValue == login["refresh_token"]?.stringValue?.count)
+        #expect(try refresh.json()["note"]?.stringValue?.contains("token introspect --type refresh") == true)
 
         let verified = try await sandbox.idflow(["token", "verify", "--audience", "api://default"])
         #expect(verified.exitCode == 0, "\(verified)")
@@ -156,6 +166,12 @@ struct RefreshTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.stateDirectory.appendingPathComponent("profiles/default/tokens.json").path))
         let reuse = try await sandbox.idflow(["refresh", "--refresh-token-stdin"], stdin: login["refresh_token"]?.stringValue ?? "")
         #expect(reuse.exitCode == 4, "the refresh token was revoked: \(reuse)")
+
+        // Logging out again is not an error: there is nothing left, which is what was asked for.
+        let again = try await sandbox.idflow(["logout"])
+        #expect(again.exitCode == 0, "\(again)")
+        #expect(try again.json()["cleared"] == false)
+        #expect(try again.json()["revoked"] == [])
     }
 }
 

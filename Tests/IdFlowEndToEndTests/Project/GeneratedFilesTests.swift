@@ -29,8 +29,10 @@ struct GeneratedFilesTests {
             if path.count > 0, !manual.contains(".It Em \(name)\n") { missing.append(here.joined(separator: " ")) }
             for argument in command["arguments"]?.arrayValue ?? [] where argument["shouldDisplay"] != false {
                 for name in argument["names"]?.arrayValue ?? [] where name["kind"] == "long" {
-                    // mdoc escapes the dash: `Fl -org-url` is how the flag appears.
-                    if let flag = name["name"]?.stringValue, !manual.contains("Fl -\(flag)") {
+                    // mdoc escapes the dash: `Fl -org-url` is how the flag appears, `Fl q , -quiet` with a short name.
+                    if let flag = name["name"]?.stringValue, !manual.contains("Fl -\(flag)"), !manual.contains(" , -\(flag)\n"),
+                        !manual.contains(" , -\(flag) ")
+                    {
                         missing.append("\(here.joined(separator: " ")) --\(flag)")
                     }
                 }

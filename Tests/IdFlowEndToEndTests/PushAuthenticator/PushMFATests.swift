@@ -88,6 +88,36 @@ struct PushMFATests {
         let login = try await pushSignIn(sandbox, "silent@example.com", timeout: 2)
         #expect(login.exitCode == 9, "\(login)")
         #expect(login.stdout.isEmpty)
+        #expect(login.stderr.contains("cancelled the sign-in on the server"), "the sandbox's empty answer to the cancel is success")
+        #expect(try await sandbox.idflow(["challenges"]).json()["challenges"]?.arrayValue?.isEmpty == true, "the push was withdrawn")
+    }
+
+    /// Ctrl-C ends the wait as the embedded sign-in's does: the Authn transaction is cancelled on the server, so
+    /// the push it sent can no longer be approved from another process.
+    @Test func ctrlCWhileThePushWaitsCancelsTheTransactionAndExits130() async throws {
+        let (sandbox, _) = try await enrolled("impatient@example.com")
+        defer { sandbox.stop() }
+        let passwordFile = sandbox.home.appendingPathComponent("password.txt")
+        try Self.password.write(to: passwordFile, atomically: true, encoding: .utf8)
+        let session = try InteractiveSession.start(
+            ["login-pkce", "--username", "impatient@example.com", "--password-file", passwordFile.path, "--mfa", "push", "--no-store"],
+            environment: sandbox.environment)
+        _ = try await session.waitForStderrLine { $0.contains("push sent") }
+        let challenge = try await firstPendingChallenge(sandbox)
+        let transaction = try #require(challenge["transactionId"]?.stringValue)
+        #expect(try await sandbox.call("GET", "/sandbox/push/\(transaction)").1?["status"] == "WAITING")
+
+        kill(session.processIdentifier, SIGINT)
+        let login = try await session.finish()
+        #expect(login.exitCode == 130, "\(login)")
+        #expect(login.error?["kind"] == "interrupted")
+        #expect(login.stdout.isEmpty)
+        #expect(login.stderr.contains("cancelled the sign-in on the server"))
+
+        #expect(try await sandbox.idflow(["challenges"]).json()["challenges"]?.arrayValue?.isEmpty == true, "nothing left to answer")
+        let late = try await sandbox.idflow(["resolve", "--transaction-id", transaction, "--approve"])
+        #expect(late.exitCode == 5, "the withdrawn push cannot be approved: \(late)")
+        #expect(try await sandbox.call("GET", "/sandbox/push/\(transaction)").1?["status"] != "APPROVED")
     }
 
     @Test func userVerificationNeedsTheRightPIN() async throws {

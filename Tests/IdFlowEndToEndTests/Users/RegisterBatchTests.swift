@@ -124,4 +124,44 @@ struct RegisterBatchTests {
         #expect(Set(skipped.compactMap { $0["user"]?["id"] }) == Set(first.compactMap { $0["user"]?["id"] }), "the same users, looked up")
         #expect(try await logins(sandbox).count == 80)
     }
+
+    /// What a script gets: `--quiet --summary-json` leaves stderr one JSON line, and a piped stderr never gets
+    /// terminal control sequences.
+    @Test func quietWithSummaryJSONLeavesOneJSONLineOnStderr() async throws {
+        let sandbox = try await LiveSandbox.start()
+        let input = ndjson(1...3) + #"{"email":"user2@example.com"}"# + "\n"
+        let result = try await sandbox.idflow(["--quiet", "register", "--batch", "-", "--summary-json"], stdin: input)
+        #expect(result.exitCode == 3, "the duplicate fails its line: \(result)")
+        #expect(lines(result.stdout).count == 4, "stdout keeps one line per input line")
+        let stderr = result.stderr.split(separator: "\n")
+        #expect(stderr.count == 1, "\(result.stderr)")
+        let summary = try #require(try JSONValue(data: Data((stderr.last ?? "").utf8))["summary"])
+        #expect(summary["lines"] == 4)
+        #expect(summary["created"] == 3)
+        #expect(summary["failed"] == 1)
+        #expect(summary["skipped"] == 0)
+        #expect(summary["exitCode"] == 3)
+        #expect(summary["interrupted"] == false)
+        #expect(summary["notRun"] == 0)
+
+        let loud = try await sandbox.idflow(["register", "--batch", "-", "--skip-existing"], stdin: ndjson(1...3))
+        #expect(loud.exitCode == 0, "\(loud)")
+        #expect(loud.stderr.contains("created 0, skipped 3, failed 0 of 3 lines"))
+        #expect(!loud.stderr.contains("\u{1B}") && !loud.stderr.contains("\r"), "no progress drawing into a pipe")
+    }
+
+    /// At a terminal that cannot erase (`TERM=dumb`, an Emacs shell) the bar is drawn with a carriage return and
+    /// spaces, never `ESC[K`.
+    @Test func aDumbTerminalGetsProgressWithoutEscapeSequences() async throws {
+        let sandbox = try await LiveSandbox.start()
+        let file = try write(ndjson(1...5), in: sandbox, name: "users.ndjson")
+        var environment = sandbox.environment
+        environment["TERM"] = "dumb"
+        let session = try InteractiveSession.startInTerminal(["register", "--batch", file], environment: environment)
+        let result = try await session.finish()
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stderr.contains("[####################]  5/5"), "the bar was drawn: \(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}"), "\(result.stderr.debugDescription)")
+        #expect(result.stderr.contains("created 5, skipped 0, failed 0 of 5 lines"))
+    }
 }

@@ -8,18 +8,32 @@ import Testing
 struct AdminControllerTests {
     // MARK: Clock
 
-    @Test("the clock reports now and moves only forward")
+    @Test("the clock reports now, moves forward and back, but never before real time")
     func clock() async throws {
         try await withSandbox { api in
             let before = try await api.send(.get, "/sandbox/clock").object()
             let beforeNow = try #require(before["now"] as? String)
+            let backwards = try await api.send(.post, "/sandbox/clock", json: ["advanceSeconds": -5])
+            #expect(backwards.status == .badRequest, "not before real time")
+            #expect(try backwards.oktaError().code == "E0000001")
             let moved = try await api.send(.post, "/sandbox/clock", json: ["advanceSeconds": 86_400]).object()
             let movedNow = try #require(moved["now"] as? String)
             #expect(movedNow > beforeNow)
             #expect(moved["offsetSeconds"] as? Int == 86_400)
-            let backwards = try await api.send(.post, "/sandbox/clock", json: ["advanceSeconds": -5])
-            #expect(backwards.status == .badRequest)
-            #expect(try backwards.oktaError().code == "E0000001")
+
+            let back = try await api.send(.post, "/sandbox/clock", json: ["advanceSeconds": -3_600]).object()
+            #expect(back["offsetSeconds"] as? Int == 82_800)
+            let tooFar = try await api.send(.post, "/sandbox/clock", json: ["advanceSeconds": -90_000])
+            #expect(tooFar.status == .badRequest)
+            let error = try tooFar.oktaError()
+            #expect(error.code == "E0000001")
+            #expect(error.causes.contains { $0.contains("at least -82800") && $0.contains("reset") }, "\(error.causes)")
+            #expect(try await api.send(.get, "/sandbox/clock").object()["offsetSeconds"] as? Int == 82_800, "a refused move moves nothing")
+
+            let reset = try await api.send(.post, "/sandbox/clock", json: ["reset": true]).object()
+            #expect(reset["offsetSeconds"] as? Int == 0)
+            let both = try await api.send(.post, "/sandbox/clock", json: ["reset": true, "advanceSeconds": 5])
+            #expect(both.status == .badRequest)
         }
     }
 
@@ -42,6 +56,23 @@ struct AdminControllerTests {
             #expect(info["clientId"] as? String == "0oaidflowsandbox0000")
             #expect(info["redirectUri"] as? String == "com.example.idflow:/callback")
         }
+    }
+
+    /// `idflow sandbox --env`: the five variables, each value single-quoted so a shell takes it literally.
+    @Test("the export lines name the five variables and quote every value")
+    func shellExports() {
+        let info = SandboxInfo(
+            orgUrl: "http://127.0.0.1:8080", issuer: "http://127.0.0.1:8080/oauth2/default", apiToken: "it's $HOME `id`",
+            clientId: "0oaidflowsandbox0000", redirectUri: "com.example.idflow:/callback")
+        #expect(
+            info.shellExports == """
+                export OKTA_CLIENT_ORGURL='http://127.0.0.1:8080'
+                export OKTA_CLIENT_TOKEN='it'\\''s $HOME `id`'
+                export OKTA_OAUTH2_ISSUER='http://127.0.0.1:8080/oauth2/default'
+                export OKTA_OAUTH2_CLIENTID='0oaidflowsandbox0000'
+                export OKTA_OAUTH2_REDIRECTURI='com.example.idflow:/callback'
+
+                """)
     }
 
     // MARK: Outbox

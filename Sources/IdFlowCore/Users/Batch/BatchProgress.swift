@@ -1,14 +1,19 @@
 import Foundation
 
 /// The progress line of a batch on a terminal's stderr: a bar, lines done, rate and ETA, redrawn in place
-/// at most a few times a second and erased before the summary.
+/// at most a few times a second and erased before the summary. A terminal without ANSI (`TERM=dumb`) gets no
+/// `ESC[K`: the line is overwritten with spaces after a carriage return instead.
 public final class BatchProgress: Sendable {
     private let total: Int
+    private let erasesInPlace: Bool
     private let write: @Sendable (Data) -> Void
     private let lastDrawn = Locked<ContinuousClock.Instant?>(nil)
+    /// The longest line drawn, which spaces must cover when there is no erase sequence.
+    private let widest = Locked(0)
 
-    init(total: Int, write: @escaping @Sendable (Data) -> Void) {
+    init(total: Int, erasesInPlace: Bool, write: @escaping @Sendable (Data) -> Void) {
         self.total = total
+        self.erasesInPlace = erasesInPlace
         self.write = write
     }
 
@@ -19,11 +24,23 @@ public final class BatchProgress: Sendable {
             last = now
             return true
         }
-        if due { write(Data(("\r" + Self.line(done: done, total: total, elapsed: elapsed) + "\u{1B}[K").utf8)) }
+        guard due else { return }
+        let line = Self.line(done: done, total: total, elapsed: elapsed)
+        write(Data(("\r" + line + erasingRest(after: line.count)).utf8))
     }
 
     func clear() {
-        write(Data("\r\u{1B}[K".utf8))
+        write(Data(("\r" + erasingRest(after: 0) + (erasesInPlace ? "" : "\r")).utf8))
+    }
+
+    /// What clears the rest of the line after `width` characters: the erase sequence, or spaces up to the widest line.
+    private func erasingRest(after width: Int) -> String {
+        if erasesInPlace { return "\u{1B}[K" }
+        let previous = widest.withLock { widest in
+            defer { widest = max(widest, width) }
+            return widest
+        }
+        return String(repeating: " ", count: max(previous - width, 0))
     }
 
     /// `[#########...........]  120/1000  37.5 lines/s  ETA 0:23`.

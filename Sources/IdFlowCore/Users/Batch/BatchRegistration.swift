@@ -16,11 +16,14 @@ public struct BatchRegistration: Sendable {
     public var skipExisting: Bool
     /// Stops the batch from taking new lines (SIGINT in the command, a call in tests).
     public var interruption: BatchInterruption
+    /// Ends stderr with the summary as one JSON line (`--summary-json`), for scripts.
+    public var summaryJSON: Bool
 
     public init(
         source: BatchSource, format: BatchFormat? = nil, concurrency: Int = 4, activate: Bool = false, skipExisting: Bool = false,
-        interruption: BatchInterruption = BatchInterruption()
+        interruption: BatchInterruption = BatchInterruption(), summaryJSON: Bool = false
     ) {
+        self.summaryJSON = summaryJSON
         self.source = source
         self.format = format
         self.concurrency = concurrency
@@ -112,7 +115,9 @@ public struct BatchRegistration: Sendable {
         http.transport = transport
         let api = UsersAPI(
             http: http, orgURL: try context.configuration.requireOrgURL(), apiToken: try context.configuration.requireAPIToken())
-        let progress = context.console.showsProgress ? BatchProgress(total: lines.count, write: context.console.standardError) : nil
+        let progress =
+            context.console.showsProgress && !context.configuration.quiet
+            ? BatchProgress(total: lines.count, erasesInPlace: context.console.erasesLines, write: context.console.standardError) : nil
         let started = ContinuousClock.now
 
         var summary = Summary(lines: lines.count)
@@ -148,6 +153,10 @@ public struct BatchRegistration: Sendable {
         summary.elapsed = ContinuousClock.now - started
         progress?.clear()
         context.message(summary.text)
+        // Not a message: --quiet silences headlines, and this line is what a script asked for.
+        if summaryJSON, let line = try? JSONOutput.encode(BatchSummaryLine(summary), style: .compact) {
+            context.console.standardError(line)
+        }
         return summary
     }
 

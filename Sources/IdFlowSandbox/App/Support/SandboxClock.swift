@@ -1,15 +1,28 @@
 import Foundation
 
-/// The one clock behind every expiry in the sandbox: real time plus an offset that only moves forward.
+/// The one clock behind every expiry in the sandbox: real time plus an offset of zero or more.
 ///
-/// Tests expire tokens by advancing it (`POST /sandbox/clock`) instead of sleeping. Rate-limit
-/// windows deliberately do not use it: clients wait for them in real time.
+/// Tests expire tokens by advancing it (`POST /sandbox/clock`) instead of sleeping, and move it back (down to
+/// real time, never before) so that the sandbox works again for clients on real time: a token issued two hours
+/// ahead fails their `iat` check. Rate-limit windows deliberately do not use it: clients wait for them in real time.
 struct SandboxClock: Sendable {
     private(set) var offset: TimeInterval = 0
 
     var now: Date { Date().addingTimeInterval(offset) }
 
-    mutating func advance(by seconds: TimeInterval) {
-        offset += max(0, seconds)
+    /// Moves the clock by `seconds` (back when negative); false, with nothing moved, when that would put it
+    /// before real time.
+    mutating func move(by seconds: TimeInterval) -> Bool {
+        guard seconds.isFinite, offset + seconds >= -Self.tolerance else { return false }
+        offset = max(0, offset + seconds)
+        return true
     }
+
+    /// Back to real time.
+    mutating func reset() {
+        offset = 0
+    }
+
+    /// Offsets are sums of decimals a client typed: moving back exactly what was advanced must land on zero.
+    private static let tolerance: TimeInterval = 0.001
 }

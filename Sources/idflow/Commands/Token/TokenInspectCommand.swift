@@ -5,12 +5,23 @@ struct TokenInspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Decode a JWT's header and claims and say when it expires. Never checks the signature (see `token verify`).",
-        discussion: "  $ idflow token inspect - <<<\"$jwt\" | jq .claims\n  $ idflow token inspect --type id")
+        discussion: """
+            Prints {"format": "jwt", "header", "claims", "expiresAt", "expired", "expiresIn" (text), "expiresInSeconds" \
+            (negative once expired), "signatureVerified": false}. Okta's refresh tokens are opaque, not JWTs: with \
+            --type refresh such a token is described as {"format": "opaque", "length", "note"}; ask the issuer about it \
+            with `idflow token introspect --type refresh`.
+
+              $ idflow token inspect - <<<"$jwt" | jq .claims
+              $ idflow token inspect --type id | jq .expiresInSeconds
+            """)
 
     @Argument(help: ArgumentHelp("The JWT, `-` to read it from stdin, or nothing for the stored one.", valueName: "token"))
     var token: String?
 
-    @Option(help: "Which stored token to use when none is given: access, refresh or id.")
+    @Option(
+        help:
+            "Which stored token to use when none is given: access, refresh or id. A refresh token that is not a JWT (Okta's are opaque) is described, not decoded."
+    )
     var type: TokenKind = .access
 
     @OptionGroup var global: GlobalOptions

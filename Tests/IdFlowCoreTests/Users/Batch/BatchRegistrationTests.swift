@@ -205,4 +205,61 @@ struct BatchRetryAndProgressTests {
             BatchProgress.line(done: 250, total: 1000, elapsed: .seconds(10)) == "[#####...............]  250/1000  25.0 lines/s  ETA 0:30")
         #expect(BatchProgress.line(done: 0, total: 10, elapsed: .zero).hasSuffix("ETA --:--"))
     }
+
+    func ndjson(_ count: Int) -> Data {
+        Data((1...count).map { #"{"email":"user\#($0)@example.com"}"# }.joined(separator: "\n").utf8)
+    }
+
+    /// Runs a three-line batch with stderr captured as bytes, on a console that draws progress as told.
+    func stderr(of flow: BatchRegistration, progress: Bool, erasesLines: Bool, quiet: Bool = false) async throws -> String {
+        let server = FakeUsersServer()
+        let written = Locked(Data())
+        let console = Console(
+            standardOutput: { _ in }, standardError: { data in written.withLock { $0.append(data) } }, readStandardInput: { Data() },
+            readLine: { nil }, showsProgress: progress, erasesLines: erasesLines)
+        let base = TestContext.make(transport: RoutedTransport(server.reply))
+        var configuration = base.configuration
+        configuration.quiet = quiet
+        let context = IdFlowContext(configuration: configuration, http: base.http, secrets: base.secrets, console: console)
+        _ = try await flow.run(context) { _ in }
+        return String(decoding: written.current, as: UTF8.self)
+    }
+
+    /// `ESC[K` only where it works: a terminal whose TERM is not `dumb`; elsewhere the bar is overwritten with
+    /// spaces, and a pipe gets no bar at all.
+    @Test func theProgressBarErasesWithANSIOnlyOnATerminalThatUnderstandsIt() async throws {
+        let ansi = try await stderr(of: BatchRegistration(source: .data(ndjson(3)), concurrency: 1), progress: true, erasesLines: true)
+        #expect(ansi.contains("\r[") && ansi.contains("\u{1B}[K"))
+        let dumb = try await stderr(of: BatchRegistration(source: .data(ndjson(3)), concurrency: 1), progress: true, erasesLines: false)
+        #expect(dumb.contains("\r[####################]  3/3"))
+        #expect(!dumb.contains("\u{1B}"))
+        #expect(dumb.contains("\r" + String(repeating: " ", count: 40)), "the bar is blanked out before the summary")
+        let piped = try await stderr(of: BatchRegistration(source: .data(ndjson(3)), concurrency: 1), progress: false, erasesLines: false)
+        #expect(!piped.contains("\u{1B}") && !piped.contains("\r"))
+        #expect(piped.hasPrefix("created 3, skipped 0, failed 0 of 3 lines"))
+        #expect(!Console.understandsANSI("dumb") && !Console.understandsANSI(nil) && Console.understandsANSI("xterm-256color"))
+    }
+
+    /// `--summary-json` ends stderr with the summary as JSON; with `--quiet` it is all stderr holds.
+    @Test func theSummaryLineIsJSONAndSurvivesQuiet() async throws {
+        let flow = BatchRegistration(source: .data(ndjson(3)), summaryJSON: true)
+        let loud = try await stderr(of: flow, progress: false, erasesLines: false)
+        let lines = loud.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("created 3") == true)
+        let summary = try #require(try JSONValue(data: Data((lines.last ?? "").utf8))["summary"])
+        #expect(summary["lines"] == 3)
+        #expect(summary["created"] == 3)
+        #expect(summary["skipped"] == 0)
+        #expect(summary["failed"] == 0)
+        #expect(summary["notRun"] == 0)
+        #expect(summary["requests"] == 3)
+        #expect(summary["interrupted"] == false)
+        #expect(summary["exitCode"] == 0)
+        if case .number(let seconds)? = summary["elapsedSeconds"] { #expect(seconds >= 0) } else { Issue.record("no elapsedSeconds") }
+
+        let quiet = try await stderr(of: flow, progress: true, erasesLines: true, quiet: true)
+        #expect(quiet.split(separator: "\n").count == 1, "no bar, no human summary: \(quiet)")
+        #expect(try JSONValue(data: Data(quiet.utf8))["summary"]?["created"] == 3)
+    }
 }
