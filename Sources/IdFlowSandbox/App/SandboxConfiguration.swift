@@ -45,6 +45,9 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var pushChallengeSeconds: Int = 300
     /// The `interval` of device authorizations (RFC 8628): polls sooner than this get `slow_down`.
     public var deviceIntervalSeconds: Int = 5
+    /// For tests only (not a configuration-file key): the sandbox clock stands still at start-up and moves only
+    /// by `/sandbox/clock`, so timing assertions do not depend on how fast the machine is.
+    public var freezeClock = false
     /// The custom-registration client and identity providers (`CustomRegistration/`).
     public var customRegistration = CustomRegistrationConfiguration()
     /// What the Identity Engine asks of sign-in and sign-up (`IDXPolicy`).

@@ -74,6 +74,7 @@ public actor SandboxState {
             configuration.customRegistration.clientSecret = RandomToken.string(count: 40, alphabet: RandomToken.urlSafeAlphabet)
         }
         self.configuration = configuration
+        if configuration.freezeClock { clock.frozenAt = Date() }
         self.apiToken = configuration.apiToken ?? RandomToken.apiToken()
         self.orgURL = Self.makeOrgURL(host: configuration.host, port: configuration.port)
         self.rateLimiter = RateLimiter(

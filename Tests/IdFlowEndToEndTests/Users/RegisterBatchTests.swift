@@ -125,8 +125,8 @@ struct RegisterBatchTests {
         #expect(try await logins(sandbox).count == 80)
     }
 
-    /// What a script gets: `--quiet --summary-json` leaves stderr one JSON line, and a piped stderr never gets
-    /// terminal control sequences.
+    /// What a script gets: `--quiet --summary-json` leaves stderr the summary line and, the batch having failed a
+    /// line, the error line every failed run ends with; a piped stderr never gets terminal control sequences.
     @Test func quietWithSummaryJSONLeavesOneJSONLineOnStderr() async throws {
         let sandbox = try await LiveSandbox.start()
         let input = ndjson(1...3) + #"{"email":"user2@example.com"}"# + "\n"
@@ -134,8 +134,9 @@ struct RegisterBatchTests {
         #expect(result.exitCode == 3, "the duplicate fails its line: \(result)")
         #expect(lines(result.stdout).count == 4, "stdout keeps one line per input line")
         let stderr = result.stderr.split(separator: "\n")
-        #expect(stderr.count == 1, "\(result.stderr)")
-        let summary = try #require(try JSONValue(data: Data((stderr.last ?? "").utf8))["summary"])
+        #expect(stderr.count == 2, "\(result.stderr)")
+        #expect(result.error?["kind"] == "batch_failed")
+        let summary = try #require(try JSONValue(data: Data((stderr.first ?? "").utf8))["summary"])
         #expect(summary["lines"] == 4)
         #expect(summary["created"] == 3)
         #expect(summary["failed"] == 1)

@@ -83,8 +83,11 @@ struct DeviceControllerTests {
 
     @Test("polling: pending, slow_down when sooner than the interval (which grows by 5 s), then the tokens exactly once")
     func pollingToTokens() async throws {
-        // A long interval, so "too soon" stays too soon however slowly a loaded machine answers.
-        try await withSandbox(configure: { $0.deviceIntervalSeconds = 60 }) { api in
+        // A clock that moves only when told, so "too soon" stays too soon however slowly a loaded machine answers.
+        try await withSandbox(configure: {
+            $0.deviceIntervalSeconds = 60
+            $0.freezeClock = true
+        }) { api in
             let (userId, _) = try await api.registerActiveUser(email: "tv@example.com")
             let started = try await api.deviceAuthorize(scope: "openid profile offline_access").object()
             let deviceCode = try #require(started["device_code"] as? String)

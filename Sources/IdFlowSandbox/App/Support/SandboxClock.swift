@@ -7,8 +7,11 @@ import Foundation
 /// ahead fails their `iat` check. Rate-limit windows deliberately do not use it: clients wait for them in real time.
 struct SandboxClock: Sendable {
     private(set) var offset: TimeInterval = 0
+    /// Set, the clock stands still there but for its offset (`SandboxConfiguration.freezeClock`): a test whose
+    /// assertions compare sandbox times to a few seconds then holds however slowly a loaded machine runs it.
+    var frozenAt: Date?
 
-    var now: Date { Date().addingTimeInterval(offset) }
+    var now: Date { (frozenAt ?? Date()).addingTimeInterval(offset) }
 
     /// Moves the clock by `seconds` (back when negative); false, with nothing moved, when that would put it
     /// before real time.
