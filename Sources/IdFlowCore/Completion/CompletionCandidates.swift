@@ -55,7 +55,7 @@ public struct CompletionCandidates: Sendable {
         IDX.Transactions(stateDirectory: stateDirectory).pendingIDs(now: now)
     }
 
-    // MARK: - Where to look, weighed as `ConfigurationResolver` weighs it
+    // MARK: - Where to look, weighed by `ConfigurationResolver` itself
 
     private var resolver: ConfigurationResolver {
         ConfigurationResolver(
@@ -66,23 +66,18 @@ public struct CompletionCandidates: Sendable {
         (try? YAMLFile.load(ProfileFile.self, at: resolver.profileFileURL))?.profiles ?? [:]
     }
 
-    private func env(_ name: String) -> String? {
-        environment[name].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
     private var profile: ProfileEntry? {
-        profiles()[flags.profile ?? env(ConfigurationResolver.Variable.profile) ?? "default"]
+        profiles()[resolver.profileName(flag: flags.profile)]
     }
 
     var stateDirectory: URL {
-        (flags.stateDirectory ?? env(ConfigurationResolver.Variable.stateDirectory) ?? profile?.stateDir)
-            .map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true) } ?? resolver.defaultStateDirectory
+        resolver.stateDirectory(flag: flags.stateDirectory, profile: profile)
     }
 
     private var orgURL: URL? {
         let okta = (try? YAMLFile.load(OktaYAMLFile.self, at: resolver.oktaYAMLURL))?.okta?.client
-        let text = flags.orgURL ?? env(ConfigurationResolver.Variable.orgURL) ?? profile?.orgUrl ?? okta?.orgUrl
-        return text.flatMap { try? ConfigurationResolver.parseBaseURL($0, setting: "org URL") }
+        return resolver.orgURLText(flag: flags.orgURL, profile: profile, okta: okta)
+            .flatMap { try? ConfigurationResolver.parseBaseURL($0, setting: "org URL") }
     }
 
     private static func unquoted(_ word: String) -> String {

@@ -55,8 +55,24 @@ public struct ConfigurationResolver: Sendable {
         return value
     }
 
+    /// The profile in use: `--profile` > `IDFLOW_PROFILE` > `default`.
+    func profileName(flag: String?) -> String {
+        flag ?? env(Variable.profile) ?? "default"
+    }
+
+    /// The org URL as given: `--org-url` > `OKTA_CLIENT_ORGURL` > the profile > `okta.yaml`.
+    func orgURLText(flag: String?, profile entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?) -> String? {
+        flag ?? env(Variable.orgURL) ?? entry?.orgUrl ?? okta?.orgUrl
+    }
+
+    /// Where tokens and keys live: `--state-dir` > `IDFLOW_STATE_DIR` > the profile's `stateDir` > the XDG default.
+    func stateDirectory(flag: String?, profile entry: ProfileEntry?) -> URL {
+        (flag ?? env(Variable.stateDirectory) ?? entry?.stateDir)
+            .map { URL(fileURLWithPath: HomeDirectory.expand($0, environment: environment), isDirectory: true) } ?? defaultStateDirectory
+    }
+
     public func resolve(_ flags: ConfigurationFlags) throws(IdFlowError) -> Configuration {
-        let profileName = flags.profile ?? env(Variable.profile) ?? "default"
+        let profileName = profileName(flag: flags.profile)
         let profiles = try YAMLFile.load(ProfileFile.self, at: profileFileURL)?.profiles ?? [:]
         let entry = profiles[profileName]
         if entry == nil, profileName != "default" {
@@ -70,7 +86,7 @@ public struct ConfigurationResolver: Sendable {
         }
         let okta = try YAMLFile.load(OktaYAMLFile.self, at: oktaYAMLURL)?.okta?.client
 
-        let orgText = flags.orgURL ?? env(Variable.orgURL) ?? entry?.orgUrl ?? okta?.orgUrl
+        let orgText = orgURLText(flag: flags.orgURL, profile: entry, okta: okta)
         let issuerText = flags.issuer ?? env(Variable.issuer) ?? entry?.issuer
         var configuration = Configuration(
             orgURL: try orgText.map { text throws(IdFlowError) in try Self.parseBaseURL(text, setting: "org URL") },
@@ -80,9 +96,7 @@ public struct ConfigurationResolver: Sendable {
             redirectURI: flags.redirectURI ?? env(Variable.redirectURI) ?? entry?.redirectUri,
             scope: flags.scope ?? env(Variable.scope) ?? entry?.scope ?? Configuration.defaultScope,
             profile: profileName,
-            stateDirectory: (flags.stateDirectory ?? env(Variable.stateDirectory) ?? entry?.stateDir)
-                .map { URL(fileURLWithPath: HomeDirectory.expand($0, environment: environment), isDirectory: true) }
-                ?? defaultStateDirectory,
+            stateDirectory: stateDirectory(flag: flags.stateDirectory, profile: entry),
             verbose: flags.verbose || ["1", "true", "yes"].contains(env(Variable.verbose)?.lowercased() ?? ""))
         configuration.quiet = flags.quiet || ["1", "true", "yes"].contains(env(Variable.quiet)?.lowercased() ?? "")
         configuration.explicitScope = flags.scope ?? env(Variable.scope) ?? entry?.scope
