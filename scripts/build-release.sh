@@ -5,6 +5,20 @@
 # Only the system's own libraries (libc, libcurl for FoundationNetworking, …) stay dynamic.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# On Linux the static Swift runtime's FoundationNetworking links libcurl, which needs libcurl's development
+# files (the unversioned libcurl.so): without them the final link fails with two screens of undefined curl_*
+# symbols, so say what to install before building. IDFLOW_LIB_DIRS overrides where to look (tests use it).
+if [ "$(uname -s)" = Linux ]; then
+    found=""
+    for dir in ${IDFLOW_LIB_DIRS:-/usr/lib/*-linux-gnu /usr/lib64 /usr/lib /usr/local/lib}; do
+        [ -e "$dir/libcurl.so" ] && found=$dir && break
+    done
+    if [ -z "$found" ]; then
+        echo "build-release.sh: libcurl's development files are missing (the static link needs libcurl.so); on Debian/Ubuntu: apt-get install -y libcurl4-openssl-dev" >&2
+        exit 1
+    fi
+fi
 flags=(-c release --product idflow)
 case "$(uname -s)" in
     Linux) flags+=(--static-swift-stdlib) ;;  # Darwin links the OS's Swift runtime; nothing to embed.
