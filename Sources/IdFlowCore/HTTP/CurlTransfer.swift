@@ -199,20 +199,20 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// The head's fields by name as the server spelt it; a repeated field's values are joined with ", " (as
-    /// URLSession joins them), a folded continuation line is added to the field before it.
+    /// URLSession joins them), a folded continuation line is added to the field before it. Parsed on the bytes:
+    /// Foundation's `trimmingCharacters(in:)` was a third of this function's cost in `register --batch`.
     static func headerFields(_ head: [UInt8]) -> [String: String] {
         var fields: [String: String] = [:]
         var last: String?
-        // Split on the bytes: as Swift characters "\r\n" is one grapheme, not a "\n" after a "\r".
-        for rawLine in head.split(separator: 0x0A).dropFirst() {
-            let line = String(decoding: rawLine.last == 0x0D ? rawLine.dropLast() : rawLine, as: UTF8.self)
-            if let first = line.first, first == " " || first == "\t", let name = last {
-                fields[name, default: ""] += " " + line.trimmingCharacters(in: .whitespaces)
+        for line in head.split(separator: 0x0A).dropFirst() {
+            let folded = line.first == 0x20 || line.first == 0x09
+            if folded, let name = last {
+                fields[name, default: ""] += " " + String(decoding: trimmed(line), as: UTF8.self)
                 continue
             }
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = String(line[..<colon])
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard let colon = line.firstIndex(of: 0x3A) else { continue }
+            let name = String(decoding: line[..<colon], as: UTF8.self)
+            let value = String(decoding: trimmed(line[(colon + 1)...]), as: UTF8.self)
             if let existing = fields[name] {
                 fields[name] = existing + ", " + value
             } else {
@@ -221,6 +221,15 @@ final class CurlTransfer: @unchecked Sendable {
             last = name
         }
         return fields
+    }
+
+    /// `bytes` without leading and trailing spaces, tabs and carriage returns.
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        guard let start = bytes.firstIndex(where: { !isSpace($0) }), let end = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return bytes[bytes.startIndex..<bytes.startIndex]
+        }
+        return bytes[start...end]
     }
 
     static func describe(httpVersion: Int) -> String {
