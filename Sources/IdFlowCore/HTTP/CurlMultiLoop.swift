@@ -35,9 +35,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         self.multi = multi
         _ = idflow_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.maximumConnections)
         _ = idflow_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, Self.maximumConnections)
-        let thread = Thread { [self] in run() }
-        thread.name = "idflow-curl"
-        thread.start()
+        Thread.detachNewThread { [self] in
+            // Named from inside: corelibs Foundation does not pass a name set before `start` to the OS thread.
+            Thread.current.name = "idflow-curl"
+            run()
+        }
     }
 
     /// curl_global_init, once per process, before any other libcurl call.
