@@ -30,9 +30,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // libcurl's headers, for the transport that drives libcurl directly (`CurlTransport`).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .yum(["libcurl-devel"]), .brew(["curl"])]
+        ),
         .target(
             name: "IdFlowCore",
             dependencies: [
+                "CCurl",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // scrypt, for the PIN that seals a push enrollment's user-verification key.
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

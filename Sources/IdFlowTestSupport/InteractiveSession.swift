@@ -179,7 +179,7 @@ public enum SignInPage {
     /// Opens `authorizeURL`, posts the credentials in the page's form, and returns the `Location` the server
     /// redirects to (the app's redirect URI with the code and state).
     public static func signIn(authorizeURL: String, username: String, password: String) async throws -> String {
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         let (page, _) = try await transport.send(URLRequest(url: URL(string: authorizeURL.trimmingCharacters(in: .whitespaces))!))
         let html = String(decoding: page, as: UTF8.self)
         guard let txn = capture(#"name="txn" value="([^"]*)""#, in: html), let action = capture(#"<form[^>]*action="([^"]*)""#, in: html)

@@ -83,7 +83,7 @@ public final class LiveSandbox: @unchecked Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = try JSONEncoder().encode(json)
         }
-        let (data, response) = try await URLSessionTransport().send(request)
+        let (data, response) = try await CurlTransport().send(request)
         return (response.statusCode, data.isEmpty ? nil : try? JSONValue(data: data))
     }
 

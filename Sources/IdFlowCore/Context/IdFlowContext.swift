@@ -30,10 +30,10 @@ public struct IdFlowContext: Sendable {
     }
 
     /// The context of a run: configuration resolved from flags, the environment and files; `transport` for
-    /// HTTP (URLSession in a real run, a script in tests); stdin and messages through `console`.
+    /// HTTP (`StandardTransport`, libcurl, in a real run; a script in tests); stdin and messages through `console`.
     public static func resolve(
         flags: ConfigurationFlags, environment: [String: String], console: Console = .live,
-        transport: @autoclosure () -> any HTTPTransport = URLSessionTransport(),
+        transport: @autoclosure () -> any HTTPTransport = StandardTransport.make(),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) throws(IdFlowError) -> IdFlowContext {
         let secrets = SecretReader(readStandardInput: console.readStandardInput, environment: environment, warn: { console.line($0) })
@@ -45,7 +45,7 @@ public struct IdFlowContext: Sendable {
     /// not read, so nothing can block on it.
     public static func live(configuration: Configuration, console: Console = .live) -> IdFlowContext {
         let secrets = SecretReader(readStandardInput: { Data() }, environment: [:], warn: { console.line($0) })
-        return make(configuration: configuration, secrets: secrets, console: console, transport: URLSessionTransport())
+        return make(configuration: configuration, secrets: secrets, console: console, transport: StandardTransport.make())
     }
 
     private static func make(

@@ -11,7 +11,8 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 }
 
-/// The production transport: Foundation's URLSession (libcurl underneath on Linux), TLS always verified.
+/// Foundation's URLSession (libcurl underneath on Linux), TLS always verified: the transport before
+/// `CurlTransport`, kept for comparison (`IDFLOW_HTTP_TRANSPORT=urlsession`) until the HTTP stack is settled.
 ///
 /// Bodies arrive through a data delegate rather than a completion handler so that an answer larger than
 /// `maximumResponseBytes` is cut off as it streams in: every answer idflow reads is a small JSON or HTML
@@ -125,17 +126,9 @@ private final class ResponseCollectingDelegate: NSObject, URLSessionDataDelegate
     private func refuse(_ task: URLSessionTask, received: Int) {
         pending.withLock { all in
             guard var entry = all[task.taskIdentifier] else { return }
-            let source = entry.url.map { " from \(Redactor.url($0.absoluteString))" } ?? ""
-            entry.failure = .protocolViolation(
-                "the response\(source) is larger than \(Self.describe(bytes: maximumBytes)) (at least \(received) bytes); idflow refuses answers that big"
-            )
+            entry.failure = ResponseSizeCap.refusal(url: entry.url, received: received, maximum: maximumBytes)
             entry.body = Data()
             all[task.taskIdentifier] = entry
         }
-    }
-
-    /// "10 MiB" for a whole number of mebibytes, else the byte count.
-    static func describe(bytes: Int) -> String {
-        bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024)) MiB" : "\(bytes) bytes"
     }
 }

@@ -11,8 +11,21 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// `URLSessionTransport` refuses a body over its cap while it streams in, against a real local server.
+/// Both transports refuse a body over their cap while it streams in, against a real local server, with the
+/// same error (`CurlTransport` in production, `URLSessionTransport` kept for comparison).
 struct ResponseSizeLimitTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case curl, urlSession
+        var testDescription: String { rawValue }
+
+        func transport(cap: Int) -> any HTTPTransport {
+            switch self {
+            case .curl: CurlTransport(maximumResponseBytes: cap)
+            case .urlSession: URLSessionTransport(maximumResponseBytes: cap)
+            }
+        }
+    }
+
     /// Serves one connection: reads the request head, sends `head` and then `bodyBytes` bytes of text
     /// until done or the client hangs up. With `holdAfter`, it stops after that many body bytes and waits
     /// (up to 10 s) for the client to hang up before sending the rest; `hungUpWhileHeld` says whether it did,
@@ -63,9 +76,9 @@ struct ResponseSizeLimitTests {
     }
 
     /// The message of the `.protocolViolation` a transport capped at `cap` bytes throws for `server`'s answer.
-    func refusal(from server: OneShotServer, cap: Int) async throws -> String {
+    func refusal(from server: OneShotServer, cap: Int, kind: Kind) async throws -> String {
         let error = await #expect(throws: IdFlowError.self) {
-            try await URLSessionTransport(maximumResponseBytes: cap).send(URLRequest(url: server.url))
+            try await kind.transport(cap: cap).send(URLRequest(url: server.url))
         }
         guard case .protocolViolation(let message) = error else {
             throw RawSocket.Failure(description: "expected .protocolViolation, got \(String(describing: error))")
@@ -76,11 +89,11 @@ struct ResponseSizeLimitTests {
 
     /// The body is refused while it streams in: the transport hangs up after the first bytes over the cap,
     /// without waiting for the rest (a transport that buffered the whole answer first would wait for it).
-    @Test func aBodyWithoutContentLengthIsCutOffOnceItPassesTheCap() async throws {
+    @Test(arguments: Kind.allCases) func aBodyWithoutContentLengthIsCutOffOnceItPassesTheCap(kind: Kind) async throws {
         let server = try OneShotServer(
             head: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n", bodyBytes: 1024 * 1024,
             holdAfter: 128 * 1024)
-        let message = try await refusal(from: server, cap: 64 * 1024)
+        let message = try await refusal(from: server, cap: 64 * 1024, kind: kind)
         #expect(message.contains("larger than 65536 bytes"), "\(message)")
         #expect(message.contains("127.0.0.1"), "\(message)")
         let deadline = ContinuousClock.now + .seconds(15)
@@ -88,25 +101,25 @@ struct ResponseSizeLimitTests {
         #expect(server.hungUpWhileHeld.current == true, "the transport hung up before the server sent the rest of the body")
     }
 
-    @Test func aDeclaredLengthOverTheCapIsRefusedAndNamesTheCapInMiB() async throws {
+    @Test(arguments: Kind.allCases) func aDeclaredLengthOverTheCapIsRefusedAndNamesTheCapInMiB(kind: Kind) async throws {
         let server = try OneShotServer(
             head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2097152\r\n\r\n", bodyBytes: 2 * 1024 * 1024)
-        let message = try await refusal(from: server, cap: 1024 * 1024)
+        let message = try await refusal(from: server, cap: 1024 * 1024, kind: kind)
         #expect(message.contains("larger than 1 MiB"), "\(message)")
         #expect(message.contains("2097152"), "\(message)")
     }
 
-    @Test func aBodyOfExactlyTheCapIsReturnedWhole() async throws {
+    @Test(arguments: Kind.allCases) func aBodyOfExactlyTheCapIsReturnedWhole(kind: Kind) async throws {
         let server = try OneShotServer(head: "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", bodyBytes: 100_000)
-        let (data, response) = try await URLSessionTransport(maximumResponseBytes: 100_000).send(URLRequest(url: server.url))
+        let (data, response) = try await kind.transport(cap: 100_000).send(URLRequest(url: server.url))
         #expect(response.statusCode == 200)
         #expect(data.count == 100_000)
     }
 
     /// `HTTPClient` passes the transport's error on as it is: exit 7, not a network failure.
-    @Test func theClientReportsTheLimitAsAServerError() async throws {
+    @Test(arguments: Kind.allCases) func theClientReportsTheLimitAsAServerError(kind: Kind) async throws {
         let server = try OneShotServer(head: "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", bodyBytes: 4096)
-        let client = HTTPClient(transport: URLSessionTransport(maximumResponseBytes: 1024), retryPolicy: RetryPolicy(maxRetries: 0))
+        let client = HTTPClient(transport: kind.transport(cap: 1024), retryPolicy: RetryPolicy(maxRetries: 0))
         let error = await #expect(throws: IdFlowError.self) { try await client.send(.get(server.url)) }
         #expect(error?.exitStatus == .server)
         #expect(error?.kind == "protocol_violation")

@@ -1,0 +1,128 @@
+internal import CCurl
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one thread that drives libcurl's multi interface for a `CurlTransport`.
+///
+/// Callers put configured transfers in `inbox` and wake the thread (`curl_multi_wakeup`, the one multi call
+/// that is safe from another thread); the thread adds them to the multi handle, runs `curl_multi_perform`
+/// and `curl_multi_poll`, and resumes each caller once its transfer is done. Every other libcurl call on the
+/// multi handle happens on this thread only. The multi handle keeps the connection and DNS caches, so
+/// consecutive requests to one host reuse a connection (or share one HTTP/2 connection).
+final class CurlMultiLoop: @unchecked Sendable {
+    /// Enough for `register --batch --concurrency 64` (the CLI's maximum) to keep 64 requests in flight to one
+    /// host and 64 idle connections cached.
+    static let maximumConnections = 64
+
+    private struct Inbox {
+        var arriving: [CurlTransfer] = []
+        var stopping = false
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Locked(Inbox())
+    /// Finished easy handles, reset and kept for the next request rather than freed and allocated again.
+    private let spareHandles = Locked<[UnsafeMutableRawPointer]>([])
+
+    init() throws {
+        _ = Self.globalInit
+        guard let multi = curl_multi_init() else {
+            throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not start"])
+        }
+        self.multi = multi
+        _ = idflow_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.maximumConnections)
+        _ = idflow_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, Self.maximumConnections)
+        Thread.detachNewThread { [self] in
+            // Named from inside: corelibs Foundation does not pass a name set before `start` to the OS thread.
+            Thread.current.name = "idflow-curl"
+            run()
+        }
+    }
+
+    /// curl_global_init, once per process, before any other libcurl call.
+    private static let globalInit: Void = { _ = idflow_curl_global_init() }()
+
+    func takeHandle() throws -> UnsafeMutableRawPointer {
+        if let spare = spareHandles.withLock({ $0.popLast() }) { return spare }
+        guard let handle = curl_easy_init() else {
+            throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not start"])
+        }
+        return handle
+    }
+
+    func returnHandle(_ handle: UnsafeMutableRawPointer?) {
+        guard let handle else { return }
+        curl_easy_reset(handle)
+        let kept = spareHandles.withLock { spares in
+            guard spares.count < Self.maximumConnections else { return false }
+            spares.append(handle)
+            return true
+        }
+        if !kept { curl_easy_cleanup(handle) }
+    }
+
+    /// Queues a configured transfer whose `continuation` is set; it is resumed exactly once, on this thread.
+    func start(_ transfer: CurlTransfer) {
+        inbox.withLock { $0.arriving.append(transfer) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Ends the thread once the transfers it runs are done (the transport is gone, so no new ones come).
+    func shutdown() {
+        inbox.withLock { $0.stopping = true }
+        curl_multi_wakeup(multi)
+    }
+
+    private func run() {
+        var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        while true {
+            let (arriving, stopping) = inbox.withLock { inbox in
+                defer { inbox.arriving.removeAll() }
+                return (inbox.arriving, inbox.stopping)
+            }
+            for transfer in arriving {
+                guard let handle = transfer.handle else { continue }
+                let code = curl_multi_add_handle(multi, handle)
+                if code == CURLM_OK {
+                    active[handle] = transfer
+                } else {
+                    transfer.finish(result: CURLE_FAILED_INIT)
+                    resume(transfer)
+                }
+            }
+            if stopping, active.isEmpty { break }
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            collectFinished(from: &active)
+            // Returns when a socket is ready, libcurl's own timeout passes, or `start`/`shutdown` wakes it.
+            _ = curl_multi_poll(multi, nil, 0, 60_000, nil)
+        }
+        curl_multi_cleanup(multi)
+        spareHandles.withLock { spares in
+            for handle in spares { curl_easy_cleanup(handle) }
+            spares.removeAll()
+        }
+    }
+
+    private func collectFinished(from active: inout [UnsafeMutableRawPointer: CurlTransfer]) {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+            // The message is freed by curl_multi_remove_handle, so its result is read first.
+            let result = idflow_curl_msg_result(message)
+            curl_multi_remove_handle(multi, handle)
+            guard let transfer = active.removeValue(forKey: handle) else { continue }
+            transfer.finish(result: result)
+            resume(transfer)
+        }
+    }
+
+    private func resume(_ transfer: CurlTransfer) {
+        let continuation = transfer.continuation
+        transfer.continuation = nil
+        continuation?.resume()
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import IdFlowCore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `CurlTransport` against a real server on 127.0.0.1: what goes out, what comes back, and each failure
+/// reaching `HTTPClient` as the same `URLError` URLSession gave, so retries and messages are unchanged.
+struct CurlTransportTests {
+    func echo(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func aPostSendsMethodHeadersAndBodyAndReturnsStatusHeadersAndBody() async throws {
+        let server = try LocalHTTPServer()
+        var request = URLRequest(url: server.url("/echo/users?activate=false"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("SSWS token-1", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(#"{"profile":{"login":"jo@example.com"}}"#.utf8)
+        let (data, response) = try await CurlTransport().send(request)
+
+        #expect(response.statusCode == 201)
+        #expect(response.url == server.url("/echo/users?activate=false"))
+        // Names as the server spelt them; a repeated header's values joined, as URLSession joins them.
+        #expect(response.allHeaderFields["X-Request-Path"] as? String == "/echo/users?activate=false")
+        #expect(response.allHeaderFields["X-Twice"] as? String == "first, second")
+        #expect(response.value(forHTTPHeaderField: "content-type") == "application/json")
+        let seen = try echo(data)
+        #expect(seen["method"] as? String == "POST")
+        #expect(seen["path"] as? String == "/echo/users?activate=false")
+        #expect(seen["body"] as? String == #"{"profile":{"login":"jo@example.com"}}"#)
+        let headers = try #require(seen["headers"] as? [String: String])
+        #expect(headers["authorization"] == "SSWS token-1")
+        #expect(headers["content-type"] == "application/json")
+        #expect(headers["content-length"] == "38")
+        #expect(headers["expect"] == nil, "no 100-continue round trip")
+    }
+
+    @Test func getDeleteAndAnEmptyPostSendWhatTheirMethodSays() async throws {
+        let server = try LocalHTTPServer()
+        let transport = CurlTransport()
+        let (got, _) = try await transport.send(URLRequest(url: server.url("/echo/get")))
+        #expect(try echo(got)["method"] as? String == "GET")
+
+        var delete = URLRequest(url: server.url("/echo/delete"))
+        delete.httpMethod = "DELETE"
+        let (deleted, _) = try await transport.send(delete)
+        #expect(try echo(deleted)["method"] as? String == "DELETE")
+
+        var post = URLRequest(url: server.url("/echo/lifecycle/activate"))
+        post.httpMethod = "POST"
+        let (posted, _) = try await transport.send(post)
+        let seen = try echo(posted)
+        #expect(seen["method"] as? String == "POST")
+        #expect((seen["headers"] as? [String: String])?["content-length"] == "0")
+    }
+
+    @Test func aCookieTheServerSetsIsNeverSentBack() async throws {
+        let server = try LocalHTTPServer()
+        let transport = CurlTransport()
+        _ = try await transport.send(URLRequest(url: server.url("/echo/first")))
+        let (second, _) = try await transport.send(URLRequest(url: server.url("/echo/second")))
+        #expect((try echo(second)["headers"] as? [String: String])?["cookie"] == nil)
+    }
+
+    @Test func aRedirectIsReturnedNotFollowed() async throws {
+        let server = try LocalHTTPServer()
+        let (_, response) = try await CurlTransport().send(URLRequest(url: server.url("/redirect")))
+        #expect(response.statusCode == 302)
+        #expect(response.value(forHTTPHeaderField: "Location") == "com.example.app:/callback?code=abc")
+    }
+
+    @Test func consecutiveRequestsReuseOneConnection() async throws {
+        let server = try LocalHTTPServer()
+        let transport = CurlTransport()
+        for index in 0..<20 {
+            let (data, _) = try await transport.send(URLRequest(url: server.url("/echo/\(index)")))
+            #expect(try echo(data)["path"] as? String == "/echo/\(index)")
+        }
+        #expect(server.connectionsAccepted.current == 1)
+    }
+
+    /// 64 requests at once (`--concurrency 64`, the most `register --batch` allows): each caller gets the
+    /// answer to its own request.
+    @Test func sixtyFourConcurrentRequestsEachGetTheirOwnAnswer() async throws {
+        let server = try LocalHTTPServer()
+        let transport = CurlTransport()
+        let paths = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    var request = URLRequest(url: server.url("/echo/\(index)"))
+                    request.httpMethod = "POST"
+                    request.httpBody = Data("body-\(index)".utf8)
+                    let (data, response) = try await transport.send(request)
+                    let seen = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+                    let matches =
+                        seen?["body"] as? String == "body-\(index)"
+                        && response.allHeaderFields["X-Request-Path"] as? String == "/echo/\(index)"
+                    return (index, matches ? seen?["path"] as? String : nil)
+                }
+            }
+            return try await group.reduce(into: [Int: String?]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(paths.count == 64)
+        for index in 0..<64 { #expect(paths[index] == "/echo/\(index)") }
+        #expect(server.connectionsAccepted.current <= CurlTransportTests.maximumConnections)
+    }
+
+    static let maximumConnections = 64
+
+    @Test func aRequestOverItsTimeoutFailsAsTimedOut() async throws {
+        let server = try LocalHTTPServer()
+        var request = URLRequest(url: server.url("/slow"))
+        request.timeoutInterval = 0.5
+        let started = ContinuousClock.now
+        let error = await #expect(throws: URLError.self) { try await CurlTransport().send(request) }
+        #expect(error?.code == .timedOut)
+        #expect(ContinuousClock.now - started < .seconds(2.5), "gave up at the timeout, not when the server answered")
+
+        let client = HTTPClient(transport: CurlTransport(), timeout: .milliseconds(500), retryPolicy: RetryPolicy(maxRetries: 0))
+        let failure = await #expect(throws: IdFlowError.self) { try await client.send(.get(server.url("/slow"))) }
+        #expect(failure?.kind == "network")
+        #expect(failure?.message.contains("timed out") == true, "\(String(describing: failure?.message))")
+    }
+
+    /// A port nothing listens on: `.cannotConnectToHost`, which `RetryPolicy` retries for any method and
+    /// `HTTPClient` reports as "connection refused".
+    @Test func aRefusedConnectionIsCannotConnectToHost() async throws {
+        let port = try Self.closedPort()
+        let url = URL(string: "http://127.0.0.1:\(port)/api/v1/users")!
+        let error = await #expect(throws: URLError.self) { try await CurlTransport().send(URLRequest(url: url)) }
+        #expect(error?.code == .cannotConnectToHost)
+
+        let client = HTTPClient(transport: CurlTransport(), retryPolicy: RetryPolicy(maxRetries: 0))
+        let failure = await #expect(throws: IdFlowError.self) { try await client.send(.get(url)) }
+        #expect(failure?.message.contains("connection refused") == true, "\(String(describing: failure?.message))")
+    }
+
+    /// A CA file that does not exist fails before anything is sent, as a TLS failure naming the file.
+    @Test func aMissingCAFileIsATLSFailureNamingTheFile() async throws {
+        let server = try LocalHTTPServer()
+        let transport = CurlTransport(options: .init(caFile: "/nonexistent/idflow-test-ca.pem"))
+        let url = URL(string: "https://127.0.0.1:\(server.port)/echo")!
+        let error = await #expect(throws: URLError.self) { try await transport.send(URLRequest(url: url)) }
+        #expect(error?.code == .secureConnectionFailed)
+        #expect(
+            error?.localizedDescription.contains("/nonexistent/idflow-test-ca.pem") == true,
+            "\(String(describing: error?.localizedDescription))")
+
+        let client = HTTPClient(transport: transport, retryPolicy: RetryPolicy(maxRetries: 0))
+        let failure = await #expect(throws: IdFlowError.self) { try await client.send(.get(url)) }
+        #expect(failure?.message.contains("TLS failure") == true, "\(String(describing: failure?.message))")
+    }
+
+    @Test func optionsNeverDescribeTheProxyPassword() {
+        let options = CurlTransport.Options(
+            proxy: "http://user:hunter2@proxy.example:3128", proxyCredentials: .init(username: "user", password: "hunter2"))
+        #expect(!"\(options)".contains("hunter2"))
+        #expect("\(options)".contains("proxy.example:3128"))
+    }
+
+    @Test func theBenchmarkingSwitchSelectsURLSessionOtherwiseLibcurl() {
+        #expect(StandardTransport.make(environment: [:]) is CurlTransport)
+        #expect(StandardTransport.make(environment: ["IDFLOW_HTTP_TRANSPORT": "urlsession"]) is URLSessionTransport)
+        #expect(StandardTransport.make(environment: ["IDFLOW_HTTP_TRANSPORT": "curl"]) is CurlTransport)
+    }
+
+    /// A port that was just free: bound, then closed, so a connection to it is refused.
+    static func closedPort() throws -> UInt16 {
+        let fd = try RawSocket.stream()
+        defer { close(fd) }
+        var address = RawSocket.address(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw RawSocket.Failure(description: "cannot bind") }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return UInt16(bigEndian: actual.sin_port)
+    }
+}

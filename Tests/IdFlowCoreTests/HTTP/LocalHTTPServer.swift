@@ -1,0 +1,104 @@
+import Foundation
+import IdFlowCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 for transport tests: keep-alive connections, one thread each, and a
+/// count of the connections it accepted (so a test can tell whether a client reused one).
+///
+/// Routes: `/echo…` answers 200 with a JSON document of what arrived (method, path, headers, body), a header
+/// sent twice and a cookie; `/redirect` answers 302 with a `Location` in a custom scheme; `/slow` waits
+/// 3 s before answering.
+final class LocalHTTPServer: @unchecked Sendable {
+    let port: UInt16
+    let connectionsAccepted = Locked(0)
+    private let listener: Int32
+
+    init() throws {
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = RawSocket.address(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard fd >= 0, bound == 0, listen(fd, 128) == 0 else { throw RawSocket.Failure(description: "cannot listen") }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = UInt16(bigEndian: actual.sin_port)
+        let counter = connectionsAccepted
+        Thread.detachNewThread {
+            while true {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                counter.withLock { $0 += 1 }
+                Thread.detachNewThread { Self.serve(client) }
+            }
+        }
+    }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// Answers requests on one connection until the client closes it.
+    private static func serve(_ client: Int32) {
+        defer { close(client) }
+        var pending = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            while pending.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
+                let count = recv(client, &buffer, buffer.count, 0)
+                guard count > 0 else { return }
+                pending += buffer[0..<count]
+            }
+            let headEnd = pending.firstRange(of: Array("\r\n\r\n".utf8))!
+            let head = String(decoding: pending[..<headEnd.lowerBound], as: UTF8.self)
+            pending.removeSubrange(..<headEnd.upperBound)
+            var lines = head.components(separatedBy: "\r\n")
+            let requestLine = lines.removeFirst().split(separator: " ")
+            var headers: [String: String] = [:]
+            for line in lines {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            let length = headers["content-length"].flatMap(Int.init) ?? 0
+            while pending.count < length {
+                let count = recv(client, &buffer, buffer.count, 0)
+                guard count > 0 else { return }
+                pending += buffer[0..<count]
+            }
+            let body = Array(pending[..<length])
+            pending.removeSubrange(..<length)
+            let method = String(requestLine[0])
+            let path = String(requestLine[1])
+            guard RawSocket.write(client, answer(method: method, path: path, headers: headers, body: body)) else { return }
+        }
+    }
+
+    private static func answer(method: String, path: String, headers: [String: String], body: [UInt8]) -> String {
+        if path.hasPrefix("/redirect") {
+            return "HTTP/1.1 302 Found\r\nLocation: com.example.app:/callback?code=abc\r\nContent-Length: 0\r\n\r\n"
+        }
+        if path.hasPrefix("/slow") {
+            Thread.sleep(forTimeInterval: 3)
+        }
+        let document: [String: Any] = ["method": method, "path": path, "headers": headers, "body": String(decoding: body, as: UTF8.self)]
+        let json = String(decoding: try! JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]), as: UTF8.self)
+        return "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nX-Request-Path: \(path)\r\nX-Twice: first\r\nX-Twice: second\r\n"
+            + "Set-Cookie: session=s3cr3t; Path=/\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)"
+    }
+}
