@@ -12,7 +12,7 @@ import IdFlowCore
 ///
 /// Routes: `/echo…` answers 200 with a JSON document of what arrived (method, path, headers, body), a header
 /// sent twice and a cookie; `/redirect` answers 302 with a `Location` in a custom scheme; `/slow` waits
-/// 3 s before answering.
+/// 30 s before answering (far past any timeout a test sets, so a loaded machine cannot blur the two).
 final class LocalHTTPServer: @unchecked Sendable {
     let port: UInt16
     let connectionsAccepted = Locked(0)
@@ -94,7 +94,7 @@ final class LocalHTTPServer: @unchecked Sendable {
             return "HTTP/1.1 302 Found\r\nLocation: com.example.app:/callback?code=abc\r\nContent-Length: 0\r\n\r\n"
         }
         if path.hasPrefix("/slow") {
-            Thread.sleep(forTimeInterval: 3)
+            Thread.sleep(forTimeInterval: 30)
         }
         let document: [String: Any] = ["method": method, "path": path, "headers": headers, "body": String(decoding: body, as: UTF8.self)]
         let json = String(decoding: try! JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]), as: UTF8.self)

@@ -24,7 +24,9 @@ enum RawSocket {
             var on: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        // Generous: on a loaded 2-core machine the listener under test may start many seconds after the client
+        // has connected and sent (the kernel queues both), and an early timeout would read as "no answer".
+        var timeout = timeval(tv_sec: 120, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return fd
     }
@@ -69,7 +71,7 @@ enum RawSocket {
         return bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, flags) } == bytes.count
     }
 
-    /// Everything the peer sends until it closes (or 10 s pass).
+    /// Everything the peer sends until it closes (or the receive timeout passes).
     static func readToEnd(_ fd: Int32) -> String {
         var data = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
