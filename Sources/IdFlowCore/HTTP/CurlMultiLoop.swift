@@ -17,6 +17,14 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// host and 64 idle connections cached.
     static let maximumConnections = 64
 
+    /// How long to wait in `curl_multi_poll` with transfers running: libcurl's next timeout
+    /// (`curl_multi_timeout`), never more than a second.
+    static func busyPollMilliseconds(_ multi: UnsafeMutableRawPointer) -> Int32 {
+        var next = -1
+        curl_multi_timeout(multi, &next)
+        return Int32(next < 0 ? 1000 : min(max(next, 0), 1000))
+    }
+
     private struct Inbox {
         var arriving: [CurlTransfer] = []
         var stopping = false
@@ -97,8 +105,10 @@ final class CurlMultiLoop: @unchecked Sendable {
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             collectFinished(from: &active)
-            // Returns when a socket is ready, libcurl's own timeout passes, or `start`/`shutdown` wakes it.
-            _ = curl_multi_poll(multi, nil, 0, 60_000, nil)
+            // Returns when a socket is ready, libcurl's own timeout passes, or `start`/`shutdown` wakes it. While
+            // transfers run, the wait is also capped at a second: a request's timeout was once seen noticed only
+            // when its server finally answered, 30 s late, so the loop looks at the clock at least that often.
+            _ = curl_multi_poll(multi, nil, 0, active.isEmpty ? 60_000 : Self.busyPollMilliseconds(multi), nil)
         }
         curl_multi_cleanup(multi)
         spareHandles.withLock { spares in
