@@ -111,16 +111,9 @@ struct GeneratedFilesTests {
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff")))
     func groffRendersTheManPageWithoutAWarning() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
-        process.arguments = ["-ww", "-z", "-mandoc", "-Tutf8", Fixtures.packageRoot.appendingPathComponent("man/idflow.1").path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(warnings.isEmpty, "groff: \(warnings)")
+        let groff = try ExternalCommand.run(
+            "/usr/bin/groff", ["-ww", "-z", "-mandoc", "-Tutf8", Fixtures.packageRoot.appendingPathComponent("man/idflow.1").path])
+        #expect(groff.status == 0)
+        #expect(groff.standardError.isEmpty, "groff: \(groff.standardError)")
     }
 }

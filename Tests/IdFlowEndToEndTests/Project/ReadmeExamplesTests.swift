@@ -83,24 +83,13 @@ import Testing
     /// Runs `script` with bash in `folder`, the built idflow first on PATH, stdout and stderr together. `timeout`
     /// ends the whole process group (the sandbox included) should an example hang.
     static func bash(_ script: String, in folder: URL) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["--kill-after=10", "180", "/bin/bash", "-c", script]
-        process.currentDirectoryURL = folder
         let path =
             IdFlowBinary.url.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        process.environment = [
-            "PATH": path, "HOME": folder.path, "LANG": "C.UTF-8", "IDFLOW_MAX_RETRIES": "0",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data: Data = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: output.fileHandleForReading.readDataToEndOfFile()) }
-        }
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try await ExternalCommand.run(
+            "/usr/bin/timeout", ["--kill-after=10", "180", "/bin/bash", "-c", script],
+            environment: ["PATH": path, "HOME": folder.path, "LANG": "C.UTF-8", "IDFLOW_MAX_RETRIES": "0"], directory: folder,
+            mergeOutput: true)
+        return (result.status, result.output)
     }
+
 }

@@ -25,21 +25,12 @@ import Testing
             "$idflow" register --email env@example.com
             env | grep -c '^OKTA_' > count.txt
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "sh", IdFlowBinary.url.path, token]
-        process.currentDirectoryURL = home
-        process.environment = ["HOME": home.path, "PATH": path, "IDFLOW_STATE_DIR": home.appendingPathComponent("state").path]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(stderr)")
-        let user = try JSONValue(data: stdout)
+        let shell = try await ExternalCommand.run(
+            "/bin/sh", ["-c", script, "sh", IdFlowBinary.url.path, token],
+            environment: ["HOME": home.path, "PATH": path, "IDFLOW_STATE_DIR": home.appendingPathComponent("state").path], directory: home)
+        let stderr = shell.standardError
+        #expect(shell.status == 0, "\(stderr)")
+        let user = try JSONValue(data: shell.standardOutput)
         #expect(user["status"] == "STAGED", "\(stderr)")
         #expect(user["profile"]?["login"] == "env@example.com")
         let count = try String(contentsOf: home.appendingPathComponent("count.txt"), encoding: .utf8)

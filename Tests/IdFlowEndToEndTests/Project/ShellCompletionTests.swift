@@ -24,23 +24,15 @@ import Testing
             printf '%s\\n' "${COMPREPLY[@]}"
             """
         let completion = Fixtures.packageRoot.appendingPathComponent("completions/idflow.bash").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script, "bash", completion, IdFlowBinary.url.path] + words.dropFirst()
-        process.environment = [
-            "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-            "XDG_STATE_HOME": home.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin",
-        ]
-        process.currentDirectoryURL = directory ?? home
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        let bash = try ExternalCommand.run(
+            "/bin/bash", ["-c", script, "bash", completion, IdFlowBinary.url.path] + words.dropFirst(),
+            environment: [
+                "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                "XDG_STATE_HOME": home.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin",
+            ], directory: directory ?? home)
+        #expect(bash.status == 0)
+        return bash.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
     }
 
     @Test func profileOffersTheProfilesOfTheConfigFile() throws {
