@@ -25,6 +25,8 @@ public struct Configuration: Sendable {
     /// (`OKTA_OAUTH2_CLIENTSECRET`, profile `clientSecretFile`); read only when needed. The other commands
     /// take theirs from `--client-secret-file` only.
     public var clientSecretSource: SecretSource?
+    /// What a company network needs from every request: a CA bundle, a client certificate, a proxy.
+    public var transportOptions = CurlTransport.Options()
 
     public static let defaultScope = "openid profile email offline_access"
 

@@ -30,22 +30,27 @@ public struct IdFlowContext: Sendable {
     }
 
     /// The context of a run: configuration resolved from flags, the environment and files; `transport` for
-    /// HTTP (`StandardTransport`, libcurl, in a real run; a script in tests); stdin and messages through `console`.
+    /// HTTP (`StandardTransport`, libcurl with the configuration's CA, certificate and proxy, when `transport` is
+    /// nil; a script in tests); stdin and messages through `console`.
     public static func resolve(
         flags: ConfigurationFlags, environment: [String: String], console: Console = .live,
-        transport: @autoclosure () -> any HTTPTransport = StandardTransport.make(),
+        transport: @autoclosure () -> (any HTTPTransport)? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) throws(IdFlowError) -> IdFlowContext {
         let secrets = SecretReader(readStandardInput: console.readStandardInput, environment: environment, warn: { console.line($0) })
         let configuration = try ConfigurationResolver(environment: environment, secrets: secrets).resolve(flags)
-        return make(configuration: configuration, secrets: secrets, console: console, transport: transport(), sleep: sleep)
+        return make(
+            configuration: configuration, secrets: secrets, console: console,
+            transport: transport() ?? StandardTransport.make(options: configuration.transportOptions), sleep: sleep)
     }
 
     /// The context of a real run with an already resolved configuration (the demo builds its own); stdin is
     /// not read, so nothing can block on it.
     public static func live(configuration: Configuration, console: Console = .live) -> IdFlowContext {
         let secrets = SecretReader(readStandardInput: { Data() }, environment: [:], warn: { console.line($0) })
-        return make(configuration: configuration, secrets: secrets, console: console, transport: StandardTransport.make())
+        return make(
+            configuration: configuration, secrets: secrets, console: console,
+            transport: StandardTransport.make(options: configuration.transportOptions))
     }
 
     private static func make(

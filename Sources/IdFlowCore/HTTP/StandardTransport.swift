@@ -6,7 +6,10 @@ import Foundation
 public enum StandardTransport {
     public static let environmentVariable = "IDFLOW_HTTP_TRANSPORT"
 
-    public static func make(environment: [String: String] = ProcessInfo.processInfo.environment) -> any HTTPTransport {
-        environment[environmentVariable]?.lowercased() == "urlsession" ? URLSessionTransport() : CurlTransport()
+    /// `options` (CA file, client certificate, proxy) reach libcurl only: URLSession on Linux has no way to set them.
+    public static func make(
+        options: CurlTransport.Options = CurlTransport.Options(), environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> any HTTPTransport {
+        environment[environmentVariable]?.lowercased() == "urlsession" ? URLSessionTransport() : CurlTransport(options: options)
     }
 }

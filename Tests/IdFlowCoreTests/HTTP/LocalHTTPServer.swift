@@ -12,10 +12,12 @@ import IdFlowCore
 ///
 /// Routes: `/echo…` answers 200 with a JSON document of what arrived (method, path, headers, body), a header
 /// sent twice and a cookie; `/redirect` answers 302 with a `Location` in a custom scheme; `/slow` waits
-/// 30 s before answering (far past any timeout a test sets, so a loaded machine cannot blur the two).
+/// 60 s before answering (far past any timeout a test sets) and then counts itself in `slowAnswers`, so a
+/// test can tell a client that gave up on time from one that noticed only when the answer came.
 final class LocalHTTPServer: @unchecked Sendable {
     let port: UInt16
     let connectionsAccepted = Locked(0)
+    let slowAnswers = Locked(0)
     private let listener: Int32
 
     init() throws {
@@ -37,12 +39,13 @@ final class LocalHTTPServer: @unchecked Sendable {
         listener = fd
         port = UInt16(bigEndian: actual.sin_port)
         let counter = connectionsAccepted
+        let slowAnswers = slowAnswers
         Thread.detachNewThread {
             while true {
                 let client = accept(fd, nil, nil)
                 guard client >= 0 else { return }
                 counter.withLock { $0 += 1 }
-                Thread.detachNewThread { Self.serve(client) }
+                Thread.detachNewThread { Self.serve(client, slowAnswers: slowAnswers) }
             }
         }
     }
@@ -55,7 +58,7 @@ final class LocalHTTPServer: @unchecked Sendable {
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     /// Answers requests on one connection until the client closes it.
-    private static func serve(_ client: Int32) {
+    private static func serve(_ client: Int32, slowAnswers: Locked<Int>) {
         defer { close(client) }
         var pending = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -85,7 +88,9 @@ final class LocalHTTPServer: @unchecked Sendable {
             pending.removeSubrange(..<length)
             let method = String(requestLine[0])
             let path = String(requestLine[1])
-            guard RawSocket.write(client, answer(method: method, path: path, headers: headers, body: body)) else { return }
+            let reply = answer(method: method, path: path, headers: headers, body: body)
+            if path.hasPrefix("/slow") { slowAnswers.withLock { $0 += 1 } }
+            guard RawSocket.write(client, reply) else { return }
         }
     }
 
@@ -94,7 +99,7 @@ final class LocalHTTPServer: @unchecked Sendable {
             return "HTTP/1.1 302 Found\r\nLocation: com.example.app:/callback?code=abc\r\nContent-Length: 0\r\n\r\n"
         }
         if path.hasPrefix("/slow") {
-            Thread.sleep(forTimeInterval: 30)
+            Thread.sleep(forTimeInterval: 60)
         }
         let document: [String: Any] = ["method": method, "path": path, "headers": headers, "body": String(decoding: body, as: UTF8.self)]
         let json = String(decoding: try! JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]), as: UTF8.self)
