@@ -4,8 +4,11 @@
 #define IDFLOW_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#if __has_include(<openssl/ssl.h>)
+#define IDFLOW_HAVE_OPENSSL 1
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
+#endif
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
@@ -71,6 +74,7 @@ typedef struct {
     char names[512];
 } idflow_tls_peer;
 
+#ifdef IDFLOW_HAVE_OPENSSL
 static inline int idflow_tls_peer_index(void) {
     static int index = -1;
     if (index < 0) index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL);
@@ -147,6 +151,17 @@ static inline CURLcode idflow_curl_easy_watch_tls(CURL *handle, idflow_tls_peer 
     if (code != CURLE_OK) return code;
     return curl_easy_setopt(handle, CURLOPT_SSL_CTX_DATA, (void *)peer);
 }
+
+#else
+static inline int idflow_tls_peer_index(void) { return 0; }
+
+/// Without OpenSSL's headers there is no callback to install; failures keep libcurl's own words.
+static inline CURLcode idflow_curl_easy_watch_tls(CURL *handle, idflow_tls_peer *peer) {
+    (void)handle;
+    (void)peer;
+    return CURLE_NOT_BUILT_IN;
+}
+#endif
 
 /// curl_global_init with the default flags (a macro expression Swift does not import), and the one-time
 /// OpenSSL index the certificate recorder needs (allocated here, before any thread can race for it).
