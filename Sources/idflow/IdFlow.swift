@@ -16,16 +16,16 @@ struct IdFlow: AsyncParsableCommand {
                0  success
                1  internal failure (a bug)
                3  the server rejected the request (validation, conflict, policy)
-               4  authentication or authorization failed (401/403, invalid_grant, bad or expired token)
+               4  authentication or authorization failed (401/403, invalid_grant, bad or expired token, proxy 407)
                5  not found (user, enrollment, challenge, transaction)
-               6  network or TLS failure, timeout, connection refused
+               6  network or TLS failure (untrusted issuer: --ca-file; client certificate: --client-cert), timeout
                7  server error (5xx), or still rate-limited (429) after the retries
                8  the user or a policy said no (push denied, device code denied)
                9  gave up waiting (browser redirect, MFA, push challenge, device code)
               10  custom registration: recoverable status (4000-4999); retry the step
               11  custom registration: unrecoverable status (5000-5999); start again
               12  local state problem (nothing stored, store unreadable, lock not obtained)
-              13  security check failed (plain http to a remote host, state, ID-token checks)
+              13  security check failed (plain http to a remote host, state, ID-token checks, open key file)
               64  usage error (bad flags, missing configuration)
              130  interrupted (Ctrl-C) while waiting or at a prompt; nothing half-stored
 
