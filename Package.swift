@@ -105,8 +105,9 @@ let package = Package(
         ),
         .testTarget(
             name: "IdFlowEndToEndTests",
-            // Depends on the executable so `swift test` builds the binary these tests spawn.
-            dependencies: ["idflow", "IdFlowCore", "IdFlowTestSupport"]
+            // Depends on the executable so `swift test` builds the binary these tests spawn; on the sandbox for the
+            // certificates the company-network tests make (`CertificateAuthority`).
+            dependencies: ["idflow", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport"]
         ),
     ]
 )
