@@ -48,6 +48,9 @@ public struct SandboxConfiguration: Codable, Sendable {
     /// For tests only (not a configuration-file key): the sandbox clock stands still at start-up and moves only
     /// by `/sandbox/clock`, so timing assertions do not depend on how fast the machine is.
     public var freezeClock = false
+    /// Serve https only, with a generated or given certificate (`idflow sandbox --tls`); nil (the default) serves
+    /// plain http. Not a configuration-file key: the flags set it.
+    public var tls: SandboxTLSConfiguration?
     /// The custom-registration client and identity providers (`CustomRegistration/`).
     public var customRegistration = CustomRegistrationConfiguration()
     /// What the Identity Engine asks of sign-in and sign-up (`IDXPolicy`).
