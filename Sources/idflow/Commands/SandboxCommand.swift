@@ -23,7 +23,7 @@ struct SandboxCommand: AsyncParsableCommand {
             With --env it prints export lines instead, written at once when it listens:
 
               $ idflow sandbox --env > sandbox.env &
-                $ until [ -s sandbox.env ]; do sleep 0.1; done; . ./sandbox.env
+              $ until [ -s sandbox.env ]; do sleep 0.1; done; . ./sandbox.env
 
             With --tls it serves https only, and every URL it prints and serves is https. It generates a CA and a \
             server certificate for 127.0.0.1, ::1, localhost (and --host) at start, writes the CA's PEM (mode 0600) to \
@@ -44,7 +44,7 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The address to listen on; loopback unless the sandbox must be reached from elsewhere (its API token is no secret).",
+            "The address to listen on; keep loopback unless other machines must reach it: anyone who can connect can use the sandbox.",
             valueName: "host"))
     var host = "127.0.0.1"
 
@@ -63,7 +63,7 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Print `export NAME='value'` lines for OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID and OKTA_OAUTH2_REDIRECTURI instead of the JSON line, to source from a file."
+            "Print `export NAME='value'` lines for OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID and OKTA_OAUTH2_REDIRECTURI (and IDFLOW_CA_FILE with --tls) instead of the JSON line, to source from a file."
     )
     var env = false
 
