@@ -188,7 +188,7 @@ _idflow_register() {
     repeating_flags=()
     non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --summary-json --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=(--attr --answer)
-    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -281,6 +281,21 @@ _idflow_register() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -288,7 +303,7 @@ _idflow_activate() {
     repeating_flags=()
     non_repeating_flags=(--send-email --reactivate --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--user --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--user --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -329,6 +344,21 @@ _idflow_activate() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -336,7 +366,7 @@ _idflow_set-password() {
     repeating_flags=()
     non_repeating_flags=(--activation-url-stdin --password-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--activation-token --activation-token-file --activation-url --activation-url-file --password-file --password --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--activation-token --activation-token-file --activation-url --activation-url-file --password-file --password --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -395,6 +425,21 @@ _idflow_set-password() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -402,7 +447,7 @@ _idflow_login-pkce() {
     repeating_flags=()
     non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=(--answer)
-    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -480,6 +525,21 @@ _idflow_login-pkce() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -487,7 +547,7 @@ _idflow_login-device() {
     repeating_flags=()
     non_repeating_flags=(--open --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--device-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--device-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -532,6 +592,21 @@ _idflow_login-device() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -539,7 +614,7 @@ _idflow_refresh() {
     repeating_flags=()
     non_repeating_flags=(--refresh-token-stdin --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -581,6 +656,21 @@ _idflow_refresh() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -611,7 +701,7 @@ _idflow_token_inspect() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -653,6 +743,21 @@ _idflow_token_inspect() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -660,7 +765,7 @@ _idflow_token_verify() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --audience --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--type --audience --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -705,6 +810,21 @@ _idflow_token_verify() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -712,7 +832,7 @@ _idflow_token_introspect() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -758,6 +878,21 @@ _idflow_token_introspect() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -765,7 +900,7 @@ _idflow_token_revoke() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -811,6 +946,21 @@ _idflow_token_revoke() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -818,7 +968,7 @@ _idflow_userinfo() {
     repeating_flags=()
     non_repeating_flags=(--access-token-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -856,6 +1006,21 @@ _idflow_userinfo() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -863,7 +1028,7 @@ _idflow_logout() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -905,6 +1070,21 @@ _idflow_logout() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -935,7 +1115,7 @@ _idflow_enroll_create() {
     repeating_flags=()
     non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--push-token --name --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--push-token --name --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -983,6 +1163,21 @@ _idflow_enroll_create() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -990,7 +1185,7 @@ _idflow_enroll_list() {
     repeating_flags=()
     non_repeating_flags=(--check --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1028,6 +1223,21 @@ _idflow_enroll_list() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -1035,7 +1245,7 @@ _idflow_enroll_update() {
     repeating_flags=()
     non_repeating_flags=(--access-token-stdin --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--push-token --user-verification --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--push-token --user-verification --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1084,6 +1294,21 @@ _idflow_enroll_update() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -1099,7 +1324,7 @@ _idflow_enroll_delete() {
     repeating_flags=()
     non_repeating_flags=(--local-only --access-token-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1137,6 +1362,21 @@ _idflow_enroll_delete() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -1152,7 +1392,7 @@ _idflow_challenges() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--enrollment --wait --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--enrollment --wait --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1197,6 +1437,21 @@ _idflow_challenges() {
     '--max-retries')
         return
         ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
     esac
 }
 
@@ -1204,7 +1459,7 @@ _idflow_resolve() {
     repeating_flags=()
     non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--transaction-id --enrollment --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries)
+    non_repeating_options=(--transaction-id --enrollment --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1251,6 +1506,21 @@ _idflow_resolve() {
         return
         ;;
     '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
         return
         ;;
     esac

@@ -2,20 +2,25 @@
 # Builds the idflow binary the README installs: release, the Swift runtime linked in statically
 # (--static-swift-stdlib: no libswiftCore/libFoundation to find and relocate at start-up), symbols stripped.
 # Prints the binary's path on stdout, so `install -m 0755 "$(scripts/build-release.sh)" /usr/local/bin/` works.
-# Only the system's own libraries (libc, libcurl for FoundationNetworking, …) stay dynamic.
+# Only the system's own libraries (libc, libcurl, OpenSSL, …) stay dynamic.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# On Linux the static Swift runtime's FoundationNetworking links libcurl, which needs libcurl's development
-# files (the unversioned libcurl.so): without them the final link fails with two screens of undefined curl_*
-# symbols, so say what to install before building. IDFLOW_LIB_DIRS overrides where to look (tests use it).
+# On Linux the static Swift runtime's FoundationNetworking and idflow's own transport link libcurl, and the
+# transport links OpenSSL (to read its verdict on a server certificate); without their development files (the
+# unversioned libcurl.so and libssl.so) the final link fails with screens of undefined symbols, so say what to
+# install before building. IDFLOW_LIB_DIRS overrides where to look (tests use it).
 if [ "$(uname -s)" = Linux ]; then
-    found=""
-    for dir in ${IDFLOW_LIB_DIRS:-/usr/lib/*-linux-gnu /usr/lib64 /usr/lib /usr/local/lib}; do
-        [ -e "$dir/libcurl.so" ] && found=$dir && break
+    missing=()
+    for library in libcurl.so libssl.so; do
+        found=""
+        for dir in ${IDFLOW_LIB_DIRS:-/usr/lib/*-linux-gnu /usr/lib64 /usr/lib /usr/local/lib}; do
+            [ -e "$dir/$library" ] && found=$dir && break
+        done
+        [ -n "$found" ] || missing+=("$library")
     done
-    if [ -z "$found" ]; then
-        echo "build-release.sh: libcurl's development files are missing (the static link needs libcurl.so); on Debian/Ubuntu: apt-get install -y libcurl4-openssl-dev" >&2
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "build-release.sh: development files are missing (the link needs ${missing[*]}); on Debian/Ubuntu: apt-get install -y libcurl4-openssl-dev libssl-dev" >&2
         exit 1
     fi
 fi

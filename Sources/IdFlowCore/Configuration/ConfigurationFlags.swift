@@ -14,13 +14,23 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var quiet: Bool
     public var timeoutSeconds: Double?
     public var maxRetries: Int?
+    /// `--ca-file`, `--client-cert`, `--client-key`, `--proxy` (the empty string: no proxy).
+    public var caFile: String?
+    public var clientCertificate: String?
+    public var clientKey: String?
+    public var proxy: String?
 
     public init(
         orgURL: String? = nil, apiTokenFile: String? = nil, apiToken: String? = nil, issuer: String? = nil, clientID: String? = nil,
         redirectURI: String? = nil, scope: String? = nil, profile: String? = nil, stateDirectory: String? = nil, verbose: Bool = false,
-        timeoutSeconds: Double? = nil, maxRetries: Int? = nil, quiet: Bool = false
+        timeoutSeconds: Double? = nil, maxRetries: Int? = nil, quiet: Bool = false, caFile: String? = nil,
+        clientCertificate: String? = nil, clientKey: String? = nil, proxy: String? = nil
     ) {
         self.quiet = quiet
+        self.caFile = caFile
+        self.clientCertificate = clientCertificate
+        self.clientKey = clientKey
+        self.proxy = proxy
         self.orgURL = orgURL
         self.apiTokenFile = apiTokenFile
         self.apiToken = apiToken

@@ -50,7 +50,7 @@ public struct ConfigurationResolver: Sendable {
         return base.appendingPathComponent("idflow", isDirectory: true)
     }
 
-    private func env(_ name: String) -> String? {
+    func env(_ name: String) -> String? {
         guard let value = environment[name], !value.isEmpty else { return nil }
         return value
     }
@@ -103,6 +103,7 @@ public struct ConfigurationResolver: Sendable {
         configuration.tokenServer = try (env(Variable.tokenServer) ?? entry?.tokenServer).map { text throws(IdFlowError) in
             try Self.parseBaseURL(text, setting: "token server")
         }
+        configuration.transportOptions = try transportOptions(flags, profile: entry, okta: okta)
         configuration.clientSecretSource =
             env(Variable.clientSecret) != nil ? .environment(Variable.clientSecret) : entry?.clientSecretFile.map(SecretSource.file)
 

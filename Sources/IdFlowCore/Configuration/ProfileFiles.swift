@@ -15,6 +15,11 @@ public struct ProfileEntry: Decodable, Sendable, Equatable {
     public var maxRetries: Int?
     public var tokenServer: String?
     public var clientSecretFile: String?
+    /// Company networks: a CA bundle trusted besides the system's, a TLS client certificate and key, a proxy URL.
+    public var caFile: String?
+    public var clientCert: String?
+    public var clientKey: String?
+    public var proxy: String?
 }
 
 /// `config.yaml`: `profiles: {name: {orgUrl: …, clientId: …}}`.
@@ -28,6 +33,28 @@ struct OktaYAMLFile: Decodable {
         struct Client: Decodable {
             var orgUrl: String?
             var token: String?
+            var proxy: Proxy?
+        }
+        /// `okta.client.proxy`, as Okta's SDKs read it.
+        struct Proxy: Decodable {
+            var host: String?
+            var port: PortNumber?
+            var username: String?
+            var password: String?
+        }
+        /// A port written as a number or as a quoted string.
+        struct PortNumber: Decodable {
+            var value: Int
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let number = try? container.decode(Int.self) {
+                    value = number
+                } else if let number = Int(try container.decode(String.self)) {
+                    value = number
+                } else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "a port is a number")
+                }
+            }
         }
         var client: Client?
     }

@@ -39,27 +39,26 @@ public struct IdFlowContext: Sendable {
     ) throws(IdFlowError) -> IdFlowContext {
         let secrets = SecretReader(readStandardInput: console.readStandardInput, environment: environment, warn: { console.line($0) })
         let configuration = try ConfigurationResolver(environment: environment, secrets: secrets).resolve(flags)
-        return make(
-            configuration: configuration, secrets: secrets, console: console,
-            transport: transport() ?? StandardTransport.make(options: configuration.transportOptions), sleep: sleep)
+        return make(configuration: configuration, secrets: secrets, console: console, transport: transport(), sleep: sleep)
     }
 
     /// The context of a real run with an already resolved configuration (the demo builds its own); stdin is
     /// not read, so nothing can block on it.
     public static func live(configuration: Configuration, console: Console = .live) -> IdFlowContext {
         let secrets = SecretReader(readStandardInput: { Data() }, environment: [:], warn: { console.line($0) })
-        return make(
-            configuration: configuration, secrets: secrets, console: console,
-            transport: StandardTransport.make(options: configuration.transportOptions))
+        return make(configuration: configuration, secrets: secrets, console: console, transport: nil)
     }
 
     private static func make(
-        configuration: Configuration, secrets: SecretReader, console: Console, transport: any HTTPTransport,
+        configuration: Configuration, secrets: SecretReader, console: Console, transport: (any HTTPTransport)?,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) -> IdFlowContext {
+        let trace = configuration.verbose ? HTTPTrace(write: { console.line($0) }) : nil
+        var notes: (@Sendable (String) -> Void)? = nil
+        if let trace { notes = { trace.note($0) } }
         let http = HTTPClient(
-            transport: transport, timeout: configuration.timeout, retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries),
-            trace: configuration.verbose ? HTTPTrace(write: { console.line($0) }) : nil, sleep: sleep)
+            transport: transport ?? StandardTransport.make(options: configuration.transportOptions, notes: notes),
+            timeout: configuration.timeout, retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries), trace: trace, sleep: sleep)
         return IdFlowContext(configuration: configuration, http: http, secrets: secrets, console: console)
     }
 

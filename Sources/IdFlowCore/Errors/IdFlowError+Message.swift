@@ -18,7 +18,7 @@ extension IdFlowError {
                 : "the server answered HTTP \(status) with a body idflow cannot read (\(type)): \(snippet)"
         case .rateLimited(let attempts, _):
             return "still rate-limited (HTTP 429) after \(attempts) attempts"
-        case .network(let url, let reason):
+        case .network(let url, let reason, _):
             return "could not reach \(url): \(reason)"
         case .insecureURL(let url):
             return "refusing plain http to a host that is not loopback: \(url)"
@@ -48,8 +48,8 @@ extension IdFlowError {
             return status >= 500 ? "the server or a proxy in front of it failed; try again later or check --org-url" : nil
         case .rateLimited:
             return "wait for the rate-limit window to reset, or raise --max-retries"
-        case .network:
-            return "check --org-url, your network and proxy settings; --verbose shows each attempt"
+        case .network(_, _, let hint):
+            return hint ?? "check --org-url, your network and proxy settings (--proxy, HTTPS_PROXY); --verbose shows each attempt"
         case .insecureURL:
             return "use https://, or http:// only for 127.0.0.1, ::1 or localhost"
         case .configuration(_, let hint): return hint

@@ -11,8 +11,9 @@ public enum IdFlowError: Error, Sendable, Equatable {
     case unexpectedResponse(status: Int, contentType: String?, snippet: String)
     /// Still answered 429 after the retry budget was spent.
     case rateLimited(attempts: Int, body: OktaErrorBody?)
-    /// No answer: connection refused, DNS, TLS, reset, timeout.
-    case network(url: String, reason: String)
+    /// No answer: connection refused, DNS, TLS, reset, timeout; `hint` when the cause is known well enough to
+    /// name its fix (an untrusted issuer: `--ca-file`; a server that wants a client certificate: `--client-cert`).
+    case network(url: String, reason: String, hint: String? = nil)
     /// A plain-http URL whose host is not loopback; tokens would cross the network in clear text.
     case insecureURL(String)
     /// A required setting is missing or malformed; `hint` says which flag or variable sets it.

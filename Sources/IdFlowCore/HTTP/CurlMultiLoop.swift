@@ -53,6 +53,12 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// curl_global_init, once per process, before any other libcurl call.
     private static let globalInit: Void = { _ = idflow_curl_global_init() }()
 
+    /// The system CA bundle libcurl uses when none is set, which `--ca-file` adds to rather than replaces.
+    static let defaultCAFile: String? = {
+        _ = globalInit
+        return idflow_curl_default_ca_file().map { String(cString: $0) }
+    }()
+
     func takeHandle() throws -> UnsafeMutableRawPointer {
         if let spare = spareHandles.withLock({ $0.popLast() }) { return spare }
         guard let handle = curl_easy_init() else {

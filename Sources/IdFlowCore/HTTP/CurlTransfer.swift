@@ -28,17 +28,25 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     /// libcurl writes a readable reason here when a transfer fails ("SSL certificate problem: …").
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+    /// What OpenSSL's verification saw of the server's certificate, filled during a new connection's handshake.
+    private let peer = UnsafeMutablePointer<idflow_tls_peer>.allocate(capacity: 1)
+    /// The proxy this request goes through (its URL without a password), for messages.
+    private(set) var proxy: String?
+    /// The status of the proxy's answer to CONNECT (407 when it wants credentials), 0 without a proxy.
+    private var connectStatus = 0
 
     init(url: URL?, maximumBytes: Int, handle: UnsafeMutableRawPointer) {
         self.url = url
         self.maximumBytes = maximumBytes
         self.handle = handle
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        peer.initialize(to: idflow_tls_peer())
     }
 
     deinit {
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
+        peer.deallocate()
     }
 
     /// Hands the easy handle back (for the pool) once the transfer is over.
@@ -49,7 +57,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: - Configuration (caller's thread)
 
-    func configure(for request: URLRequest, options: CurlTransport.Options) throws {
+    func configure(for request: URLRequest, options: CurlTransport.Options, trustBundle: Data?) throws {
         guard let handle, let url = request.url else { throw URLError(.badURL) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         try set(CURLOPT_URL, url.absoluteString)
@@ -71,7 +79,10 @@ final class CurlTransfer: @unchecked Sendable {
         }
         try configureMethod(of: request)
         try configureHeaders(of: request)
-        try options.apply(to: self)
+        try options.apply(to: self, trustBundle: trustBundle)
+        proxy = options.proxy(for: url).map(CurlTransport.Options.withoutPassword)
+        // Only OpenSSL builds of libcurl take the recording callback; elsewhere failures keep libcurl's own words.
+        _ = idflow_curl_easy_watch_tls(handle, peer)
     }
 
     private func configureMethod(of request: URLRequest) throws {
@@ -121,6 +132,11 @@ final class CurlTransfer: @unchecked Sendable {
 
     func set(_ option: CURLoption, _ value: Int) throws {
         try check(idflow_curl_easy_setopt_long(handle, option, value), option)
+    }
+
+    func set(_ option: CURLoption, blob: Data) throws {
+        let code = blob.withUnsafeBytes { raw in idflow_curl_easy_setopt_blob(handle, option, raw.baseAddress, raw.count) }
+        try check(code, option)
     }
 
     func set(_ option: CURLoption, _ value: String) throws {
@@ -182,6 +198,15 @@ final class CurlTransfer: @unchecked Sendable {
         var errno = 0
         _ = idflow_curl_easy_getinfo_long(handle, CURLINFO_OS_ERRNO, &errno)
         osErrno = errno
+        var connect = 0
+        _ = idflow_curl_easy_getinfo_long(handle, CURLINFO_HTTP_CONNECTCODE, &connect)
+        connectStatus = connect
+    }
+
+    /// The server certificate a new connection's handshake verified (nil on a reused connection or plain http).
+    var verifiedPeer: TLSPeer? {
+        guard peer.pointee.handshake != 0, peer.pointee.verify_error == 0 else { return nil }
+        return TLSPeer(peer.pointee)
     }
 
     // MARK: - The answer (caller's thread)
@@ -189,7 +214,15 @@ final class CurlTransfer: @unchecked Sendable {
     func response() throws -> (Data, HTTPURLResponse) {
         if let failure { throw failure }
         guard result == CURLE_OK else {
-            throw CurlError.urlError(for: result, osErrno: osErrno, message: String(cString: errorBuffer), url: url)
+            let message = String(cString: errorBuffer)
+            let seen = peer.pointee.handshake != 0 ? TLSPeer(peer.pointee) : nil
+            if let diagnosis = TLSFailure.diagnose(
+                result: result, message: message, peer: seen, verifyError: Int(peer.pointee.verify_error), url: url, proxy: proxy,
+                connectStatus: connectStatus)
+            {
+                throw diagnosis
+            }
+            throw CurlError.urlError(for: result, osErrno: osErrno, message: message, url: url)
         }
         guard let url, status > 0,
             let response = HTTPURLResponse(

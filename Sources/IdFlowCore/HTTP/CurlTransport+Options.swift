@@ -2,33 +2,36 @@ internal import CCurl
 import Foundation
 
 extension CurlTransport {
-    /// What a company network needs from the transport, set on every request. Each nil leaves libcurl's
-    /// default: the system trust store (Debian's libcurl: `/etc/ssl/certs/ca-certificates.crt` and
-    /// `/etc/ssl/certs`), no client certificate, and the proxy from `https_proxy`/`HTTPS_PROXY`,
-    /// `http_proxy` and `no_proxy`/`NO_PROXY`, as libcurl reads them.
+    /// What a company network needs from the transport, set on every request. Each nil leaves the default:
+    /// the system trust store (Debian's libcurl: `/etc/ssl/certs/ca-certificates.crt` and `/etc/ssl/certs`),
+    /// no client certificate, no proxy (`ConfigurationResolver` reads `HTTPS_PROXY` and the rest into `proxy`).
     ///
     /// There is deliberately no option to switch certificate verification off.
     public struct Options: Sendable, Equatable, CustomStringConvertible {
-        /// A PEM bundle of CA certificates (CURLOPT_CAINFO). It replaces the default bundle file, while the
-        /// default certificate directory stays in use unless `caDirectory` replaces it too.
+        /// A PEM bundle of CA certificates trusted besides the system's (`--ca-file`): the two are handed to
+        /// libcurl as one bundle, since libcurl's own CA file option would replace the system bundle.
         public var caFile: String?
-        /// A directory of hashed CA certificates (CURLOPT_CAPATH).
+        /// A PEM bundle that replaces the system bundle (`SSL_CERT_FILE`, as OpenSSL, Go and Python read it).
+        public var systemCAFile: String?
+        /// A directory of hashed CA certificates (`SSL_CERT_DIR`, CURLOPT_CAPATH).
         public var caDirectory: String?
         /// A PEM client certificate (CURLOPT_SSLCERT), and its key if the file holds no key (`clientKey`).
         public var clientCertificate: String?
         public var clientKey: String?
         /// A proxy URL (`http://host:port`, `https://…`, `socks5://…`); credentials may be inside it or in
-        /// `proxyCredentials`. The empty string means no proxy, whatever the environment says.
+        /// `proxyCredentials`. Nil or empty means no proxy: libcurl's own reading of the environment is
+        /// switched off, so the proxy in use is always the one idflow resolved (and can name in `--verbose`).
         public var proxy: String?
         public var proxyCredentials: ProxyCredentials?
-        /// Hosts reached without the proxy, comma-separated, as in `NO_PROXY`.
+        /// Hosts reached without the proxy, comma-separated, as in `NO_PROXY`; loopback never goes through one.
         public var noProxy: String?
 
         public init(
-            caFile: String? = nil, caDirectory: String? = nil, clientCertificate: String? = nil, clientKey: String? = nil,
-            proxy: String? = nil, proxyCredentials: ProxyCredentials? = nil, noProxy: String? = nil
+            caFile: String? = nil, systemCAFile: String? = nil, caDirectory: String? = nil, clientCertificate: String? = nil,
+            clientKey: String? = nil, proxy: String? = nil, proxyCredentials: ProxyCredentials? = nil, noProxy: String? = nil
         ) {
             self.caFile = caFile
+            self.systemCAFile = systemCAFile
             self.caDirectory = caDirectory
             self.clientCertificate = clientCertificate
             self.clientKey = clientKey
@@ -41,6 +44,7 @@ extension CurlTransport {
         public var description: String {
             var parts: [String] = []
             if let caFile { parts.append("caFile=\(caFile)") }
+            if let systemCAFile { parts.append("systemCAFile=\(systemCAFile)") }
             if let caDirectory { parts.append("caDirectory=\(caDirectory)") }
             if let clientCertificate { parts.append("clientCertificate=\(clientCertificate)") }
             if let clientKey { parts.append("clientKey=\(clientKey)") }
@@ -51,23 +55,72 @@ extension CurlTransport {
         }
 
         /// The proxy URL with any password in it replaced, for messages and traces.
-        static func withoutPassword(_ proxy: String) -> String {
+        public static func withoutPassword(_ proxy: String) -> String {
             guard var components = URLComponents(string: proxy), components.password != nil else { return proxy }
             components.password = "redacted"
             return components.string ?? "<proxy>"
         }
 
-        func apply(to transfer: CurlTransfer) throws {
-            if let caFile { try transfer.set(CURLOPT_CAINFO, caFile) }
-            if let caDirectory { try transfer.set(CURLOPT_CAPATH, caDirectory) }
+        /// Loopback is never sent through a proxy (the sandbox, a browser redirect's listener), whatever
+        /// `NO_PROXY` says, as Go's and Python's HTTP clients treat it.
+        static let loopbackNames = "localhost,127.0.0.1,::1"
+
+        /// The proxy a request to `url` goes through, nil when none is set or the host is exempt.
+        public func proxy(for url: URL?) -> String? {
+            guard let proxy, !proxy.isEmpty, let host = url?.host?.lowercased() else { return nil }
+            if TransportSecurity.isLoopback(host: host) { return nil }
+            for entry in (noProxy ?? "").split(separator: ",") {
+                var pattern = entry.trimmingCharacters(in: .whitespaces).lowercased()
+                if pattern == "*" { return nil }
+                if pattern.hasPrefix("*.") { pattern.removeFirst() }
+                if pattern.hasPrefix(".") { pattern.removeFirst() }
+                if let colon = pattern.lastIndex(of: ":"), !pattern.contains("]"), pattern.filter({ $0 == ":" }).count == 1 {
+                    pattern = String(pattern[..<colon])
+                }
+                if !pattern.isEmpty, host == pattern || host.hasSuffix("." + pattern) { return nil }
+            }
+            return proxy
+        }
+
+        /// The system bundle and `caFile` as one PEM bundle, or nil when there is no `caFile`; a file that
+        /// cannot be read is an error naming it. The system bundle is `systemCAFile`, else libcurl's default.
+        func trustBundle(systemDefault: String?) throws(URLError) -> Data? {
+            guard let caFile else { return nil }
+            guard let extra = FileManager.default.contents(atPath: caFile) else {
+                throw URLError(
+                    .secureConnectionFailed,
+                    userInfo: [NSLocalizedDescriptionKey: "cannot read the CA bundle \(caFile) (--ca-file / IDFLOW_CA_FILE)"])
+            }
+            var bundle = (systemCAFile ?? systemDefault).flatMap { FileManager.default.contents(atPath: $0) } ?? Data()
+            bundle.append(contentsOf: Array("\n".utf8))
+            bundle.append(extra)
+            return bundle
+        }
+
+        func apply(to transfer: CurlTransfer, trustBundle: Data?) throws {
+            if let trustBundle {
+                try transfer.set(CURLOPT_CAINFO_BLOB, blob: trustBundle)
+                try transfer.set(CURLOPT_PROXY_CAINFO_BLOB, blob: trustBundle)
+            } else if let systemCAFile {
+                try transfer.set(CURLOPT_CAINFO, systemCAFile)
+                try transfer.set(CURLOPT_PROXY_CAINFO, systemCAFile)
+            }
+            if let caDirectory {
+                try transfer.set(CURLOPT_CAPATH, caDirectory)
+                try transfer.set(CURLOPT_PROXY_CAPATH, caDirectory)
+            }
             if let clientCertificate { try transfer.set(CURLOPT_SSLCERT, clientCertificate) }
             if let clientKey { try transfer.set(CURLOPT_SSLKEY, clientKey) }
-            if let proxy { try transfer.set(CURLOPT_PROXY, proxy) }
-            if let proxyCredentials {
-                try transfer.set(CURLOPT_PROXYUSERNAME, proxyCredentials.username)
-                try transfer.set(CURLOPT_PROXYPASSWORD, proxyCredentials.password)
+            try transfer.set(CURLOPT_PROXY, proxy ?? "")
+            if let proxy, !proxy.isEmpty {
+                // CONNECT for every request, so a proxy sees only host names and a 407 always comes the same way.
+                try transfer.set(CURLOPT_HTTPPROXYTUNNEL, 1)
+                try transfer.set(CURLOPT_NOPROXY, [Self.loopbackNames, noProxy].compactMap { $0 }.joined(separator: ","))
+                if let proxyCredentials {
+                    try transfer.set(CURLOPT_PROXYUSERNAME, proxyCredentials.username)
+                    try transfer.set(CURLOPT_PROXYPASSWORD, proxyCredentials.password)
+                }
             }
-            if let noProxy { try transfer.set(CURLOPT_NOPROXY, noProxy) }
         }
     }
 

@@ -19,12 +19,18 @@ import Foundation
 public final class CurlTransport: HTTPTransport {
     public let options: Options
     public let maximumResponseBytes: Int
+    /// `--verbose` lines about the connection itself: the proxy a request goes through, and once per new
+    /// connection the server certificate that was verified.
+    public let notes: (@Sendable (String) -> Void)?
     /// Started on the first request, so a command that sends none pays nothing for libcurl's set-up.
     private let loop = Locked<CurlMultiLoop?>(nil)
+    /// `options.trustBundle`, read once on the first request.
+    private let trust = Locked<Result<Data?, URLError>?>(nil)
 
-    public init(options: Options = Options(), maximumResponseBytes: Int = 10 * 1024 * 1024) {
+    public init(options: Options = Options(), maximumResponseBytes: Int = 10 * 1024 * 1024, notes: (@Sendable (String) -> Void)? = nil) {
         self.options = options
         self.maximumResponseBytes = maximumResponseBytes
+        self.notes = notes
     }
 
     deinit {
@@ -33,14 +39,31 @@ public final class CurlTransport: HTTPTransport {
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let loop = try runningLoop()
+        let bundle = try trustBundle()
         let transfer = CurlTransfer(url: request.url, maximumBytes: maximumResponseBytes, handle: try loop.takeHandle())
         defer { loop.returnHandle(transfer.releaseHandle()) }
-        try transfer.configure(for: request, options: options)
+        try transfer.configure(for: request, options: options, trustBundle: bundle)
+        if let notes, let proxy = transfer.proxy {
+            notes("through proxy \(proxy)\(options.proxyCredentials != nil ? " (with credentials)" : "")")
+        }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             transfer.continuation = continuation
             loop.start(transfer)
         }
+        if let notes, let peer = transfer.verifiedPeer, let host = request.url?.host {
+            notes("TLS certificate of \(host): \(peer.summary)")
+        }
         return try transfer.response()
+    }
+
+    private func trustBundle() throws -> Data? {
+        let result = trust.withLock { cached in
+            if let cached { return cached }
+            let read = Result { () throws(URLError) -> Data? in try options.trustBundle(systemDefault: CurlMultiLoop.defaultCAFile) }
+            cached = read
+            return read
+        }
+        return try result.get()
     }
 
     private func runningLoop() throws -> CurlMultiLoop {

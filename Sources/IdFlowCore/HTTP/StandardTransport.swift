@@ -6,10 +6,13 @@ import Foundation
 public enum StandardTransport {
     public static let environmentVariable = "IDFLOW_HTTP_TRANSPORT"
 
-    /// `options` (CA file, client certificate, proxy) reach libcurl only: URLSession on Linux has no way to set them.
+    /// `options` (CA file, client certificate, proxy) and `notes` (`--verbose` lines about the proxy and the
+    /// server certificate) reach libcurl only: URLSession on Linux has no way to set or report them.
     public static func make(
-        options: CurlTransport.Options = CurlTransport.Options(), environment: [String: String] = ProcessInfo.processInfo.environment
+        options: CurlTransport.Options = CurlTransport.Options(), notes: (@Sendable (String) -> Void)? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> any HTTPTransport {
-        environment[environmentVariable]?.lowercased() == "urlsession" ? URLSessionTransport() : CurlTransport(options: options)
+        environment[environmentVariable]?.lowercased() == "urlsession"
+            ? URLSessionTransport() : CurlTransport(options: options, notes: notes)
     }
 }

@@ -61,6 +61,34 @@ struct GlobalOptions: ParsableArguments {
         help: ArgumentHelp("Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).", valueName: "n"))
     var maxRetries: Int?
 
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp(
+            "Trust the CA certificates in this PEM bundle besides the system's (env IDFLOW_CA_FILE; SSL_CERT_FILE and SSL_CERT_DIR are honoured too). Verification is never switched off.",
+            valueName: "path"),
+        completion: .file())
+    var caFile: String?
+
+    @Option(
+        name: .customLong("client-cert"),
+        help: ArgumentHelp(
+            "Present this PEM TLS client certificate (mutual-TLS gateways, RFC 8705 clients; env IDFLOW_CLIENT_CERT).", valueName: "path"),
+        completion: .file())
+    var clientCertificate: String?
+
+    @Option(
+        name: .customLong("client-key"),
+        help: ArgumentHelp(
+            "The client certificate's PEM private key, refused when others can read it (env IDFLOW_CLIENT_KEY).", valueName: "path"),
+        completion: .file())
+    var clientKey: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Reach every server through this proxy (CONNECT), e.g. http://proxy:3128; \"\" for none (env HTTPS_PROXY, NO_PROXY; okta.yaml okta.client.proxy).",
+            valueName: "url"))
+    var proxy: String?
+
     @Flag(help: "Pretty-print the JSON on stdout (the default on a terminal).")
     var pretty = false
 
@@ -75,14 +103,15 @@ struct GlobalOptions: ParsableArguments {
         ConfigurationFlags(
             orgURL: orgURL, apiTokenFile: apiTokenFile, issuer: issuer, clientID: clientID, redirectURI: redirectURI, scope: scope,
             profile: profile, stateDirectory: stateDirectory, verbose: verbose, timeoutSeconds: timeout, maxRetries: maxRetries,
-            quiet: quiet)
+            quiet: quiet, caFile: caFile, clientCertificate: clientCertificate, clientKey: clientKey, proxy: proxy)
     }
 
     /// The options above by name: true for those that take a value. `GlobalArguments` reads it to move them
     /// from before the subcommand; a test checks it against the help text so a new option cannot be missed.
     static let names: [String: Bool] = [
         "--org-url": true, "--api-token-file": true, "--issuer": true, "--client-id": true, "--redirect-uri": true,
-        "--scope": true, "--profile": true, "--state-dir": true, "--timeout": true, "--max-retries": true,
+        "--scope": true, "--profile": true, "--state-dir": true, "--timeout": true, "--max-retries": true, "--ca-file": true,
+        "--client-cert": true, "--client-key": true, "--proxy": true,
         "-v": false, "--verbose": false, "-q": false, "--quiet": false, "--pretty": false, "--compact": false,
     ]
 

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -21,23 +22,8 @@ final class LocalHTTPServer: @unchecked Sendable {
     private let listener: Int32
 
     init() throws {
-        #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        var address = RawSocket.address(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard fd >= 0, bound == 0, listen(fd, 128) == 0 else { throw RawSocket.Failure(description: "cannot listen") }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = UInt16(bigEndian: actual.sin_port)
+        (listener, port) = try RawSocket.listener()
+        let fd = listener
         let counter = connectionsAccepted
         let slowAnswers = slowAnswers
         Thread.detachNewThread {

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowTestSupport
 import Testing
 
 #if canImport(Glibc)

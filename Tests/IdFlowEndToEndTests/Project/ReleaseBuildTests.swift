@@ -3,8 +3,8 @@ import IdFlowTestSupport
 import Testing
 
 #if os(Linux)
-    /// `scripts/build-release.sh` on a machine without libcurl's development files says what to install before it
-    /// builds anything, instead of failing at the final link with screens of undefined `curl_*` symbols.
+    /// `scripts/build-release.sh` on a machine without libcurl's or OpenSSL's development files says what to install
+    /// before it builds anything, instead of failing at the final link with screens of undefined symbols.
     struct ReleaseBuildTests {
         @Test func aMissingLibcurlIsNamedBeforeTheBuild() throws {
             let build = try ExternalCommand.run(
@@ -13,7 +13,7 @@ import Testing
             #expect(build.status == 1)
             #expect(
                 build.standardError
-                    == "build-release.sh: libcurl's development files are missing (the static link needs libcurl.so); on Debian/Ubuntu: apt-get install -y libcurl4-openssl-dev\n"
+                    == "build-release.sh: development files are missing (the link needs libcurl.so libssl.so); on Debian/Ubuntu: apt-get install -y libcurl4-openssl-dev libssl-dev\n"
             )
         }
     }

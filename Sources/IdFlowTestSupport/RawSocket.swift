@@ -8,12 +8,13 @@ import Foundation
 
 /// Plain blocking TCP sockets on 127.0.0.1 for tests that must control every byte: a client that connects
 /// and says nothing, one that drips its request, and a server that sends an answer of a chosen shape.
-enum RawSocket {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public enum RawSocket {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
     }
 
-    static func stream() throws -> Int32 {
+    public static func stream() throws -> Int32 {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -31,7 +32,7 @@ enum RawSocket {
         return fd
     }
 
-    static func address(port: UInt16) -> sockaddr_in {
+    public static func address(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -39,8 +40,30 @@ enum RawSocket {
         return address
     }
 
+    /// A socket listening on 127.0.0.1 with a port the kernel chose, and that port.
+    public static func listener() throws -> (fd: Int32, port: UInt16) {
+        let fd = try stream()
+        // A listener waits as long as its test runs: no receive timeout on accept.
+        var forever = timeval(tv_sec: 0, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &forever, socklen_t(MemoryLayout<timeval>.size))
+        var address = address(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            close(fd)
+            throw Failure(description: "cannot listen: \(String(cString: strerror(errno)))")
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return (fd, UInt16(bigEndian: actual.sin_port))
+    }
+
     /// A connected socket to 127.0.0.1:`port`.
-    static func connect(port: UInt16) throws -> Int32 {
+    public static func connect(port: UInt16) throws -> Int32 {
         let fd = try stream()
         var target = address(port: port)
         let result = withUnsafePointer(to: &target) {
@@ -61,7 +84,7 @@ enum RawSocket {
 
     /// Writes `text`; false once the peer has closed the connection.
     @discardableResult
-    static func write(_ fd: Int32, _ text: String) -> Bool {
+    public static func write(_ fd: Int32, _ text: String) -> Bool {
         #if canImport(Glibc)
             let flags = Int32(MSG_NOSIGNAL)
         #else
@@ -72,7 +95,7 @@ enum RawSocket {
     }
 
     /// Everything the peer sends until it closes (or the receive timeout passes).
-    static func readToEnd(_ fd: Int32) -> String {
+    public static func readToEnd(_ fd: Int32) -> String {
         var data = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -86,7 +109,7 @@ enum RawSocket {
     /// Sends `GET target` to 127.0.0.1:`port` and returns the status code and the whole response. The
     /// blocking reads run on a thread of their own: parallel tests blocking the few threads of Swift's
     /// cooperative pool would keep the code under test from running at all.
-    static func get(port: UInt16, _ target: String) async throws -> (status: Int, response: String) {
+    public static func get(port: UInt16, _ target: String) async throws -> (status: Int, response: String) {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 do {
