@@ -118,7 +118,8 @@ let package = Package(
         .testTarget(
             name: "IdFlowEndToEndTests",
             // Depends on the executable so `swift test` builds the binary these tests spawn.
-            dependencies: ["idflow", "IdFlowCore", "IdFlowTestSupport"]
+            // IdFlowSandbox: the TLS tests make their certificates with its CertificateAuthority.
+            dependencies: ["idflow", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport"]
         ),
     ]
 )

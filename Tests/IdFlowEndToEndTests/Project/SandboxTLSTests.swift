@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowSandbox
 import IdFlowTestSupport
 import Testing
 
@@ -35,6 +36,49 @@ import Testing
 
         sandbox.stop()
         #expect(!FileManager.default.fileExists(atPath: caFile), "the CA file is removed when the sandbox stops")
+    }
+
+    @Test func theRegistrationChainALoginAndARefreshRunOverHTTPSTrustingTheCAFile() async throws {
+        let sandbox = try await LiveSandbox.start(["--tls"])
+        defer { sandbox.stop() }
+        // LiveSandbox's environment carries IDFLOW_CA_FILE, as `sandbox --env` exports it.
+        let (_, session) = try await sandbox.createActiveUser(email: "tls-chain@example.com")
+        let login = try await sandbox.idflow(["login-pkce", "--session-token-stdin"], stdin: session)
+        #expect(login.exitCode == 0, "\(login)")
+        #expect(try login.json()["id_token_claims"]?["iss"]?.stringValue == sandbox.info["issuer"]?.stringValue)
+        let refreshed = try await sandbox.idflow(["refresh"])
+        #expect(refreshed.exitCode == 0, "\(refreshed)")
+
+        // Without the CA the same command is refused before anything is sent: exit 6, naming --ca-file.
+        let untrusted = try await sandbox.idflow(
+            ["register", "--email", "tls-untrusted@example.com"], environment: ["IDFLOW_CA_FILE": ""])
+        #expect(untrusted.exitCode == 6, "\(untrusted)")
+        #expect(untrusted.stderr.contains("--ca-file"), "\(untrusted)")
+    }
+
+    @Test func withTLSClientCAEveryRouteWantsAClientCertificateSignedByIt() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-mtls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func write(_ text: String, _ name: String) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]))
+            return path
+        }
+        let clients = try CertificateAuthority(commonName: "gateway clients")
+        let issued = try clients.issueClientCertificate(commonName: "idflow-e2e")
+        let clientCA = try write(clients.certificatePEM, "clients-ca.pem")
+        let certificate = try write(issued.certificatePEM, "client.pem")
+        let key = try write(issued.privateKeyPEM, "client.key")
+
+        let sandbox = try await LiveSandbox.start(["--tls", "--tls-client-ca", clientCA])
+        defer { sandbox.stop() }
+        let refused = try await sandbox.idflow(["register", "--email", "mtls@example.com"])
+        #expect(refused.exitCode == 6, "\(refused)")
+        let accepted = try await sandbox.idflow(
+            ["register", "--email", "mtls@example.com"], environment: ["IDFLOW_CLIENT_CERT": certificate, "IDFLOW_CLIENT_KEY": key])
+        #expect(accepted.exitCode == 0, "\(accepted)")
+        #expect(try accepted.json()["profile"]?["login"] == "mtls@example.com")
     }
 
     @Test func withoutTLSThereIsNoCAFileAndTheURLsStayHTTP() async throws {
