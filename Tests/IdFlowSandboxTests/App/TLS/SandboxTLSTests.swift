@@ -17,6 +17,22 @@ struct SandboxTLSTests {
         return (response.statusCode, try? JSONValue(data: data))
     }
 
+    /// Fails unless `call` throws the refusal of a network or TLS failure (the transport's `URLError`, or the
+    /// client's `IdFlowError.network` that names the TLS cause): the server must not have answered.
+    static func expectRefused(_ call: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async {
+        do {
+            try await call()
+            Issue.record("the server answered", sourceLocation: sourceLocation)
+        } catch let error as IdFlowError {
+            guard case .network = error else {
+                Issue.record("not a network refusal: \(error)", sourceLocation: sourceLocation)
+                return
+            }
+        } catch {
+            #expect(error is URLError, "\(error)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// A file only its owner can read, as the client wants keys.
     static func privateFile(_ text: String, name: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)-\(name)")
@@ -75,13 +91,8 @@ struct SandboxTLSTests {
         // Another CA's file: the server's certificate is not signed by it.
         let other = try Self.privateFile(try CertificateAuthority().certificatePEM, name: "other-ca.pem")
         defer { try? FileManager.default.removeItem(at: other) }
-        do {
-            _ = try await Self.get(url, options: .init(caFile: other.path))
-            Issue.record("an untrusted server answered")
-        } catch let error as URLError {
-            #expect([.serverCertificateUntrusted, .secureConnectionFailed].contains(error.code), "\(error)")
-        }
-        await #expect(throws: (any Error).self) {
+        await Self.expectRefused { _ = try await Self.get(url, options: .init(caFile: other.path)) }
+        await Self.expectRefused {
             _ = try await Self.get("http://127.0.0.1:\(server.port)/oauth2/default/.well-known/openid-configuration", options: .init())
         }
         await server.stop()
@@ -97,7 +108,7 @@ struct SandboxTLSTests {
         let serverCA = try #require(server.info.caFile)
         let url = "\(server.info.issuer)/.well-known/openid-configuration"
 
-        await #expect(throws: URLError.self) { _ = try await Self.get(url, options: .init(caFile: serverCA)) }
+        await Self.expectRefused { _ = try await Self.get(url, options: .init(caFile: serverCA)) }
 
         let issued = try clientAuthority.issueClientCertificate(commonName: "idflow-test")
         let certificate = try Self.privateFile(issued.certificatePEM, name: "client.pem")
@@ -113,7 +124,7 @@ struct SandboxTLSTests {
         #expect(status == 200)
         #expect(document?["issuer"]?.stringValue == server.info.issuer)
 
-        await #expect(throws: URLError.self) {
+        await Self.expectRefused {
             _ = try await Self.get(
                 url, options: .init(caFile: serverCA, clientCertificate: strangerCertificate.path, clientKey: strangerKey.path))
         }
