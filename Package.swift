@@ -15,11 +15,15 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // The sandbox's TLS certificates (`idflow sandbox --tls`): a CA, server and client certificates.
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         // Hummingbird's own dependencies, named because the sandbox imports them directly.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .executableTarget(
@@ -51,6 +55,8 @@ let package = Package(
             name: "IdFlowSandbox",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -59,6 +65,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .target(
@@ -84,12 +93,15 @@ let package = Package(
         .testTarget(
             name: "IdFlowSandboxTests",
             dependencies: [
-                "IdFlowSandbox", "IdFlowTestSupport",
+                // IdFlowCore: the TLS tests talk to the sandbox through the client's own transport (libcurl).
+                "IdFlowSandbox", "IdFlowTestSupport", "IdFlowCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .testTarget(
@@ -105,8 +117,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IdFlowEndToEndTests",
-            // Depends on the executable so `swift test` builds the binary these tests spawn; on the sandbox for the
-            // certificates the company-network tests make (`CertificateAuthority`).
+            // Depends on the executable so `swift test` builds the binary these tests spawn.
+            // IdFlowSandbox: the TLS tests make their certificates with its CertificateAuthority.
             dependencies: ["idflow", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport"]
         ),
     ]

@@ -1528,9 +1528,9 @@ _idflow_resolve() {
 
 _idflow_sandbox() {
     repeating_flags=()
-    non_repeating_flags=(--env --version -h --help)
+    non_repeating_flags=(--env --tls --version -h --help)
     repeating_options=()
-    non_repeating_options=(--host --port --api-token --config)
+    non_repeating_options=(--host --port --api-token --config --tls-cert --tls-key --tls-client-ca)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1548,12 +1548,24 @@ _idflow_sandbox() {
         __idflow_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
+    '--tls-cert')
+        __idflow_add_completions -o plusdirs -fX '!*.@(pem|crt)'
+        return
+        ;;
+    '--tls-key')
+        __idflow_add_completions -o plusdirs -fX '!*.@(pem|key)'
+        return
+        ;;
+    '--tls-client-ca')
+        __idflow_add_completions -o plusdirs -fX '!*.@(pem|crt)'
+        return
+        ;;
     esac
 }
 
 _idflow_demo() {
     repeating_flags=()
-    non_repeating_flags=(--verbose --version -h --help)
+    non_repeating_flags=(--verbose --tls --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __idflow_offer_flags_options 0

@@ -16,9 +16,11 @@ public final class LiveSandbox: @unchecked Sendable {
     public var orgURL: String { info["orgUrl"]?.stringValue ?? "" }
     public var apiToken: String { info["apiToken"]?.stringValue ?? "" }
     public var clientID: String { info["clientId"]?.stringValue ?? "" }
+    /// With `--tls` (and a generated certificate): the PEM file of the CA that signed the sandbox's certificate.
+    public var caFile: String? { info["caFile"]?.stringValue }
     public var stateDirectory: URL { home.appendingPathComponent("state") }
 
-    /// Starts `idflow sandbox --port 0 [extra…]` and waits for its first line.
+    /// Starts `idflow sandbox --port 0 [extra…]` and waits for its first line; `start(["--tls"])` serves https.
     public static func start(_ extra: [String] = []) async throws -> LiveSandbox {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -54,14 +56,16 @@ public final class LiveSandbox: @unchecked Sendable {
         self.home = home
     }
 
-    /// The environment a user would export after reading the sandbox's line.
+    /// The environment a user would export after reading the sandbox's line (with `IDFLOW_CA_FILE` over TLS).
     public var environment: [String: String] {
-        [
+        var environment = [
             "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
             "IDFLOW_STATE_DIR": stateDirectory.path, "OKTA_CLIENT_ORGURL": orgURL, "OKTA_CLIENT_TOKEN": apiToken,
             "OKTA_OAUTH2_CLIENTID": clientID, "OKTA_OAUTH2_REDIRECTURI": info["redirectUri"]?.stringValue ?? "",
             "IDFLOW_MAX_RETRIES": "0",
         ]
+        if let caFile { environment["IDFLOW_CA_FILE"] = caFile }
+        return environment
     }
 
     /// Runs the CLI against this sandbox; `environment` entries override (or, with "", remove) the defaults.
@@ -83,7 +87,7 @@ public final class LiveSandbox: @unchecked Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = try JSONEncoder().encode(json)
         }
-        let (data, response) = try await CurlTransport().send(request)
+        let (data, response) = try await CurlTransport(options: .init(caFile: caFile)).send(request)
         return (response.statusCode, data.isEmpty ? nil : try? JSONValue(data: data))
     }
 

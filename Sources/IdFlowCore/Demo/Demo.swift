@@ -52,10 +52,12 @@ public struct Demo: Sendable {
         public var redirectURI: String
         /// The client that registers users through custom identity providers, when the server has one.
         public var customRegistrationClient: ClientCredentials?
+        /// The PEM file of the CA to trust besides the system's (`idflow demo --tls`: the sandbox's generated CA).
+        public var caFile: String?
 
         public init(
             orgURL: String, issuer: String, apiToken: String, clientID: String, redirectURI: String,
-            customRegistrationClient: ClientCredentials? = nil
+            customRegistrationClient: ClientCredentials? = nil, caFile: String? = nil
         ) {
             self.orgURL = orgURL
             self.issuer = issuer
@@ -63,6 +65,7 @@ public struct Demo: Sendable {
             self.clientID = clientID
             self.redirectURI = redirectURI
             self.customRegistrationClient = customRegistrationClient
+            self.caFile = caFile
         }
     }
 
@@ -73,12 +76,13 @@ public struct Demo: Sendable {
         let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "idflow-demo-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
-        let configuration = Configuration(
+        var configuration = Configuration(
             orgURL: URL(string: server.orgURL), apiToken: Secret(server.apiToken), issuer: URL(string: server.issuer),
             clientID: server.clientID, redirectURI: server.redirectURI,
             // The manage scope lets the same login enroll this machine as a push authenticator.
             scope: Configuration.defaultScope + " okta.myAccount.appAuthenticator.manage", stateDirectory: stateDirectory,
             verbose: verbose, maxRetries: 1)
+        if let caFile = server.caFile { configuration.transportOptions.caFile = caFile }
         var context = IdFlowContext.live(configuration: configuration, console: console)
         context.message = { _ in }  // the demo prints its own headline per step
         console.line("idflow demo: sandbox at \(server.orgURL)")

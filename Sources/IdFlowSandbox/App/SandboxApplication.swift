@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 
@@ -6,20 +7,24 @@ import NIOCore
 /// and `app.test(.live)`.
 ///
 /// Behaviour follows `state.configuration` (pass a `state` to drive or inspect it from a test);
-/// `configuration` gives the address to bind. Nothing is generated or started until this is called.
+/// `configuration` gives the address to bind. Nothing is generated or started until this is called. It serves
+/// plain http even when `configuration.tls` is set (the URLs it writes are https then): `SandboxServer.start`
+/// is what serves TLS.
 public func buildApplication(configuration: SandboxConfiguration, state: SandboxState? = nil) -> some ApplicationProtocol {
     makeApplication(
         configuration: configuration, state: state ?? SandboxState(configuration: configuration),
         logger: SandboxLogger.make(), onBound: { _ in })
 }
 
-/// The concrete application; `onBound` learns the port once the server listens.
+/// The concrete application; `onBound` learns the port once the server listens. `server` is plain HTTP/1.1
+/// unless `SandboxServer.start` wraps it in TLS.
 func makeApplication(
-    configuration: SandboxConfiguration, state: SandboxState, logger: Logger,
+    configuration: SandboxConfiguration, state: SandboxState, logger: Logger, server: HTTPServerBuilder = .http1(),
     onBound: @escaping @Sendable (Int) async -> Void
 ) -> Application<RouterResponder<SandboxRequestContext>> {
     Application(
         router: buildRouter(state: state),
+        server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

@@ -37,6 +37,11 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var confidentialClientId: String?
     /// The secret of `confidentialClientId`.
     public var confidentialClientSecret: String?
+    /// An optional confidential client that authenticates at the token, introspection and revocation endpoints with
+    /// its TLS client certificate (RFC 8705 `tls_client_auth`) and gets certificate-bound access tokens
+    /// (`cnf.x5t#S256`); same redirect URIs as the public one. It needs `--tls --tls-client-ca`, which checks the
+    /// certificate's issuer in the handshake.
+    public var tlsClientAuthClient: TLSClientAuthClient?
     /// When Authn asks for a second factor after the password (devices.md, push sign-in).
     public var mfaPolicy: MFAPolicy = .whenEnrolled
     /// The `userVerification` of sign-in push challenges; `/sandbox/push` can ask for another per challenge.
@@ -48,6 +53,9 @@ public struct SandboxConfiguration: Codable, Sendable {
     /// For tests only (not a configuration-file key): the sandbox clock stands still at start-up and moves only
     /// by `/sandbox/clock`, so timing assertions do not depend on how fast the machine is.
     public var freezeClock = false
+    /// Serve https only, with a generated or given certificate (`idflow sandbox --tls`); nil (the default) serves
+    /// plain http. Not a configuration-file key: the flags set it.
+    public var tls: SandboxTLSConfiguration?
     /// The custom-registration client and identity providers (`CustomRegistration/`).
     public var customRegistration = CustomRegistrationConfiguration()
     /// What the Identity Engine asks of sign-in and sign-up (`IDXPolicy`).
@@ -133,6 +141,15 @@ public struct SandboxConfiguration: Codable, Sendable {
         if refreshTokenGraceSeconds < 0 {
             throw SandboxConfigurationError.invalidValue(key: "refreshTokenGraceSeconds", reason: "must not be negative")
         }
+        if let client = tlsClientAuthClient {
+            if client.clientId.isEmpty || [clientId, confidentialClientId, customRegistration.clientId].contains(client.clientId) {
+                throw SandboxConfigurationError.invalidValue(
+                    key: "tlsClientAuthClient.clientId", reason: "must be set, and differ from every other client id")
+            }
+            if client.subjectCommonName.isEmpty {
+                throw SandboxConfigurationError.invalidValue(key: "tlsClientAuthClient.subjectCommonName", reason: "must be set")
+            }
+        }
         try customRegistration.validate()
         try idx.validate()
         if [clientId, confidentialClientId].contains(customRegistration.clientId) {
@@ -144,7 +161,7 @@ public struct SandboxConfiguration: Codable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, apiToken, clientId, redirectURIs, rateLimits, rateLimitWindowSeconds
         case refreshTokenGraceSeconds, accessTokenLifetimeSeconds, activationURLStyle
-        case confidentialClientId, confidentialClientSecret
+        case confidentialClientId, confidentialClientSecret, tlsClientAuthClient
         case mfaPolicy, pushUserVerification, pushChallengeSeconds
         case deviceIntervalSeconds
         case customRegistration
@@ -172,6 +189,7 @@ public struct SandboxConfiguration: Codable, Sendable {
             try container.decodeIfPresent(ActivationURLStyle.self, forKey: .activationURLStyle) ?? defaults.activationURLStyle
         confidentialClientId = try container.decodeIfPresent(String.self, forKey: .confidentialClientId)
         confidentialClientSecret = try container.decodeIfPresent(String.self, forKey: .confidentialClientSecret)
+        tlsClientAuthClient = try container.decodeIfPresent(TLSClientAuthClient.self, forKey: .tlsClientAuthClient)
         mfaPolicy = try container.decodeIfPresent(MFAPolicy.self, forKey: .mfaPolicy) ?? defaults.mfaPolicy
         pushUserVerification =
             try container.decodeIfPresent(PushUserVerification.self, forKey: .pushUserVerification)
@@ -183,6 +201,19 @@ public struct SandboxConfiguration: Codable, Sendable {
         customRegistration =
             try container.decodeIfPresent(CustomRegistrationConfiguration.self, forKey: .customRegistration) ?? defaults.customRegistration
         idx = try container.decodeIfPresent(IDXPolicy.self, forKey: .idx) ?? defaults.idx
+    }
+}
+
+/// `tlsClientAuthClient`: a client registered for RFC 8705 `tls_client_auth` (`{"clientId", "subjectCommonName"}`).
+public struct TLSClientAuthClient: Codable, Sendable, Equatable {
+    public var clientId: String
+    /// The subject common name its certificate must have (Okta's and RFC 8705's `tls_client_auth_subject_dn`,
+    /// reduced to the CN).
+    public var subjectCommonName: String
+
+    public init(clientId: String, subjectCommonName: String) {
+        self.clientId = clientId
+        self.subjectCommonName = subjectCommonName
     }
 }
 

@@ -1,6 +1,6 @@
 /// What a client needs to talk to a running sandbox; `idflow sandbox` prints it as one JSON line.
 public struct SandboxInfo: Codable, Sendable, Equatable {
-    /// `http://127.0.0.1:PORT`, the base of every URL the sandbox writes.
+    /// `http://127.0.0.1:PORT` (`https://…` with `--tls`), the base of every URL the sandbox writes.
     public var orgUrl: String
     /// The default custom authorization server: `"\(orgUrl)/oauth2/default"`.
     public var issuer: String
@@ -17,10 +17,14 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
     /// `host:port` the server listens on, which for `--host 0.0.0.0` is every interface although `orgUrl` names
     /// loopback (the address clients on this machine use).
     public var listenAddress: String?
+    /// With `--tls` and a generated certificate: the PEM file of the CA that signed it (mode 0600, removed when the
+    /// sandbox stops), for a client's `--ca-file`.
+    public var caFile: String?
 
     public init(
         orgUrl: String, issuer: String, apiToken: String, clientId: String, redirectUri: String,
-        customRegistration: CustomRegistrationInfo? = nil, idx: IDXPolicy? = nil, listenAddress: String? = nil
+        customRegistration: CustomRegistrationInfo? = nil, idx: IDXPolicy? = nil, listenAddress: String? = nil,
+        caFile: String? = nil
     ) {
         self.orgUrl = orgUrl
         self.issuer = issuer
@@ -30,6 +34,7 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
         self.customRegistration = customRegistration
         self.idx = idx
         self.listenAddress = listenAddress
+        self.caFile = caFile
     }
 
     /// The same document as the sandbox's own JSON (for `GET /sandbox/info`), the original keys first.
@@ -53,6 +58,7 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
             ]
         }
         if let listenAddress { object["listenAddress"] = .string(listenAddress) }
+        if let caFile { object["caFile"] = .string(caFile) }
         return .object(object)
     }
 }

@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import ServiceLifecycle
 
@@ -25,21 +27,33 @@ public final class SandboxServer: Sendable {
     }
 
     /// Starts a server and returns once it listens; throws if the configuration is invalid or the
-    /// address cannot be bound.
+    /// address cannot be bound. With `configuration.tls` it serves https only; a generated CA's file is removed
+    /// when the server stops.
     public static func start(_ configuration: SandboxConfiguration) async throws -> SandboxServer {
         try configuration.validate()
         let state = SandboxState(configuration: configuration)
         let logger = SandboxLogger.make()
+        var server = HTTPServerBuilder.http1()
+        var tls: SandboxTLS?
+        if let tlsConfiguration = configuration.tls {
+            let prepared = try SandboxTLS.prepare(tlsConfiguration, host: configuration.host)
+            tls = prepared
+            await state.didPrepareTLS(caFile: prepared.caFile)
+            server = try .tls(.http1(), tlsConfiguration: prepared.serverConfiguration)
+        }
         let (bound, boundContinuation) = AsyncStream<Int>.makeStream()
-        let application = makeApplication(configuration: configuration, state: state, logger: logger) { port in
+        let application = makeApplication(configuration: configuration, state: state, logger: logger, server: server) { port in
             boundContinuation.yield(port)
             boundContinuation.finish()
         }
         let serviceGroup = ServiceGroup(
             configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
-        let runTask = Task {
+        let runTask = Task { [tls] in
             // If the server fails before listening (address in use), end the wait below.
-            defer { boundContinuation.finish() }
+            defer {
+                boundContinuation.finish()
+                tls?.removeCAFile()
+            }
             try await serviceGroup.run()
         }
         var iterator = bound.makeAsyncIterator()

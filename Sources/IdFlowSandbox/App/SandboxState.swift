@@ -11,11 +11,13 @@ public actor SandboxState {
     /// The management API token (`Authorization: SSWS …`); random unless configured.
     public nonisolated let apiToken: String
 
-    /// `http://host:port`; fixed once the server is bound (see `didBind(host:port:)`).
+    /// `http://host:port`, or `https://…` with TLS; fixed once the server is bound (see `didBind(host:port:)`).
     public private(set) var orgURL: String
     /// `host:port` the server really listens on (`0.0.0.0:PORT` for every interface, where `orgURL` says loopback);
     /// nil until it is bound.
     public private(set) var listenAddress: String?
+    /// The generated CA's PEM file clients trust (`--tls` without `--tls-cert`); nil otherwise.
+    public private(set) var caFile: String?
     var clock = SandboxClock()
 
     // Directory.
@@ -76,7 +78,7 @@ public actor SandboxState {
         self.configuration = configuration
         if configuration.freezeClock { clock.frozenAt = Date() }
         self.apiToken = configuration.apiToken ?? RandomToken.apiToken()
-        self.orgURL = Self.makeOrgURL(host: configuration.host, port: configuration.port)
+        self.orgURL = Self.makeOrgURL(host: configuration.host, port: configuration.port, tls: configuration.tls != nil)
         self.rateLimiter = RateLimiter(
             limits: configuration.rateLimits, windowSeconds: configuration.rateLimitWindowSeconds)
     }
@@ -116,21 +118,27 @@ public actor SandboxState {
                 identityProviders: configuration.customRegistration.identityProviders.map {
                     .init(id: $0.id, type: $0.type.rawValue, enabled: $0.enabled)
                 }),
-            idx: configuration.idx, listenAddress: listenAddress)
+            idx: configuration.idx, listenAddress: listenAddress, caFile: caFile)
     }
 
     /// Records the address the server actually bound, so every URL the sandbox writes is reachable.
     func didBind(host: String, port: Int) {
-        orgURL = Self.makeOrgURL(host: host, port: port)
+        orgURL = Self.makeOrgURL(host: host, port: port, tls: configuration.tls != nil)
         listenAddress = ListenAddress.hostAndPort(host, port: port)
     }
 
-    /// `http://HOST[:PORT]`; a wildcard bind address is written as loopback so clients can use it.
-    static func makeOrgURL(host: String, port: Int) -> String {
+    /// Records the generated CA's file, for `info`.
+    func didPrepareTLS(caFile: String?) {
+        self.caFile = caFile
+    }
+
+    /// `http://HOST[:PORT]` (`https://` with TLS); a wildcard bind address is written as loopback so clients can use it.
+    static func makeOrgURL(host: String, port: Int, tls: Bool = false) -> String {
         var name = host
         if name == "0.0.0.0" || name.isEmpty { name = "127.0.0.1" }
         if name == "::" { name = "::1" }
         if name.contains(":") { name = "[\(name)]" }
-        return port == 0 ? "http://\(name)" : "http://\(name):\(port)"
+        let scheme = tls ? "https" : "http"
+        return port == 0 ? "\(scheme)://\(name)" : "\(scheme)://\(name):\(port)"
     }
 }

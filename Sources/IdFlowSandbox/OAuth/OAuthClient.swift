@@ -4,11 +4,13 @@ import Foundation
 /// confidential client (client_secret_basic / client_secret_post) sharing its redirect URIs.
 struct OAuthClient: Sendable, Equatable {
     let id: String
-    /// nil for the public client (token endpoint auth method `none`).
+    /// nil for the public client (token endpoint auth method `none`) and a `tls_client_auth` one.
     let secret: String?
     let redirectURIs: [String]
+    /// RFC 8705 `tls_client_auth`: the subject common name of the client certificate it authenticates with.
+    var certificateCommonName: String? = nil
 
-    var isPublic: Bool { secret == nil }
+    var isPublic: Bool { secret == nil && certificateCommonName == nil }
 
     /// Whether the client may use the device authorization grant. Okta allows it only for native apps; the
     /// sandbox's public client is one, its confidential client stands for a web app and gets `unauthorized_client`.
@@ -41,15 +43,20 @@ extension SandboxConfiguration {
         if let secret = customRegistration.clientSecret {
             clients.append(OAuthClient(id: customRegistration.clientId, secret: secret, redirectURIs: []))
         }
+        if let client = tlsClientAuthClient {
+            clients.append(
+                OAuthClient(id: client.clientId, secret: nil, redirectURIs: redirectURIs, certificateCommonName: client.subjectCommonName))
+        }
         return clients
     }
 }
 
 /// Client authentication at `/token`, `/introspect` and `/revoke`: `client_id` alone for the public
-/// client, HTTP Basic or `client_id` + `client_secret` in the form for the confidential one.
+/// client, HTTP Basic or `client_id` + `client_secret` in the form for the confidential one, `client_id` and the
+/// TLS client certificate (`certificate`, RFC 8705 §2.1) for a `tls_client_auth` one.
 enum ClientAuthentication {
     static func authenticate(
-        form: FormParameters, authorization: String?, clients: [OAuthClient]
+        form: FormParameters, authorization: String?, clients: [OAuthClient], certificate: ClientCertificate? = nil
     ) throws -> OAuthClient {
         var id = form["client_id"]
         var secret = form["client_secret"]
@@ -71,7 +78,17 @@ enum ClientAuthentication {
         guard let client = clients.first(where: { $0.id == id }) else {
             throw invalidClient("Invalid value for 'client_id' parameter.")
         }
-        if let expected = client.secret {
+        if let commonName = client.certificateCommonName {
+            guard secret == nil else {
+                throw invalidClient("Client authentication failed: a tls_client_auth client must not send a client secret.")
+            }
+            guard let certificate else {
+                throw invalidClient("Client authentication failed: no TLS client certificate was presented.")
+            }
+            guard certificate.commonName == commonName else {
+                throw invalidClient("Client authentication failed: the TLS client certificate is not this client's.")
+            }
+        } else if let expected = client.secret {
             guard let secret, ConstantTime.equals(secret, expected) else {
                 throw invalidClient("The client secret supplied for a confidential client is invalid.")
             }

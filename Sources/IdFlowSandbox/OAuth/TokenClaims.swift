@@ -16,9 +16,21 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     var sub: String
     // swift-format-ignore: AlwaysUseLowerCamelCase
     var auth_time: Int
+    /// RFC 8705 §3.1: the token is bound to the client certificate whose SHA-256 thumbprint this holds (clients
+    /// that authenticate with `tls_client_auth`); absent otherwise.
+    var cnf: CertificateConfirmation?
 
     /// Signature checks are jwt-kit's; expiry is judged by the sandbox clock, not here.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// `{"x5t#S256": base64url(SHA-256(certificate DER))}`.
+struct CertificateConfirmation: Codable, Sendable, Equatable {
+    var thumbprint: String
+
+    enum CodingKeys: String, CodingKey {
+        case thumbprint = "x5t#S256"
+    }
 }
 
 /// The claims of an ID token (OIDC Core §2 plus Okta's `ver`, `idp`, `amr`).

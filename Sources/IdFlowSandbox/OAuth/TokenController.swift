@@ -23,8 +23,13 @@ struct TokenController {
         if form["grant_type"] == "interaction_code", form["client_secret"]?.isEmpty == true {
             form = FormParameters(FormParameters.encode(form.pairs.filter { $0.name != "client_secret" }.map { ($0.name, $0.value) }))
         }
+        let clients = state.configuration.oauthClients
+        // The certificate is read only for a client that authenticates with it.
+        let certificate =
+            clients.contains { $0.id == form["client_id"] && $0.certificateCommonName != nil }
+            ? await ClientCertificate.presented(on: context.channel) : nil
         let client = try ClientAuthentication.authenticate(
-            form: form, authorization: request.headers[.authorization], clients: state.configuration.oauthClients)
+            form: form, authorization: request.headers[.authorization], clients: clients, certificate: certificate)
         return (form, client)
     }
 
@@ -33,7 +38,7 @@ struct TokenController {
         _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
     ) async throws -> Response {
         let (form, client) = try await authenticatedForm(request, context: context)
-        let grant: TokenGrant
+        var grant: TokenGrant
         switch form["grant_type"] {
         case "authorization_code":
             let code = try Required.value(form["code"], else: OAuthErrorResponse.missingParameter("code"))
@@ -59,6 +64,9 @@ struct TokenController {
         default:
             throw OAuthErrorResponse(
                 .badRequest, "unsupported_grant_type", "The grant type in the request isn't supported.")
+        }
+        if client.certificateCommonName != nil, let certificate = await ClientCertificate.presented(on: context.channel) {
+            grant.accessToken.cnf = CertificateConfirmation(thumbprint: certificate.thumbprint)
         }
         let (accessToken, idToken) = try await Self.sign(grant, state: state)
         var body: JSONObject = [
@@ -121,12 +129,14 @@ struct TokenController {
         if let claims = await key.verified(token, as: AccessTokenClaims.self), claims.cid == client.id,
             let user = await state.activeAccessToken(claims, server: server)
         {
-            return .json([
+            var body: JSONObject = [
                 "active": true, "token_type": "Bearer", "scope": .string(claims.scp.joined(separator: " ")),
                 "client_id": .string(claims.cid), "username": .string(user.login), "exp": .int(claims.exp),
                 "iat": .int(claims.iat), "sub": .string(claims.sub), "aud": .string(claims.aud),
                 "iss": .string(claims.iss), "jti": .string(claims.jti), "uid": .string(claims.uid),
-            ])
+            ]
+            if let cnf = claims.cnf { body["cnf"] = ["x5t#S256": .string(cnf.thumbprint)] }
+            return .json(.object(body))
         }
         if let (family, user, expiresAt) = await state.activeRefreshToken(token, server: server),
             family.clientId == client.id

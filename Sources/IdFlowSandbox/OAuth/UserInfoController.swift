@@ -29,6 +29,12 @@ struct UserInfoController {
         guard let claims = await key.verified(token, as: AccessTokenClaims.self),
             let user = await state.activeAccessToken(claims, server: server)
         else { throw Self.invalidToken }
+        // RFC 8705 §3: a certificate-bound token is accepted only over a connection with that certificate.
+        if let cnf = claims.cnf {
+            guard let certificate = await ClientCertificate.presented(on: context.channel),
+                ConstantTime.equals(certificate.thumbprint, cnf.thumbprint)
+            else { throw Self.invalidToken }
+        }
         guard claims.scp.contains("openid") else {
             var error = OAuthErrorResponse(
                 .forbidden, "insufficient_scope", "The access token must provide access to the 'openid' scope.")

@@ -12,15 +12,20 @@ struct DemoCommand: AsyncParsableCommand {
             Starts an in-process sandbox on a random loopback port and a temporary state directory, runs each step \
             with the same code as its command, prints one JSON document per step on stdout (one per line) and a \
             headline per step on stderr. Exits 0 only if every step did what it should; otherwise with the failed \
-            step's exit code. Leaves nothing behind.
+            step's exit code. Leaves nothing behind. With --tls the sandbox serves https only, with a CA generated for \
+            the run, and every step trusts that CA, as a client given --ca-file does.
 
               $ swift run idflow demo
               $ idflow demo \\
                   | jq -r 'select(.step=="login-pkce").result.access_token'
+              $ idflow demo --tls
             """)
 
     @Flag(help: "Trace HTTP on stderr, every secret redacted.")
     var verbose = false
+
+    @Flag(help: "Run every step over https: the sandbox serves a certificate from a CA generated for the run.")
+    var tls = false
 
     func run() async throws {
         let console = CommandRunner.environment.console
@@ -28,7 +33,9 @@ struct DemoCommand: AsyncParsableCommand {
         try await CommandRunner.report(to: console) { () throws(IdFlowError) in
             let server: SandboxServer
             do {
-                server = try await SandboxServer.start(SandboxConfiguration())
+                var configuration = SandboxConfiguration()
+                if tls { configuration.tls = SandboxTLSConfiguration() }
+                server = try await SandboxServer.start(configuration)
             } catch {
                 throw .network(url: "127.0.0.1", reason: "cannot start the embedded sandbox: \(error)")
             }
@@ -39,7 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
                     redirectURI: info.redirectUri,
                     customRegistrationClient: info.customRegistration.map {
                         ClientCredentials(clientID: $0.clientId, secret: Secret($0.clientSecret))
-                    }),
+                    }, caFile: info.caFile),
                 verbose: verbose, console: console)
             await server.stop()
         }

@@ -8,7 +8,8 @@ struct SandboxCommand: AsyncParsableCommand {
         commandName: "sandbox",
         abstract: "Run a local, in-memory, Okta-compatible identity server (like `vault server -dev`).",
         discussion: """
-            Prints one JSON line {"orgUrl","issuer","apiToken","clientId","redirectUri","customRegistration","idx","listenAddress"} as \
+            Prints one JSON line {"orgUrl","issuer","apiToken","clientId","redirectUri","customRegistration","idx","listenAddress"} \
+            (plus "caFile" with --tls) as \
             soon as it listens, then serves until SIGINT or SIGTERM. Everything lives in memory and is gone when it stops. \
             customRegistration names the client (id and secret) and the identity providers of the custom-registration \
             endpoints POST /oauth/custom-registration/{idp}/init and /complete; idx is the Identity Engine's policy \
@@ -24,13 +25,27 @@ struct SandboxCommand: AsyncParsableCommand {
               $ idflow sandbox --env > sandbox.env &
               $ until [ -s sandbox.env ]; do sleep 0.1; done; . ./sandbox.env
 
+            With --tls it serves https only, and every URL it prints and serves is https. It generates a CA and a \
+            server certificate for 127.0.0.1, ::1, localhost (and --host) at start, writes the CA's PEM (mode 0600) to \
+            a temporary file, removed when it stops, and prints its path as "caFile" (with --env, IDFLOW_CA_FILE) for \
+            clients to trust with --ca-file. --tls-cert and --tls-key serve a certificate of your own instead (no \
+            caFile then). --tls-client-ca requires, on every route, a client certificate signed by a CA of that file, as \
+            a mutual-TLS gateway does:
+
+              $ idflow sandbox --tls --env > sandbox.env &
+              $ until [ -s sandbox.env ]; do sleep 0.1; done; . ./sandbox.env
+              $ idflow register --email jo@example.com   # trusts $IDFLOW_CA_FILE
+
             Admin endpoints (Authorization: SSWS <apiToken>): GET /sandbox/info (the JSON line again), \
             GET /sandbox/outbox (mailed activation links and sign-in codes, texted registration codes), \
             POST/GET/DELETE /sandbox/faults (inject failures), GET/POST /sandbox/clock (move time forward or back, or {"reset": true}), \
             GET/POST /sandbox/rate-limits (per endpoint-family limits). See the README.
             """)
 
-    @Option(help: ArgumentHelp("The address to listen on; only loopback is sensible for a server without TLS.", valueName: "host"))
+    @Option(
+        help: ArgumentHelp(
+            "The address to listen on; keep loopback unless other machines must reach it: anyone who can connect can use the sandbox.",
+            valueName: "host"))
     var host = "127.0.0.1"
 
     @Option(help: ArgumentHelp("The port; 0 picks a free one (printed in orgUrl).", valueName: "port"))
@@ -48,12 +63,42 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Print `export NAME='value'` lines for OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID and OKTA_OAUTH2_REDIRECTURI instead of the JSON line, to source from a file."
+            "Print `export NAME='value'` lines for OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID and OKTA_OAUTH2_REDIRECTURI (and IDFLOW_CA_FILE with --tls) instead of the JSON line, to source from a file."
     )
     var env = false
 
+    @Flag(help: "Serve https only, with a generated CA and server certificate (the CA's file is printed as caFile).")
+    var tls = false
+
+    @Option(
+        name: .customLong("tls-cert"),
+        help: ArgumentHelp(
+            "With --tls: serve this PEM certificate chain (leaf first) instead of a generated one; needs --tls-key.", valueName: "file"),
+        completion: .file(extensions: ["pem", "crt"]))
+    var tlsCert: String?
+
+    @Option(
+        name: .customLong("tls-key"),
+        help: ArgumentHelp("With --tls: the PEM private key of --tls-cert.", valueName: "file"),
+        completion: .file(extensions: ["pem", "key"]))
+    var tlsKey: String?
+
+    @Option(
+        name: .customLong("tls-client-ca"),
+        help: ArgumentHelp(
+            "With --tls: require, on every route, a client certificate signed by a CA in this PEM file (mutual TLS).",
+            valueName: "file"),
+        completion: .file(extensions: ["pem", "crt"]))
+    var tlsClientCA: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if !tls {
+            let given = [("--tls-cert", tlsCert), ("--tls-key", tlsKey), ("--tls-client-ca", tlsClientCA)].filter { $0.1 != nil }
+            if let first = given.first { throw ValidationError("\(first.0) needs --tls") }
+        }
+        if tlsCert != nil, tlsKey == nil { throw ValidationError("--tls-cert needs --tls-key (the certificate's private key)") }
+        if tlsKey != nil, tlsCert == nil { throw ValidationError("--tls-key needs --tls-cert (the certificate it belongs to)") }
     }
 
     func run() async throws {
@@ -68,7 +113,15 @@ struct SandboxCommand: AsyncParsableCommand {
             configuration.host = host
             configuration.port = port
             if let apiToken { configuration.apiToken = apiToken }
-            if let warning = ListenAddress.warning(host: host) { console.line(warning) }
+            if tls {
+                do {
+                    configuration.tls = try SandboxTLSConfiguration.load(
+                        certificateFile: tlsCert, keyFile: tlsKey, clientCAFile: tlsClientCA)
+                } catch {
+                    throw .invalidInput("\(error)")
+                }
+            }
+            if let warning = ListenAddress.warning(host: host, tls: tls) { console.line(warning) }
             do {
                 try await SandboxServer.serveUntilSignalled(configuration) { info in
                     // The info line is what scripts wait for; it is printed only once the server listens, in one write,

@@ -36,4 +36,33 @@ import Testing
         #expect(result.exitCode == 64)
         #expect(result.stdout.isEmpty)
     }
+
+    @Test(arguments: [
+        (["--tls-cert", "c.pem", "--tls-key", "k.pem"], "--tls-cert needs --tls"),
+        (["--tls-client-ca", "ca.pem"], "--tls-client-ca needs --tls"),
+        (["--tls", "--tls-cert", "c.pem"], "--tls-cert needs --tls-key"),
+        (["--tls", "--tls-key", "k.pem"], "--tls-key needs --tls-cert"),
+    ])
+    func sandboxTLSFlagsThatDoNotGoTogetherAreUsageErrors(flags: [String], message: String) async {
+        let result = await CLI.run(["sandbox"] + flags)
+        #expect(result.exitCode == 64, "\(result.stderr)")
+        #expect(result.error?["message"]?.stringValue?.contains(message) == true, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func sandboxTLSFilesThatCannotBeUsedAreUsageErrorsNamingTheFile() async throws {
+        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-tls-\(UUID().uuidString).pem")
+        try Data("not a certificate\n".utf8).write(to: garbage)
+        defer { try? FileManager.default.removeItem(at: garbage) }
+        for flags in [
+            ["--tls-cert", "/nonexistent/server.pem", "--tls-key", garbage.path], ["--tls-cert", garbage.path, "--tls-key", garbage.path],
+            ["--tls-client-ca", garbage.path],
+        ] {
+            let result = await CLI.run(["sandbox", "--tls"] + flags)
+            #expect(result.exitCode == 64, "\(flags): \(result.stderr)")
+            let named = flags.first { $0.hasPrefix("/") } ?? ""
+            #expect(result.error?["message"]?.stringValue?.contains(named) == true, "\(flags): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
 }

@@ -26,4 +26,13 @@ import Testing
         let warning = try #require(ListenAddress.warning(host: host))
         #expect(warning.hasPrefix("warning: the sandbox listens on \(host), which is not a loopback address"))
     }
+
+    @Test("with --tls the warning is about who can reach the sandbox, not about the missing TLS")
+    func withTLS() throws {
+        let warning = try #require(ListenAddress.warning(host: "0.0.0.0", tls: true))
+        #expect(
+            warning == "warning: the sandbox listens on every interface (0.0.0.0). Anyone who can reach it can use its API "
+                + "token, clients and users; --host 127.0.0.1 keeps it to this machine.")
+        #expect(ListenAddress.warning(host: "127.0.0.1", tls: true) == nil)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// The request context of every sandbox route.
 ///
@@ -8,9 +9,12 @@ import Hummingbird
 /// Hummingbird error.
 struct SandboxRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
+    /// The connection, for its TLS client certificate (RFC 8705 `tls_client_auth`, `ClientCertificate`).
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        channel = source.channel
     }
 
     /// Bodies are small JSON or form documents; 1 MiB is plenty and bounds memory.

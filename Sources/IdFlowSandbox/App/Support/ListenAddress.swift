@@ -1,6 +1,7 @@
-/// Who can reach the sandbox at the address it listens on. It has no TLS, and its API token, client secret and
-/// users are there for anyone who can connect, so it is meant for loopback; another address is allowed (a
-/// container's published port needs one) but said out loud, since `orgUrl` still names loopback.
+/// Who can reach the sandbox at the address it listens on. Its API token, client secret and users are there for
+/// anyone who can connect (and, without `--tls`, for anyone on the path), so it is meant for loopback; another
+/// address is allowed (a container's published port needs one) but said out loud, since `orgUrl` still names
+/// loopback.
 public enum ListenAddress {
     /// Whether only this machine can connect to `host`: `localhost`, 127.0.0.0/8 or `::1`.
     public static func isLoopback(_ host: String) -> Bool {
@@ -15,11 +16,13 @@ public enum ListenAddress {
         ["", "0.0.0.0", "::", "0:0:0:0:0:0:0:0"].contains(unbracketed(host))
     }
 
-    /// The line `idflow sandbox` writes on stderr before it listens on `host`; nil for a loopback address.
-    public static func warning(host: String) -> String? {
+    /// The line `idflow sandbox` writes on stderr before it listens on `host`; nil for a loopback address. TLS
+    /// protects the traffic, not the sandbox: its API token is printed and its users are test users.
+    public static func warning(host: String, tls: Bool = false) -> String? {
         guard !isLoopback(host) else { return nil }
         let reach = isEveryInterface(host) ? "every interface (\(host))" : "\(host), which is not a loopback address"
-        return "warning: the sandbox listens on \(reach). It has no TLS, and anyone who can reach it can use its API "
+        let traffic = tls ? "" : "It has no TLS (--tls adds it), and "
+        return "warning: the sandbox listens on \(reach). \(traffic)\(tls ? "A" : "a")nyone who can reach it can use its API "
             + "token, clients and users; --host 127.0.0.1 keeps it to this machine."
     }
 
