@@ -26,20 +26,61 @@ struct SandboxTLS: Sendable {
     }
 
     /// The names of a generated server certificate: 127.0.0.1, ::1 and localhost, plus `host` when it is another
-    /// name or address (a wildcard address adds nothing: `orgUrl` then names loopback).
+    /// name or address (a wildcard address adds nothing: `orgUrl` then names loopback). A host name adds the
+    /// addresses it resolves to as well, since `orgUrl` names the address the server bound.
     static func serverNames(host: String) -> (dnsNames: [String], ipAddresses: [String]) {
         var dnsNames = ["localhost"]
         var ipAddresses = ["127.0.0.1", "::1"]
+        func addAddress(_ address: String) {
+            guard let bytes = CertificateAuthority.addressBytes(address) else { return }
+            if !ipAddresses.contains(where: { CertificateAuthority.addressBytes($0) == bytes }) { ipAddresses.append(address) }
+        }
         var name = host
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         if !name.isEmpty, !ListenAddress.isEveryInterface(name) {
-            if let bytes = CertificateAuthority.addressBytes(name) {
-                if !ipAddresses.contains(where: { CertificateAuthority.addressBytes($0) == bytes }) { ipAddresses.append(name) }
+            if CertificateAuthority.addressBytes(name) != nil {
+                addAddress(name)
             } else if !dnsNames.contains(name.lowercased()) {
                 dnsNames.append(name.lowercased())
+                resolve(name).forEach(addAddress)
             }
         }
         return (dnsNames, ipAddresses)
+    }
+
+    /// The IPv4 and IPv6 addresses `name` resolves to (none when it does not).
+    static func resolve(_ name: String) -> [String] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Glibc)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+            hints.ai_socktype = SOCK_STREAM
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(name, nil, &hints, &list) == 0, let first = list else { return [] }
+        defer { freeaddrinfo(first) }
+        var addresses: [String] = []
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let current = entry {
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            let family = current.pointee.ai_family
+            if let address = current.pointee.ai_addr {
+                if family == AF_INET {
+                    var value = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+                    if inet_ntop(AF_INET, &value, &text, socklen_t(text.count)) != nil {
+                        addresses.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                    }
+                } else if family == AF_INET6 {
+                    var value = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+                    if inet_ntop(AF_INET6, &value, &text, socklen_t(text.count)) != nil {
+                        addresses.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                    }
+                }
+            }
+            entry = current.pointee.ai_next
+        }
+        return addresses
     }
 
     /// Removes the CA file, if there is one.
