@@ -51,7 +51,10 @@ struct CompanyNetworkTests {
         #expect(refresh.exitCode == 0, "\(refresh)")
 
         let embedded = try await sandbox.idflow(
-            ["login-pkce", "--embedded", "--no-store", "--answer", "identifier=tls-chain@example.com", "--answer", "credentials.passcode=@-"],
+            [
+                "login-pkce", "--embedded", "--no-store", "--answer", "identifier=tls-chain@example.com", "--answer",
+                "credentials.passcode=@-",
+            ],
             stdin: "Str0ng-Passw0rd!\n")
         #expect(embedded.exitCode == 0, "\(embedded)")
         #expect(try embedded.json()["id_token_claims"]?["sub"] == .string(userID))
@@ -106,7 +109,8 @@ struct CompanyNetworkTests {
         // A profile key does the same.
         let config = sandbox.home.appendingPathComponent("config/idflow")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "profiles:\n  default:\n    caFile: \(caFile)\n".write(to: config.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        try "profiles:\n  default:\n    caFile: \(caFile)\n".write(
+            to: config.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         let byProfile = try await sandbox.idflow(["register", "--email", "profile@example.com"], environment: untrusted)
         #expect(byProfile.exitCode == 0, "\(byProfile)")
     }
@@ -161,7 +165,8 @@ struct CompanyNetworkTests {
         let direct = try await sandbox.idflow(["register", "--email", "direct@example.com"], environment: base)
         #expect(direct.exitCode == 6, "without the proxy the name does not resolve: \(direct)")
 
-        let byFlag = try await sandbox.idflow(["register", "--email", "flag@example.com", "--proxy", proxy.url, "--verbose"], environment: base)
+        let byFlag = try await sandbox.idflow(
+            ["register", "--email", "flag@example.com", "--proxy", proxy.url, "--verbose"], environment: base)
         #expect(byFlag.exitCode == 0, "\(byFlag)")
         #expect(byFlag.stderr.contains("* through proxy \(proxy.url)"), "--verbose names the proxy")
         #expect(proxy.targets.current.contains { $0.hasPrefix("org.idflow.test:") })
@@ -179,7 +184,8 @@ struct CompanyNetworkTests {
 
         // The sandbox itself (loopback) is never sent through the proxy.
         let loopback = try await sandbox.idflow(
-            ["register", "--email", "loopback@example.com"], environment: ["HTTPS_PROXY": proxy.url, "IDFLOW_CA_FILE": caFile, "OKTA_CLIENT_ORGURL": sandbox.orgURL])
+            ["register", "--email", "loopback@example.com"],
+            environment: ["HTTPS_PROXY": proxy.url, "IDFLOW_CA_FILE": caFile, "OKTA_CLIENT_ORGURL": sandbox.orgURL])
         #expect(loopback.exitCode == 6, "127.0.0.1 does not match the certificate, so this proves it went direct: \(loopback)")
         #expect(proxy.targets.current.count == before)
     }
@@ -192,7 +198,8 @@ struct CompanyNetworkTests {
         let okta = sandbox.home.appendingPathComponent(".okta")
         try FileManager.default.createDirectory(at: okta, withIntermediateDirectories: true)
         func writeYAML(password: String) throws {
-            try "okta:\n  client:\n    proxy:\n      host: 127.0.0.1\n      port: \(proxy.port)\n      username: alice\n      password: \(password)\n"
+            try
+                "okta:\n  client:\n    proxy:\n      host: 127.0.0.1\n      port: \(proxy.port)\n      username: alice\n      password: \(password)\n"
                 .write(to: okta.appendingPathComponent("okta.yaml"), atomically: true, encoding: .utf8)
         }
         let base = ["OKTA_CLIENT_ORGURL": orgURL, "IDFLOW_CA_FILE": caFile]
@@ -243,7 +250,9 @@ struct CompanyNetworkTests {
         let rogue = try CertificateAuthority(commonName: "Rogue CA").issueClientCertificate(commonName: "intruder")
         let rogueCert = try files.write("rogue.pem", rogue.certificatePEM, mode: 0o644)
         let rogueKey = try files.write("rogue.key", rogue.privateKeyPEM)
-        let untrusted = try await sandbox.idflow(["register", "--email", "rogue@example.com", "--client-cert", rogueCert, "--client-key", rogueKey])
+        let untrusted = try await sandbox.idflow([
+            "register", "--email", "rogue@example.com", "--client-cert", rogueCert, "--client-key", rogueKey,
+        ])
         #expect(untrusted.exitCode == 6, "\(untrusted)")
         #expect(untrusted.error?["message"]?.stringValue?.contains("client certificate") == true, "\(untrusted)")
 
