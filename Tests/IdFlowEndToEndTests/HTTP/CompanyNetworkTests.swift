@@ -262,4 +262,43 @@ struct CompanyNetworkTests {
         #expect(refused.error?["message"]?.stringValue?.contains("are too open") == true)
         #expect(refused.error?["hint"] == .string("chmod 600 \(openKey)"))
     }
+
+    /// An OAuth client registered for RFC 8705 `tls_client_auth`: it logs in with no secret, its certificate
+    /// authenticates it at the token endpoint, and the access token it gets works only with that certificate.
+    @Test func aTLSClientAuthClientLogsInWithItsCertificateAndItsTokenIsBoundToIt() async throws {
+        let files = try Files()
+        let clientCA = try CertificateAuthority(commonName: "mTLS Client CA")
+        let clientCAFile = try files.write("client-ca.pem", clientCA.certificatePEM, mode: 0o644)
+        let config = try files.write(
+            "sandbox.json", #"{"tlsClientAuthClient": {"clientId": "0oaidflowmtls0000000", "subjectCommonName": "ci-runner-7"}}"#,
+            mode: 0o644)
+        let sandbox = try await LiveSandbox.start(["--tls", "--tls-client-ca", clientCAFile, "--config", config])
+        defer { sandbox.stop() }
+        let runner = try clientCA.issueClientCertificate(commonName: "ci-runner-7")
+        let cert = try files.write("runner.pem", runner.certificatePEM, mode: 0o644)
+        let key = try files.write("runner.key", runner.privateKeyPEM)
+        // Every route of this gateway wants the certificate: the profile gives it to every command.
+        let profiles = sandbox.home.appendingPathComponent("config/idflow")
+        try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true)
+        try "profiles:\n  default:\n    clientCert: \(cert)\n    clientKey: \(key)\n"
+            .write(to: profiles.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+
+        let (userID, session) = try await sandbox.createActiveUser(email: "mtls@example.com")
+        let login = try await sandbox.idflow(
+            ["login-pkce", "--session-token-stdin", "--client-id", "0oaidflowmtls0000000"], stdin: session)
+        #expect(login.exitCode == 0, "\(login)")
+        #expect(try login.json()["id_token_claims"]?["sub"] == .string(userID))
+        let inspected = try await sandbox.idflow(["token", "inspect"])
+        #expect(try inspected.json()["claims"]?["cnf"]?["x5t#S256"]?.stringValue?.isEmpty == false, "\(inspected)")
+        let userinfo = try await sandbox.idflow(["userinfo"])
+        #expect(userinfo.exitCode == 0, "\(userinfo)")
+        #expect(try userinfo.json()["sub"] == .string(userID))
+
+        // The same token over a connection with another certificate of the same CA is refused.
+        let other = try clientCA.issueClientCertificate(commonName: "someone-else")
+        let otherCert = try files.write("other.pem", other.certificatePEM, mode: 0o644)
+        let otherKey = try files.write("other.key", other.privateKeyPEM)
+        let stolen = try await sandbox.idflow(["userinfo", "--client-cert", otherCert, "--client-key", otherKey])
+        #expect(stolen.exitCode == 4, "\(stolen)")
+    }
 }
