@@ -27,14 +27,8 @@ public final class ConnectProxy: @unchecked Sendable {
         let expected = credentials.map { "Basic " + Data("\($0.username):\($0.password)".utf8).base64EncodedString() }
         let targets = targets
         let refusals = refusals
-        Thread.detachNewThread {
-            while true {
-                let client = accept(fd, nil, nil)
-                guard client >= 0 else { return }
-                Thread.detachNewThread {
-                    Self.serve(client, expected: expected, targets: targets, refusals: refusals)
-                }
-            }
+        RawSocket.acceptConnections(on: fd) { client in
+            Self.serve(client, expected: expected, targets: targets, refusals: refusals)
         }
     }
 

@@ -62,6 +62,21 @@ public enum RawSocket {
         return (fd, UInt16(bigEndian: actual.sin_port))
     }
 
+    /// Accepts connections on `listener` from a thread of its own and hands each to `serve` on another, until
+    /// the listener is shut down; `accepted` is called on the accepting thread first.
+    public static func acceptConnections(
+        on listener: Int32, accepted: @escaping @Sendable () -> Void = {}, serve: @escaping @Sendable (Int32) -> Void
+    ) {
+        Thread.detachNewThread {
+            while true {
+                let client = accept(listener, nil, nil)
+                guard client >= 0 else { return }
+                accepted()
+                Thread.detachNewThread { serve(client) }
+            }
+        }
+    }
+
     /// A connected socket to 127.0.0.1:`port`.
     public static func connect(port: UInt16) throws -> Int32 {
         let fd = try stream()

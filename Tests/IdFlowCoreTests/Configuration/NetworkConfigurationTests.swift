@@ -9,15 +9,9 @@ struct NetworkConfigurationTests {
     static let pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"
     static let keyPEM = "-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n"
 
-    /// A home with the given okta.yaml and config.yaml, and a folder of files written with the given modes.
+    /// A home as `ConfigurationResolverTests` makes it, plus files written with the given modes.
     func home(profileYAML: String? = nil, oktaYAML: String? = nil, files: [String: (String, Int)] = [:]) throws -> URL {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-net-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home.appendingPathComponent(".config/idflow"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home.appendingPathComponent(".okta"), withIntermediateDirectories: true)
-        if let profileYAML {
-            try profileYAML.write(to: home.appendingPathComponent(".config/idflow/config.yaml"), atomically: true, encoding: .utf8)
-        }
-        if let oktaYAML { try oktaYAML.write(to: home.appendingPathComponent(".okta/okta.yaml"), atomically: true, encoding: .utf8) }
+        let home = try ConfigurationResolverTests().home(profileYAML: profileYAML, oktaYAML: oktaYAML)
         for (name, (text, mode)) in files {
             let url = home.appendingPathComponent(name)
             try text.write(to: url, atomically: true, encoding: .utf8)
@@ -27,9 +21,7 @@ struct NetworkConfigurationTests {
     }
 
     func resolve(_ environment: [String: String], _ flags: ConfigurationFlags = ConfigurationFlags()) throws(IdFlowError) -> Configuration {
-        try ConfigurationResolver(
-            environment: environment, secrets: SecretReader(readStandardInput: { Data() }, environment: environment, warn: { _ in })
-        ).resolve(flags)
+        try ConfigurationResolverTests().resolver(environment).resolve(flags)
     }
 
     @Test func theCAFileComesFromTheFlagThenTheEnvironmentThenTheProfileWithTildeAsHome() throws {

@@ -26,13 +26,8 @@ final class LocalHTTPServer: @unchecked Sendable {
         let fd = listener
         let counter = connectionsAccepted
         let slowAnswers = slowAnswers
-        Thread.detachNewThread {
-            while true {
-                let client = accept(fd, nil, nil)
-                guard client >= 0 else { return }
-                counter.withLock { $0 += 1 }
-                Thread.detachNewThread { Self.serve(client, slowAnswers: slowAnswers) }
-            }
+        RawSocket.acceptConnections(on: fd, accepted: { counter.withLock { $0 += 1 } }) { client in
+            Self.serve(client, slowAnswers: slowAnswers)
         }
     }
 
