@@ -13,8 +13,9 @@ import IdFlowTestSupport
 ///
 /// Routes: `/echo…` answers 200 with a JSON document of what arrived (method, path, headers, body), a header
 /// sent twice and a cookie; `/redirect` answers 302 with a `Location` in a custom scheme; `/slow` waits
-/// 60 s before answering (far past any timeout a test sets) and then counts itself in `slowAnswers`, so a
-/// test can tell a client that gave up on time from one that noticed only when the answer came.
+/// 600 s before answering and then counts itself in `slowAnswers`, so a test can tell a client that gave up on
+/// time from one that noticed only when the answer came. That long because a test's task can itself wait a long
+/// time to run again: a CI run of the whole suite once kept every task of this process waiting about 90 s.
 final class LocalHTTPServer: @unchecked Sendable {
     let port: UInt16
     let connectionsAccepted = Locked(0)
@@ -80,7 +81,7 @@ final class LocalHTTPServer: @unchecked Sendable {
             return "HTTP/1.1 302 Found\r\nLocation: com.example.app:/callback?code=abc\r\nContent-Length: 0\r\n\r\n"
         }
         if path.hasPrefix("/slow") {
-            Thread.sleep(forTimeInterval: 60)
+            Thread.sleep(forTimeInterval: 600)
         }
         let document: [String: Any] = ["method": method, "path": path, "headers": headers, "body": String(decoding: body, as: UTF8.self)]
         let json = String(decoding: try! JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]), as: UTF8.self)
