@@ -1,7 +1,8 @@
 import Foundation
-@testable import IdFlowCore
 import IdFlowTestSupport
 import Testing
+
+@testable import IdFlowCore
 
 /// `JSONValue(parsing:)` and `compactJSON()` stand in for `JSONDecoder` and `JSONOutput`'s compact encoder on the
 /// batch's path, so they must give what those give: the same documents, the same bytes, the same refusals.
@@ -41,7 +42,8 @@ struct JSONValueBytesTests {
         #"  [true, false, null, {}, [], ""]  "#, #"{"é":"x","a":{"z":1,"A":2,"_":3,"a10":4,"a9":5}}"#, "\"\u{7F}\u{2028}é😀\"",
         // refused by both, or (a trailing comma) accepted by both
         "", " ", "[1] x", "[01]", "[1.]", "[.5]", "[+1]", "[1e]", "[-]", "{\"a\" 1}", "\"\\ud83d\"",
-        "\"\\ude00\"", "\"\\x\"", "{\"a\":1,}", "[1,]", "[,]", "{,}", "[1,,]", "[1 2]", "\"a\u{01}\"", "\"abc", "tru", "nul", "[1e400]", "{1:2}", "[\"\\u12G4\"]",
+        "\"\\ude00\"", "\"\\x\"", "{\"a\":1,}", "[1,]", "[,]", "{,}", "[1,,]", "[1 2]", "\"a\u{01}\"", "\"abc", "tru", "nul", "[1e400]",
+        "{1:2}", "[\"\\u12G4\"]",
     ])
     func parsesAndRefusesAsTheDecoderDoes(_ text: String) {
         #expect(parsed(text) == decoded(text), "\(text)")

@@ -50,7 +50,9 @@ public struct RateLimitPacer: Sendable {
         /// Header names compared without case, byte by byte (they are ASCII), without Foundation's locale-aware compare.
         static func sameName(_ name: String, _ wanted: String) -> Bool {
             name.utf8.count == wanted.utf8.count
-                && zip(name.utf8, wanted.utf8).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
+                && zip(name.utf8, wanted.utf8).allSatisfy {
+                    $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A)
+                }
         }
 
         private init?(now: Date, header: (String) -> String?) {
