@@ -5,7 +5,9 @@
 #   2. register → activate → set-password against a local `idflow sandbox`, wall time per chain.
 #   3. Bulk creation of $BULK_USERS (2000) users at concurrency 8, each against a fresh default sandbox:
 #      `idflow register --batch`, a curl loop with `xargs -P 8`, Okta's Python SDK (`okta` from PyPI,
-#      create_user under an asyncio semaphore of 8; skipped with SKIP_PYTHON=1), as users/s.
+#      create_user under an asyncio semaphore of 8; skipped with SKIP_PYTHON=1), as users/s and client CPU per
+#      user (user + system time ÷ users, start-up excluded by subtracting a one-user run); wrk on the same
+#      endpoint for $BULK_WRK_DURATION (10s) as the sandbox's limit; the issue's ratios and the load average.
 #   4. The sandbox: RSA-2048 signing bound (openssl speed: signs/s × cores ÷ 2, two signatures per token
 #      response; on a CPU with AVX-512 IFMA also without it, the code path BoringSSL and so swift-crypto has),
 #      refresh-grant throughput with wrk (8 connections, $WRK_DURATION (20s), one refresh token reused within a
@@ -15,11 +17,11 @@
 #      (flat there = memory is reused, not leaked); the cost of user creation as the org grows (first vs last
 #      1,000 of $FLAT_USERS, 100,000).
 # Ends with a markdown block for the README's performance section, from the sections that ran.
-# Needs hyperfine, curl, jq, wrk, openssl (Debian: apt-get install -y hyperfine curl jq wrk openssl) and python3
+# Needs hyperfine, curl, jq, wrk, GNU time, openssl (Debian: apt-get install -y hyperfine curl jq wrk time openssl) and python3
 # with venv for the SDK. Uses scripts/build-release.sh unless IDFLOW_BIN is set (IDFLOW_DYNAMIC_BIN then names
 # a dynamic build for the start-up comparison).
 # BENCH_ONLY="startup bulk sandbox" runs some sections (startup, chain, bulk, sandbox, memory, growth); default all.
-# Shorter runs for checking the script: BULK_USERS=200 FLAT_USERS=3000 WRK_DURATION=5s MEMORY_RESPONSES=5000
+# Shorter runs for checking the script: BULK_USERS=200 BULK_WRK_DURATION=3s FLAT_USERS=3000 WRK_DURATION=5s MEMORY_RESPONSES=5000
 # STARTUP_RUNS=10 CHAIN_RUNS=5 SKIP_PYTHON=1.
 set -euo pipefail
 only=" ${BENCH_ONLY:-startup chain bulk sandbox memory growth} "
@@ -123,30 +125,65 @@ fi
 
 # Every bulk run uses a default sandbox: without configured limits it reports a limit no load reaches, so
 # `register --batch`, which paces itself by the headers, runs at the speed the server allows, as the others do.
+# Each client gets a fresh sandbox and is measured twice on it: one user first, then $BULK_USERS; client CPU per
+# user is (CPU of the big run - CPU of the one-user run) ÷ (users - 1), user + system time of the client process
+# and its children (GNU time), so start-up (loading Swift's runtime, a curl process's set-up) is excluded; the
+# SDK script measures its own batch (time.process_time, after its imports and client set-up). users/s is
+# the batch alone: idflow's own --summary-json elapsed time, the SDK script's clock around its gather, the curl
+# loop's wall time. wrk on the same endpoint (unique logins from a Lua script) gives the sandbox's own limit.
 if want bulk; then
-echo "## bulk creation: $BULK_USERS users at concurrency 8, users/s"
-for i in $(seq "$BULK_USERS"); do
-    printf '{"email":"bulk%d@example.com","firstName":"Bulk","lastName":"%d"}\n' "$i" "$i"
-done > "$work/users.ndjson"
-md+=("" "| bulk creation of $(thousands "$BULK_USERS") users at concurrency 8, each against a fresh sandbox | users/s |" "|---|---|")
+command -v wrk >/dev/null || { echo "bench.sh's bulk section needs wrk (apt-get install -y wrk)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench.sh's bulk section needs GNU time (apt-get install -y time)" >&2; exit 1; }
+: "${BULK_WRK_DURATION:=10s}"
+bulk_load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "## bulk creation: $BULK_USERS users at concurrency 8 (load average before: $bulk_load_before)"
+users_file() {  # $1 e-mail prefix, $2 count
+    for i in $(seq "$2"); do
+        printf '{"email":"%s%d@example.com","firstName":"Bulk","lastName":"%d"}\n' "$1" "$i" "$i"
+    done
+}
+users_file bulk "$BULK_USERS" > "$work/users.ndjson"
+users_file one 1 > "$work/one.ndjson"
+# Runs a command with stdout to $1 and stderr to $work/stderr.txt; sets used (user + system seconds of it and
+# the children it waited for) and wall (seconds).
+measure() {
+    local out=$1 a b
+    shift
+    a=$(now)
+    /usr/bin/time -f '%U %S' -o "$work/time.txt" "$@" > "$out" 2> "$work/stderr.txt" || true
+    b=$(now)
+    wall=$(awk -v a="$a" -v b="$b" 'BEGIN { print b - a }')
+    used=$(tail -n 1 "$work/time.txt" | awk '{ print $1 + $2 }')
+}
+per_user_ms() { awk -v big="$1" -v one="$2" -v n="$BULK_USERS" 'BEGIN { printf "%.3f", 1000 * (big - one) / (n - 1) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }'; }
+md+=("" "| bulk creation of $(thousands "$BULK_USERS") users at concurrency 8, each client against a fresh sandbox | users/s | client CPU per user (user + system, start-up excluded) |" "|---|---|---|")
 
 start_sandbox
-t0=$(now)
-"$bin" register --batch "$work/users.ndjson" --concurrency 8 > "$work/batch.ndjson" 2>/dev/null || true
-t1=$(now)
+measure /dev/null "$bin" register --batch "$work/one.ndjson" --concurrency 8
+idflow_cpu1=$used
+measure "$work/batch.ndjson" "$bin" register --batch "$work/users.ndjson" --concurrency 8 --summary-json
+idflow_elapsed=$(tail -n 1 "$work/stderr.txt" | jq -r '.summary.elapsedSeconds // empty')
+idflow_rate=$(rate "$BULK_USERS" 0 "${idflow_elapsed:-$wall}")
+idflow_cpu=$(per_user_ms "$used" "$idflow_cpu1")
 failed=$(jq -s 'map(select(.ok | not)) | length' "$work/batch.ndjson")
-echo "idflow register --batch: $(rate "$BULK_USERS" "$t0" "$t1") users/s ($failed failed)"
-md+=("| \`idflow register --batch\` ($failed failed) | $(rate "$BULK_USERS" "$t0" "$t1") |")
+echo "idflow register --batch: $idflow_rate users/s, $idflow_cpu ms CPU per user ($failed failed)"
+md+=("| \`idflow register --batch --concurrency 8\` ($failed failed) | $idflow_rate | $idflow_cpu ms |")
 
 start_sandbox
-t0=$(now)
-seq "$BULK_USERS" | xargs -P 8 -I{} curl -sf -o /dev/null -X POST "$org/api/v1/users?activate=false" \
+measure /dev/null curl -sf -o /dev/null -X POST "$org/api/v1/users?activate=false" \
     -H "Authorization: SSWS $token" -H 'Content-Type: application/json' -H 'Accept: application/json' \
-    -d '{"profile":{"email":"bulk{}@example.com","login":"bulk{}@example.com","firstName":"Bulk","lastName":"{}"}}'
-t1=$(now)
-echo "curl, xargs -P 8: $(rate "$BULK_USERS" "$t0" "$t1") users/s"
-md+=("| curl loop, \`xargs -P 8\` | $(rate "$BULK_USERS" "$t0" "$t1") |")
+    -d '{"profile":{"email":"one1@example.com","login":"one1@example.com","firstName":"Bulk","lastName":"1"}}'
+curl_cpu1=$used
+measure /dev/null xargs -P 8 -I{} curl -sf -o /dev/null -X POST "$org/api/v1/users?activate=false" \
+    -H "Authorization: SSWS $token" -H 'Content-Type: application/json' -H 'Accept: application/json' \
+    -d '{"profile":{"email":"bulk{}@example.com","login":"bulk{}@example.com","firstName":"Bulk","lastName":"{}"}}' < <(seq "$BULK_USERS")
+curl_rate=$(rate "$BULK_USERS" 0 "$wall")
+curl_cpu=$(per_user_ms "$used" "$curl_cpu1")
+echo "curl loop, xargs -P 8: $curl_rate users/s, $curl_cpu ms CPU per user (one curl process per user, its start-up included)"
+md+=("| curl loop, \`xargs -P 8\` (one curl process per user: its start-up is part of each user's cost) | $curl_rate | $curl_cpu ms |")
 
+sdk_rate= sdk_cpu=
 if [ "${SKIP_PYTHON:-0}" != 1 ]; then
     python3 -m venv "$work/venv" >&2
     "$work/venv/bin/pip" install --quiet okta >&2
@@ -155,7 +192,7 @@ import asyncio, os, sys, time
 from okta.client import Client as OktaClient
 from okta import models
 
-async def main(count):
+async def main(prefix, count):
     # Plain http (the sandbox is loopback only) needs OKTA_TESTING_TESTINGDISABLEHTTPSCHECK=true in the
     # environment: the SDK reads its "testing" settings only from there or its YAML file.
     client = OktaClient({"orgUrl": os.environ["OKTA_CLIENT_ORGURL"], "token": os.environ["OKTA_CLIENT_TOKEN"]})
@@ -164,7 +201,8 @@ async def main(count):
 
     async def create(i):
         nonlocal failures
-        profile = {"email": f"bulk{i}@example.com", "login": f"bulk{i}@example.com", "firstName": "Bulk", "lastName": str(i)}
+        login = f"{prefix}{i}@example.com"
+        profile = {"email": login, "login": login, "firstName": "Bulk", "lastName": str(i)}
         async with semaphore:
             try:  # okta 3.x: keyword arguments and from_dict models
                 body = models.CreateUserRequest.from_dict({"profile": profile})
@@ -174,18 +212,56 @@ async def main(count):
         if result[-1] is not None:
             failures += 1
 
-    started = time.monotonic()
+    # The batch alone: wall time and this process's CPU (every thread), after the imports and the client's set-up.
+    started, cpu_started = time.monotonic(), time.process_time()
     await asyncio.gather(*(create(i) for i in range(1, count + 1)))
-    elapsed = time.monotonic() - started
-    print(f"{count / elapsed:.1f} {failures}")
+    elapsed, cpu = time.monotonic() - started, time.process_time() - cpu_started
+    print(f"{count / elapsed:.1f} {failures} {1000 * cpu / count:.3f}")
 
-asyncio.run(main(int(sys.argv[1])))
+asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 PY
     start_sandbox
-    read -r sdk_rate sdk_failed < <(OKTA_TESTING_TESTINGDISABLEHTTPSCHECK=true "$work/venv/bin/python" "$work/okta_bulk.py" "$BULK_USERS")
-    echo "okta Python SDK, asyncio semaphore of 8: $sdk_rate users/s ($sdk_failed failed)"
-    md+=("| Okta's Python SDK (\`okta\` from PyPI), \`create_user\` under an asyncio semaphore of 8 ($sdk_failed failed) | $sdk_rate |")
+    export OKTA_TESTING_TESTINGDISABLEHTTPSCHECK=true
+    # The script times its own batch (CPU by time.process_time): a one-user run to subtract was not stable here,
+    # the interpreter's first run of the SDK costing more than a whole batch in later ones.
+    measure "$work/sdk.txt" "$work/venv/bin/python" "$work/okta_bulk.py" bulk "$BULK_USERS"
+    unset OKTA_TESTING_TESTINGDISABLEHTTPSCHECK
+    read -r sdk_rate sdk_failed sdk_cpu < "$work/sdk.txt"
+    echo "okta Python SDK, asyncio semaphore of 8: $sdk_rate users/s, $sdk_cpu ms CPU per user ($sdk_failed failed)"
+    md+=("| Okta's Python SDK (\`okta\` from PyPI), \`create_user\` under an asyncio semaphore of 8 ($sdk_failed failed) | $sdk_rate | $sdk_cpu ms |")
 fi
+
+# The sandbox's own limit on the same endpoint: wrk, 8 connections, a new login for every request.
+start_sandbox
+cat > "$work/users.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Authorization"] = "SSWS $token"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json"
+local threads = 0
+function setup(thread)
+    threads = threads + 1
+    thread:set("tid", threads)
+end
+local counter = 0
+function request()
+    counter = counter + 1
+    local login = "wrk" .. tid .. "-" .. counter .. "@example.com"
+    local body = '{"profile":{"email":"' .. login .. '","login":"' .. login .. '","firstName":"Bulk","lastName":"' .. counter .. '"}}'
+    return wrk.format(nil, "/api/v1/users?activate=false", nil, body)
+end
+LUA
+wrk -t 2 -c 8 -d "$BULK_WRK_DURATION" -s "$work/users.lua" "$org/api/v1/users?activate=false" > "$work/wrk-users.txt"
+wrk_rate=$(awk '/^Requests\/sec/ { print $2 }' "$work/wrk-users.txt")
+wrk_errors=$(awk '/Non-2xx/ { print $NF }' "$work/wrk-users.txt")
+echo "wrk, 8 connections, $BULK_WRK_DURATION: $wrk_rate users/s${wrk_errors:+ ($wrk_errors non-2xx)}"
+md+=("| wrk, 8 connections, $BULK_WRK_DURATION, the same request with a new login each (the sandbox's limit)${wrk_errors:+ ($wrk_errors non-2xx)} | $wrk_rate | |")
+
+bulk_load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+goal="idflow ÷ wrk $(ratio "$idflow_rate" "$wrk_rate") (goal ≥ 0.5)"
+[ -n "$sdk_rate" ] && goal="idflow ÷ SDK $(ratio "$idflow_rate" "$sdk_rate") (goal ≥ 1.5), $goal, idflow's CPU per user ÷ the SDK's $(ratio "$idflow_cpu" "$sdk_cpu") (goal < 1)"
+echo "ratios: $goal; load average before $bulk_load_before, after $bulk_load_after"
+md+=("| ratios (load average before $bulk_load_before, after $bulk_load_after) | $goal | |")
 fi
 
 if want sandbox || want memory; then

@@ -41,12 +41,14 @@ public struct HTTPClient: Sendable {
             let retriesLeft = attempt <= retryPolicy.maxRetries
             do {
                 let (data, http) = try await transport.send(urlRequest)
-                let response = HTTPResponse(
-                    status: http.statusCode,
-                    headers: http.allHeaderFields.reduce(into: [:]) { headers, field in
-                        if let name = field.key as? String, let value = field.value as? String { headers[name] = value }
-                    },
-                    body: data, url: http.url ?? request.url)
+                var headers: [String: String] = [:]
+                headers.reserveCapacity(http.allHeaderFields.count)
+                for (key, value) in http.allHeaderFields {
+                    guard let name = key as? String, let value = value as? String else { continue }
+                    let lowercased = name.lowercased()
+                    if headers[lowercased] == nil { headers[lowercased] = value }
+                }
+                let response = HTTPResponse(status: http.statusCode, lowercasedHeaders: headers, body: data, url: http.url ?? request.url)
                 trace?.response(response, elapsed: ContinuousClock.now - started)
                 if retriesLeft, retryPolicy.shouldRetry(status: response.status, request: request) {
                     try await wait(before: attempt, after: response)

@@ -27,12 +27,19 @@ public struct HTTPRequest: Sendable, Equatable {
     public static func json(_ method: String, _ url: URL, body: some Encodable, headers: [String: String] = [:], isIdempotent: Bool? = nil)
         throws -> HTTPRequest
     {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        // A document (a batch's user profiles) writes the bytes the encoder would, without an encoder per request.
+        if let document = body as? JSONValue, let bytes = document.compactJSON() {
+            data = Data(bytes)
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            data = try encoder.encode(body)
+        }
         return HTTPRequest(
             method: method, url: url,
             headers: ["Accept": "application/json", "Content-Type": "application/json"].merging(headers) { $1 },
-            body: try encoder.encode(body), isIdempotent: isIdempotent)
+            body: data, isIdempotent: isIdempotent)
     }
 
     /// A POST with an `application/x-www-form-urlencoded` body, as the OAuth endpoints take.
@@ -56,6 +63,14 @@ public struct HTTPResponse: Sendable {
     public init(status: Int, headers: [String: String], body: Data, url: URL) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.body = body
+        self.url = url
+    }
+
+    /// Headers already keyed by lower-case name (the client lowers them as it copies them from the transport).
+    init(status: Int, lowercasedHeaders headers: [String: String], body: Data, url: URL) {
+        self.status = status
+        self.headers = headers
         self.body = body
         self.url = url
     }

@@ -13,9 +13,17 @@ extension HTTPResponse {
         }
     }
 
-    /// The 2xx body as a JSON document, for payloads idflow passes through.
+    /// The 2xx body as a JSON document, for payloads idflow passes through (parsed by `JSONValue(parsing:)`,
+    /// not `JSONDecoder`: a batch reads every user it creates this way).
     public func json() throws(IdFlowError) -> JSONValue {
-        try decode(JSONValue.self)
+        guard isSuccess else { throw failure() }
+        do {
+            return try JSONValue(parsing: body)
+        } catch {
+            throw .protocolViolation(
+                "the server's answer from \(Redactor.url(url.absoluteString)) is not the expected JSONValue: \(Self.describe(decodingError: error))"
+            )
+        }
     }
 
     /// The error a non-2xx response stands for: Okta's error body, an OAuth error body, or a readable

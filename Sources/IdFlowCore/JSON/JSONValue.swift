@@ -48,7 +48,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
 
     /// Decodes bytes as JSON; fails for anything that is not a complete JSON text.
     public init(data: Data) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+        self = try JSONValue(parsing: data)
     }
 
     /// Converts any `Encodable` into a document, so results and pass-through payloads can be merged.

@@ -19,7 +19,7 @@ struct CreateUserRequest: APIRequest {
 
     /// The user as idflow reads it, and the whole object as the server sent it (for output).
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> (OktaUser, JSONValue) {
-        (try response.decode(OktaUser.self), try response.json())
+        try UsersRequests.user(response)
     }
 }
 
@@ -36,7 +36,7 @@ struct GetUserRequest: APIRequest {
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> (OktaUser, JSONValue) {
         guard response.status != 404 else { throw UsersRequests.unknownUser(user, response: response) }
-        return (try response.decode(OktaUser.self), try response.json())
+        return try UsersRequests.user(response)
     }
 }
 
@@ -80,6 +80,15 @@ struct ActivateUserRequest: APIRequest {
 /// What the Users API requests share: the management API token and the answer to an unknown user.
 enum UsersRequests {
     static func authorization(_ apiToken: Secret) -> [String: String] { ["Authorization": "SSWS \(apiToken.value)"] }
+
+    /// The user a 2xx answer holds, read from the one parse of its body that is also kept for output; anything
+    /// else (an error status, a body that is not a user) takes the decoder's path, which says what is wrong.
+    static func user(_ response: HTTPResponse) throws(IdFlowError) -> (OktaUser, JSONValue) {
+        if response.isSuccess, let document = try? response.json(), let user = OktaUser(document: document) {
+            return (user, document)
+        }
+        return (try response.decode(OktaUser.self), try response.json())
+    }
 
     static func unknownUser(_ reference: String, response: HTTPResponse) -> IdFlowError {
         let hint = "check the id or login; `idflow register` creates users"

@@ -236,3 +236,17 @@ extension BatchRegistration.Summary {
         }
     }
 }
+
+extension BatchRegistration.LineResult: CompactJSONWritable {
+    /// The line as the synthesized `Encodable` conformance gives it (absent optionals left out), through
+    /// `JSONValue`'s writer; a failed line's error details are left to the encoder.
+    public func compactJSON() -> [UInt8]? {
+        guard error == nil else { return nil }
+        var members: [String: JSONValue] = ["line": .number(Double(line)), "ok": .bool(ok)]
+        if let user { members["user"] = user }
+        if let skipped { members["skipped"] = .bool(skipped) }
+        if let activationToken { members["activationToken"] = .string(activationToken) }
+        if let activationUrl { members["activationUrl"] = .string(activationUrl) }
+        return JSONValue.object(members).compactJSON()
+    }
+}

@@ -29,17 +29,49 @@ public struct RateLimitPacer: Sendable {
 
         /// Reads the headers; nil when the response has none (the server does not rate-limit).
         public init?(headers: [String: String], now: Date) {
-            func header(_ name: String) -> String? {
-                headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value.trimmingCharacters(in: .whitespaces)
+            self.init(now: now) { name in headers.first { Self.sameName($0.key, name) }?.value }
+        }
+
+        /// Reads the headers of a response as the transport gives them, in one pass over its fields (a batch
+        /// reads every response's, so without copying them into another dictionary first).
+        init?(fields: [AnyHashable: Any], now: Date) {
+            var values: [String: String] = [:]
+            for (key, value) in fields {
+                guard let name = key as? String, let value = value as? String else { continue }
+                for wanted in Self.names where values[wanted] == nil && Self.sameName(name, wanted) {
+                    values[wanted] = value
+                }
             }
-            guard let remaining = header("X-Rate-Limit-Remaining").flatMap(Int.init),
-                let reset = header("X-Rate-Limit-Reset").flatMap(Int.init)
+            self.init(now: now) { values[$0] }
+        }
+
+        private static let names = ["X-Rate-Limit-Remaining", "X-Rate-Limit-Reset", "X-Rate-Limit-Limit", "Date"]
+
+        /// Header names compared without case, byte by byte (they are ASCII), without Foundation's locale-aware compare.
+        static func sameName(_ name: String, _ wanted: String) -> Bool {
+            name.utf8.count == wanted.utf8.count
+                && zip(name.utf8, wanted.utf8).allSatisfy {
+                    $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A)
+                }
+        }
+
+        private init?(now: Date, header: (String) -> String?) {
+            func value(_ name: String) -> String? {
+                guard let text = header(name) else { return nil }
+                // Values come trimmed from the transport; trim only what is not.
+                guard text.utf8.first == 0x20 || text.utf8.first == 0x09 || text.utf8.last == 0x20 || text.utf8.last == 0x09 else {
+                    return text
+                }
+                return text.trimmingCharacters(in: .whitespaces)
+            }
+            guard let remaining = value("X-Rate-Limit-Remaining").flatMap({ Int($0) }),
+                let reset = value("X-Rate-Limit-Reset").flatMap({ Int($0) })
             else { return nil }
             // The Date header has whole seconds and is never later than the server's true time, so the
             // reset measured from it is never shorter than the truth.
-            let serverNow = header("Date").flatMap(HTTPDate.parse) ?? now
+            let serverNow = value("Date").flatMap(HTTPDate.parse) ?? now
             self.init(
-                limit: header("X-Rate-Limit-Limit").flatMap(Int.init), remaining: remaining, resetEpoch: reset,
+                limit: value("X-Rate-Limit-Limit").flatMap({ Int($0) }), remaining: remaining, resetEpoch: reset,
                 secondsToReset: max(0, Double(reset) - serverNow.timeIntervalSince1970))
         }
     }
@@ -138,11 +170,7 @@ public final class PacedTransport: HTTPTransport {
             Self.lineStarted?.withLock { $0 = true }
             sent.withLock { $0 += 1 }
             let (data, response) = try await base.send(request)
-            var headers: [String: String] = [:]
-            for (name, value) in response.allHeaderFields {
-                if let name = name as? String, let value = value as? String { headers[name] = value }
-            }
-            let observation = RateLimitPacer.Observation(headers: headers, now: Date())
+            let observation = RateLimitPacer.Observation(fields: response.allHeaderFields, now: Date())
             pacer.withLock { $0.observe(observation, now: clock.now) }
             return (data, response)
         } catch {

@@ -1,6 +1,7 @@
 import Foundation
-import IdFlowCore
 import Testing
+
+@testable import IdFlowCore
 
 struct RateLimitPacerTests {
     let start = ContinuousClock.now
@@ -17,6 +18,16 @@ struct RateLimitPacerTests {
         let parsed = RateLimitPacer.Observation(headers: headers, now: Date(timeIntervalSince1970: 0))
         #expect(parsed == .init(limit: 600, remaining: 17, resetEpoch: 1_700_000_060, secondsToReset: 60))
         #expect(RateLimitPacer.Observation(headers: ["Date": "x"], now: Date()) == nil)
+        // As the transport hands them over (any case, a value with spaces), read in one pass: the same.
+        let fields: [AnyHashable: Any] = [
+            "X-RATE-LIMIT-LIMIT": "600", "x-rate-limit-remaining": " 17 ", "X-Rate-Limit-Reset": "1700000060",
+            "date": "Tue, 14 Nov 2023 22:13:20 GMT", "X-Rate-Limit-Resets": "1",
+        ]
+        #expect(RateLimitPacer.Observation(fields: fields, now: Date(timeIntervalSince1970: 0)) == parsed)
+        #expect(RateLimitPacer.Observation(fields: ["Date": "x"], now: Date()) == nil)
+        #expect(!RateLimitPacer.Observation.sameName("X-Rate-Limit-Rese0", "X-Rate-Limit-Reset"))
+        #expect(!RateLimitPacer.Observation.sameName("a[", "a{"), "only letters match without case")
+        #expect(RateLimitPacer.Observation.sameName("DATE", "Date"))
     }
 
     @Test func goesAtFullSpeedWhileTheWindowHasRoom() {
