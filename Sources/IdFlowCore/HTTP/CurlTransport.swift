@@ -24,7 +24,7 @@ public final class CurlTransport: HTTPTransport {
     public let notes: (@Sendable (String) -> Void)?
     /// Started on the first request, so a command that sends none pays nothing for libcurl's set-up.
     private let loop = Locked<CurlMultiLoop?>(nil)
-    /// `options.trustBundle`, read once on the first request.
+    /// `options.trustBundle`, read once on the first request that needs it.
     private let trust = Locked<Result<Data?, URLError>?>(nil)
 
     public init(options: Options = Options(), maximumResponseBytes: Int = 10 * 1024 * 1024, notes: (@Sendable (String) -> Void)? = nil) {
@@ -57,6 +57,8 @@ public final class CurlTransport: HTTPTransport {
     }
 
     private func trustBundle() throws -> Data? {
+        // Without --ca-file there is nothing to read: no lock taken on every request of a batch.
+        guard options.caFile != nil else { return nil }
         let result = trust.withLock { cached in
             if let cached { return cached }
             let read = Result { () throws(URLError) -> Data? in try options.trustBundle(systemDefault: CurlMultiLoop.defaultCAFile) }
