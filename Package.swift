@@ -40,10 +40,17 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .yum(["libcurl-devel"]), .brew(["curl"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]
+        ),
         .target(
             name: "IdFlowCore",
             dependencies: [
                 "CCurl",
+                // inflate, for the QR code image of a TOTP enrollment drawn in the terminal.
+                "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // scrypt, for the PIN that seals a push enrollment's user-verification key.
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -54,6 +61,8 @@ let package = Package(
         .target(
             name: "IdFlowSandbox",
             dependencies: [
+                // deflate, for the PNG of a TOTP enrollment's QR code.
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # install before building. IDFLOW_LIB_DIRS overrides where to look (tests use it).
 if [ "$(uname -s)" = Linux ]; then
     missing=()
-    for library in libcurl.so libssl.so; do
+    for library in libcurl.so libssl.so libz.so; do
         found=""
         for dir in ${IDFLOW_LIB_DIRS:-/usr/lib/*-linux-gnu /usr/lib64 /usr/lib /usr/local/lib}; do
             [ -e "$dir/$library" ] && found=$dir && break
@@ -20,7 +20,7 @@ if [ "$(uname -s)" = Linux ]; then
         [ -n "$found" ] || missing+=("$library")
     done
     if [ ${#missing[@]} -gt 0 ]; then
-        echo "build-release.sh: development files are missing (the link needs ${missing[*]}); on Debian/Ubuntu: apt-get install -y libcurl4-openssl-dev libssl-dev" >&2
+        echo "build-release.sh: development files are missing (the link needs ${missing[*]}); on Debian/Ubuntu: apt-get install -y libcurl4-openssl-dev libssl-dev zlib1g-dev" >&2
         exit 1
     fi
 fi

@@ -13,7 +13,7 @@ import Testing
             #expect(build.status == 1)
             #expect(
                 build.standardError
-                    == "build-release.sh: development files are missing (the link needs libcurl.so libssl.so); on Debian/Ubuntu: apt-get install -y libcurl4-openssl-dev libssl-dev\n"
+                    == "build-release.sh: development files are missing (the link needs libcurl.so libssl.so libz.so); on Debian/Ubuntu: apt-get install -y libcurl4-openssl-dev libssl-dev zlib1g-dev\n"
             )
         }
     }
