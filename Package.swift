@@ -45,12 +45,18 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]
         ),
+        // RFC 6238 codes: computed by the client, checked by the sandbox, with one implementation.
+        .target(
+            name: "OneTimePasscode",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "IdFlowCore",
             dependencies: [
                 "CCurl",
                 // inflate, for the QR code image of a TOTP enrollment drawn in the terminal.
                 "CZlib",
+                "OneTimePasscode",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // scrypt, for the PIN that seals a push enrollment's user-verification key.
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -63,6 +69,7 @@ let package = Package(
             dependencies: [
                 // deflate, for the PNG of a TOTP enrollment's QR code.
                 "CZlib",
+                "OneTimePasscode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -92,7 +99,7 @@ let package = Package(
         .testTarget(
             name: "IdFlowCoreTests",
             dependencies: [
-                "IdFlowCore", "IdFlowTestSupport",
+                "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
