@@ -20,6 +20,9 @@ public enum RecordedIdentityEngine {
         for host in ["https://foo.oktapreview.com", "https://foo.okta.com", "https://ios-idx-sdk.okta.com"] {
             text = text.replacingOccurrences(of: host, with: org)
         }
+        // Every form's href, whichever host (or plain-http test server) the recording was made against.
+        text = text.replacingOccurrences(
+            of: #""href"\s*:\s*"https?://[^/"]+"#, with: "\"href\": \"\(org)", options: .regularExpression)
         // The recordings expired years ago; a kept transaction past its expiresAt is not resumed.
         text = text.replacingOccurrences(
             of: #""expiresAt"\s*:\s*"[^"]*""#, with: "\"expiresAt\":\"\(expiresAt)\"", options: .regularExpression)

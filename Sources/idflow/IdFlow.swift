@@ -41,7 +41,7 @@ struct IdFlow: AsyncParsableCommand {
         subcommands: [
             RegisterCommand.self, ActivateCommand.self, SetPasswordCommand.self, LoginPKCECommand.self, LoginDeviceCommand.self,
             RefreshCommand.self, TokenCommand.self, UserinfoCommand.self, LogoutCommand.self, EnrollCommand.self, ChallengesCommand.self,
-            ResolveCommand.self, SandboxCommand.self, DemoCommand.self, CompletionCommand.self,
+            ResolveCommand.self, TOTPCommand.self, SandboxCommand.self, DemoCommand.self, CompletionCommand.self,
         ]
     )
 

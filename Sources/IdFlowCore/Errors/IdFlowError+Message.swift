@@ -63,6 +63,7 @@ extension IdFlowError {
         case .customRegistration(let stop): return stop.hint
         case .idxPending(let pending):
             let resume = pending.transaction.map { " and --resume \($0)" } ?? ""
+            if let hint = pending.hint { return hint + resume }
             return "answer the fields listed on standard output with --answer name=value (name=@FILE, name=@- for stdin)\(resume)"
         case .batchFailed:
             return "fix the failed lines and run the batch again with --skip-existing; `jq 'select(.ok | not)'` lists them"

@@ -14,6 +14,9 @@ public enum Redactor {
         // Push authenticator: the signed challenge answer and the device attestation are single-use assertions.
         "challengeresponse", "clientinstancekeyattestation",
         "transaction_id",
+        // Authenticator apps: the seed an enrollment shows (`sharedSecret`, and `secret=` in an otpauth:// URI) and
+        // Okta Verify's code.
+        "sharedsecret", "secret", "totp",
     ]
 
     /// Keys that are secret only on some endpoints: a custom registration's `data` carries what the identity
@@ -105,7 +108,10 @@ public enum Redactor {
         switch value {
         case .object(let members):
             var result: [String: JSONValue] = [:]
-            let secretField = members["name"]?.stringValue.map { isSecret(key: $0) || extra.contains($0.lowercased()) } ?? false
+            // A form field the server itself marks secret (`"secret": true`) is masked whatever its name.
+            let secretField =
+                members["secret"]?.boolValue == true
+                || (members["name"]?.stringValue.map { isSecret(key: $0) || extra.contains($0.lowercased()) } ?? false)
             for (key, member) in members {
                 if isSecret(key: key) || extra.contains(key.lowercased()) || (secretField && key == "value"), member != .null {
                     result[key] = .string(mask)
@@ -117,6 +123,11 @@ public enum Redactor {
         case .array(let items):
             return .array(items.map { json($0, alsoSecret: extra) })
         case .string(let text) where text.hasPrefix("http://") || text.hasPrefix("https://"):
+            return .string(url(text))
+        case .string(let text) where text.hasPrefix("data:"):
+            // An enrollment's QR code picture carries the seed; a trace shows only what kind of data it was.
+            return .string("data:\(text.dropFirst(5).prefix { $0 != "," && $0 != ";" });\(mask)")
+        case .string(let text) where text.lowercased().hasPrefix("otpauth:"):
             return .string(url(text))
         default:
             return value

@@ -73,6 +73,15 @@ extension IDX {
 
         public subscript(path: String) -> String? { values[path] }
 
+        /// The answer for a field: by its path, else (for a field inside another) by its own name alone, so
+        /// `methodType=voice` answers `authenticator.methodType` as the runbooks write it.
+        func lookup(_ path: String) -> (name: String, value: String)? {
+            if let value = values[path] { return (path, value) }
+            guard let dot = path.lastIndex(of: ".") else { return nil }
+            let bare = String(path[path.index(after: dot)...])
+            return values[bare].map { (bare, $0) }
+        }
+
         public var names: Set<String> { Set(values.keys) }
 
         /// Adds the answer a person typed at a prompt.

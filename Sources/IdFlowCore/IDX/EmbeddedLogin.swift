@@ -17,14 +17,17 @@ public struct EmbeddedLogin: Sendable {
     public var resume: String?
     /// How long polling (an Okta Verify push, idx.md §8) waits for the answer given elsewhere (`--mfa-timeout`).
     public var pollTimeout: Duration
+    /// Where an authenticator app's seed is kept and codes are computed from (`--totp-secret-file`).
+    public var totpSecretFile: TOTPSeedFile?
     /// A loop that does not reach an interaction code within this many forms sent is a server fault.
     static let maximumSteps = 30
     static let signUpRemediation = "select-enroll-profile"
 
     public init(
         answers: IDX.AnswerSet, remediation: String? = nil, clientSecret: Secret? = nil, store: Bool = true, signUp: Bool = false,
-        resume: String? = nil, pollTimeout: Duration = .seconds(300)
+        resume: String? = nil, pollTimeout: Duration = .seconds(300), totpSecretFile: TOTPSeedFile? = nil
     ) {
+        self.totpSecretFile = totpSecretFile
         self.resume = resume
         self.answers = answers
         self.remediation = remediation

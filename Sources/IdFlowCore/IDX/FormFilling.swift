@@ -81,9 +81,9 @@ extension IDX.Remediation {
             filled.inputs.append(pending)
             if let options = field.options {
                 var chosen: IDX.Option?
-                if let answer = answers[path] {
-                    chosen = options.first { $0.matches(answer, in: document) }
-                    if chosen != nil { filled.used.insert(path) }
+                if let answer = answers.lookup(path) {
+                    chosen = options.first { $0.matches(answer.value, in: document) }
+                    if chosen != nil { filled.used.insert(answer.name) }
                 } else if options.count == 1 {
                     // Okta leaves the authenticator choice unmarked though the form means nothing without it.
                     chosen = options[0]
@@ -98,10 +98,11 @@ extension IDX.Remediation {
                 } else if let value = chosen.value {
                     body[name] = value
                 }
-            } else if let answer = answers[path] {
-                filled.used.insert(path)
+            } else if let answer = answers.lookup(path) {
+                filled.used.insert(answer.name)
                 filled.tookInput = true
-                body[name] = field.type == "boolean" ? .bool(["true", "yes", "1", "on"].contains(answer.lowercased())) : .string(answer)
+                body[name] =
+                    field.type == "boolean" ? .bool(["true", "yes", "1", "on"].contains(answer.value.lowercased())) : .string(answer.value)
             } else if let value = field.value {
                 body[name] = value
             } else if field.required {

@@ -69,7 +69,7 @@ extension IDX {
             var answers = answers
             var asked: Set<String> = []
             while let field = form.fill(answers, in: document).inputs.first(where: {
-                answers[$0.name] == nil && !asked.contains($0.name) && !$0.isTakenAsIs
+                answers.lookup($0.name) == nil && !asked.contains($0.name) && !$0.isTakenAsIs
             }) {
                 asked.insert(field.name)
                 if let value = try ask(field) { answers.answer(field.name, with: value) }

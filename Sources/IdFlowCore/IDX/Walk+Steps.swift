@@ -62,7 +62,13 @@ extension IDX.Walk {
     }
 
     private func pending(_ form: IDX.Remediation, _ filled: IDX.FilledForm, _ document: IDX.Document) -> IDX.PendingForm {
-        IDX.PendingForm(transaction: nil, remediation: form.name, fields: filled.inputs, messages: document.messages)
+        var hint: String?
+        if form.name == "enroll-authenticator", document.resolve("$.currentAuthenticator")?["contextualData"]?["sharedSecret"] != nil {
+            hint =
+                "this form enrolls an authenticator app whose seed is not printed: add --totp-secret-file FILE to keep the seed "
+                + "and answer with its code, or run at a terminal to scan the QR code"
+        }
+        return IDX.PendingForm(transaction: nil, remediation: form.name, fields: filled.inputs, messages: document.messages, hint: hint)
     }
 
     /// The answers still unspent that cannot be meant for any form of this sign-in, with the fields offered now:
@@ -81,6 +87,8 @@ extension IDX.Walk {
         for field in fields {
             let parts = field.split(separator: ".")
             for end in parts.indices { offered.insert(parts[...end].joined(separator: ".")) }
+            // A field inside another may be answered by its own name (`methodType=voice`).
+            if let last = parts.last { offered.insert(String(last)) }
         }
         let stray = answers.names.filter { name in
             guard !offered.contains(name) else { return false }

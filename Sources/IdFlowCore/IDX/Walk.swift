@@ -13,6 +13,12 @@ extension IDX {
         /// Started by the first poll; every later poll of the sign-in counts against the same limit.
         var poll: PollingClock?
         var formsSent = 0
+        /// The answers idflow filled in itself for the current document (a TOTP code, the authenticator app chosen).
+        var automatic: Set<String> = []
+        /// A computed TOTP code the server refused is tried once more, with the next step's code.
+        var totpRetries = 1
+        /// The enrollments whose QR code was drawn already: a form offered again is not drawn twice.
+        var shownEnrollments: Set<String> = []
 
         init(login: EmbeddedLogin, server: AuthorizationServer, context: IdFlowContext) {
             self.login = login
@@ -37,6 +43,7 @@ extension IDX {
                     transaction.follow(document)
                     report(document.messages)
                     if let success = document.successWithInteractionCode {
+                        answers.spend(automatic)
                         if !answers.names.isEmpty {
                             context.console.line(
                                 "warning: --answer \(answers.names.sorted().joined(separator: ", ")) was not used: no form of this sign-in asked for it"
@@ -58,6 +65,7 @@ extension IDX {
 
         /// Takes one step from `document` and returns the server's next document.
         private mutating func step(_ document: Document, _ transaction: Transaction) async throws(IdFlowError) -> Document {
+            try await answerAuthenticatorApp(document)
             switch try nextStep(document) {
             case .send(let form, let filled):
                 formsSent += 1
@@ -68,6 +76,7 @@ extension IDX {
                 context.message("idx: \(form.name)")
                 let next = try await proceed(form, body: filled.body)
                 answers.spend(filled.used)
+                if retriesRefusedCode(next, after: form, used: filled.used) { return next }
                 if atTerminal, next.offersAgain(form) {
                     // A wrong answer the server lets a person correct: say why, and the form is asked again.
                     for error in next.errors { context.console.line("error: \(error.message)") }

@@ -56,7 +56,7 @@ public enum SecureFile {
 }
 
 /// Writes all of `data` to `fd`, retrying short writes; the reason on failure.
-private func writeAll(_ data: Data, to fd: Int32) -> String? {
+func writeAll(_ data: Data, to fd: Int32) -> String? {
     data.withUnsafeBytes { buffer -> String? in
         var offset = 0
         while offset < buffer.count {

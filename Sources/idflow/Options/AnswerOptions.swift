@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import IdFlowCore
 
 /// How an embedded (Identity Engine) sign-in or sign-up is answered and continued: one `--answer` per form
@@ -23,8 +24,16 @@ struct AnswerOptions: ParsableArguments {
             valueName: "name"))
     var remediation: String?
 
+    @Option(
+        name: .customLong("totp-secret-file"),
+        help: ArgumentHelp(
+            "With --embedded: keep an authenticator app's seed in this new file (0600) when the flow enrolls one, and answer TOTP forms with codes computed from it.",
+            valueName: "file"),
+        completion: .file())
+    var totpSecretFile: String?
+
     /// Whether any embedded-only option was given.
-    var given: Bool { !answers.isEmpty || resume != nil || remediation != nil }
+    var given: Bool { !answers.isEmpty || resume != nil || remediation != nil || totpSecretFile != nil }
 
     /// The embedded flow these options describe.
     func login(
@@ -32,6 +41,7 @@ struct AnswerOptions: ParsableArguments {
     ) throws(IdFlowError) -> EmbeddedLogin {
         EmbeddedLogin(
             answers: try IDX.AnswerSet.parse(answers, reader: context.secrets), remediation: remediation,
-            clientSecret: try clientSecret.secret(context), store: store, signUp: signUp, resume: resume, pollTimeout: pollTimeout)
+            clientSecret: try clientSecret.secret(context), store: store, signUp: signUp, resume: resume, pollTimeout: pollTimeout,
+            totpSecretFile: totpSecretFile.map { TOTPSeedFile(URL(fileURLWithPath: $0)) })
     }
 }

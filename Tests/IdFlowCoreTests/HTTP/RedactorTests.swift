@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowTestSupport
 import Testing
 
 struct RedactorTests {
@@ -21,6 +22,25 @@ struct RedactorTests {
         let text = Redactor.body(body, contentType: "application/ion+json; okta-version=1.0.0")
         #expect(!text.contains("02hidden") && !text.contains("ic9"), "\(text)")
         #expect(text.contains("\"interaction_code\""), "field names and public values stay readable")
+    }
+
+    /// The recorded Google Authenticator enrollment carries its seed twice: as `sharedSecret` and inside the QR
+    /// code's PNG; a trace of it, and of Okta Verify's code and a security answer sent back, shows neither.
+    @Test func masksAnAuthenticatorAppsSeedItsQRCodeAndItsCodes() throws {
+        let enrollment = try Fixtures.data("okta-idx/google-otp-enroll-qrcode.json")
+        let text = Redactor.body(enrollment, contentType: "application/ion+json; okta-version=1.0.0", limit: 1_000_000)
+        #expect(!text.contains("AANACLY3MX6EHKJJ"), "the seed leaked")
+        #expect(!text.contains("iVBORw0KGgo"), "the QR code's PNG leaked")
+        #expect(text.contains("data:image/png;<redacted>"), "the trace still says a picture was there: \(text.prefix(300))")
+        let answer = Redactor.body(
+            Data(#"{"credentials":{"totp":"123456","questionKey":"disliked_food","answer":"kale"},"stateHandle":"02s"}"#.utf8),
+            contentType: "application/json")
+        #expect(!answer.contains("123456") && !answer.contains("kale") && !answer.contains("02s"), "\(answer)")
+        #expect(answer.contains("disliked_food"))
+        let uri = Redactor.url("otpauth://totp/example.okta.com:jo%40example.com?secret=AANACLY3MX6EHKJJ&issuer=example.okta.com")
+        #expect(!uri.contains("AANACLY3MX6EHKJJ") && uri.contains("issuer=example.okta.com"), "\(uri)")
+        let marked = Redactor.json(try JSONValue(data: Data(#"{"name":"recoveryCode","secret":true,"value":"r-42"}"#.utf8)))
+        #expect(marked["value"]?.stringValue == Redactor.mask, "a field the form marks secret is masked whatever its name")
     }
 
     @Test func masksActivationLinksAndTokenQueryParameters() {

@@ -1,0 +1,105 @@
+import Foundation
+import IdFlowCore
+import IdFlowTestSupport
+import OneTimePasscode
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `--totp-secret-file` on the recorded Google Authenticator documents: the enrollment keeps the seed and
+/// confirms it with a computed code, a sign-in answers with the next code when the server says one was used,
+/// and a script without the file stops with a hint instead of printing the seed.
+@Suite struct AuthenticatorAppFlowTests {
+    static let recordedSeed = "AANACLY3MX6EHKJJ"
+    let flows = EmbeddedLoginFlowTests()
+
+    func seedFile() throws -> TOTPSeedFile {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("totp-flow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return TOTPSeedFile(directory.appendingPathComponent("jo.totp"))
+    }
+
+    /// The recorded Identity Engine whose identify answers `afterIdentify` and whose code form answers with each
+    /// reply of `codeReplies` in turn (then success); the codes received are kept in `codes`.
+    func identityEngine(afterIdentify: String, codeReplies: [String] = [], codes: Locked<[String]>) throws -> RoutedTransport {
+        let engine = try flows.identityEngine()
+        let replies = Locked(codeReplies)
+        return RoutedTransport { request in
+            switch request.route {
+            case "POST /idp/idx/identify": return RecordedIdentityEngine.reply(afterIdentify)
+            case "POST /idp/idx/challenge/answer":
+                let credentials = request.jsonBody?["credentials"]
+                codes.withLock { $0.append(credentials?["passcode"]?.stringValue ?? credentials?["totp"]?.stringValue ?? "") }
+                let next = replies.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                return RecordedIdentityEngine.reply(next ?? "04-success-with-interaction-code.json", status: next == nil ? 200 : 400)
+            default: return engine.answer(request)
+            }
+        }
+    }
+
+    @Test func anEnrollmentKeepsTheSeedAndIsConfirmedWithItsCode() async throws {
+        let codes = Locked<[String]>([])
+        let transport = try identityEngine(afterIdentify: "google-otp-enroll-qrcode.json", codes: codes)
+        let messages = Locked<[String]>([])
+        var context = TestContext.make(transport: transport, configuration: flows.context(transport).configuration, messages: messages)
+        let now = Date()
+        context.now = { now }
+        let file = try seedFile()
+
+        let output = try await EmbeddedLogin(answers: IDX.AnswerSet(["identifier": "jo@example.com"]), totpSecretFile: file).run(context)
+
+        #expect(output.response.refreshToken == "CCY4M4fR3")
+        #expect(try file.read().base32 == Self.recordedSeed)
+        let totp = TOTP(secret: try #require(TOTPSecret(base32: Self.recordedSeed)))
+        #expect(codes.current == [totp.code(at: now)])
+        #expect(messages.current.contains { $0.contains("kept the seed of Google Authenticator in \(file.url.path)") })
+        #expect(!messages.current.contains { $0.contains(Self.recordedSeed) }, "the seed is never shown")
+    }
+
+    @Test func aSignInAnswersWithTheNextCodeWhenTheServerSaysTheCodeWasUsed() async throws {
+        let codes = Locked<[String]>([])
+        let transport = try identityEngine(
+            afterIdentify: "google-otp-challenge.json", codeReplies: ["error-google-otp-used-passcode.json"], codes: codes)
+        var context = TestContext.make(transport: transport, configuration: flows.context(transport).configuration)
+        // A moment just before a step ends: the retry waits for the next step, a fraction of a second here.
+        let now = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 30).rounded(.down) * 30 + 29.9)
+        context.now = { now }
+        let file = try seedFile()
+        try file.create(try #require(TOTPSecret(base32: Self.recordedSeed)))
+
+        _ = try await EmbeddedLogin(answers: IDX.AnswerSet(["identifier": "jo@example.com"]), totpSecretFile: file).run(context)
+
+        let totp = TOTP(secret: try file.read())
+        #expect(codes.current == [totp.code(at: now), totp.code(forStep: totp.step(at: now) + 1)])
+    }
+
+    @Test func aScriptWithoutASeedFileStopsAtTheEnrollmentWithAHintAndNoSeed() async throws {
+        let codes = Locked<[String]>([])
+        let transport = try identityEngine(afterIdentify: "google-otp-enroll-qrcode.json", codes: codes)
+        let context = flows.context(transport)
+        let error = await failure { () throws(IdFlowError) in
+            try await EmbeddedLogin(answers: IDX.AnswerSet(["identifier": "jo@example.com"])).run(context)
+        }
+        guard case .idxPending(let pending) = error else {
+            Issue.record("expected the pending form, got \(String(describing: error))")
+            return
+        }
+        #expect(pending.remediation == "enroll-authenticator")
+        #expect(error?.hint?.contains("--totp-secret-file") == true)
+        let printed = String(decoding: try JSONEncoder().encode(pending), as: UTF8.self)
+        #expect(!printed.contains(Self.recordedSeed) && !printed.contains("iVBORw0KGgo"), "\(printed)")
+        #expect(codes.current.isEmpty)
+    }
+
+    /// `--answer methodType=push` fills the method of the authenticator being chosen (`authenticator.methodType`).
+    @Test func aNestedFieldIsAnsweredByItsOwnName() throws {
+        let document = try IDX.Document(data: try Fixtures.data("okta-idx/okta-verify-select-method-push-totp.json"))
+        let form = try #require(document.remediations.first { $0.name == "authenticator-verification-data" })
+        let filled = form.fill(IDX.AnswerSet(["methodType": "push"]), in: document)
+        #expect(filled.isComplete)
+        #expect(filled.used == ["methodType"])
+        #expect(filled.body["authenticator"]?["methodType"] == "push")
+    }
+}
