@@ -123,7 +123,8 @@ let package = Package(
         .testTarget(
             name: "IdFlowCLITests",
             dependencies: [
-                "idflow", "IdFlowCore", "IdFlowTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "idflow", "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The push tests sign challenges as an org would (RS256).
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -61,4 +61,31 @@ struct EmbeddedTerminalCommandTests {
         #expect(result.stderr.contains("  2) select-enroll-profile"))
         #expect(server.requests.contains { $0.route == "POST /idp/idx/enroll" }, "choice 2 was sent")
     }
+
+    /// An authenticator app's enrollment at a terminal: the QR code drawn on stderr for a phone to scan, the key
+    /// beside it for typing, then the code asked for; nothing of it on stdout.
+    @Test func anAuthenticatorAppsQRCodeIsDrawnForThePhoneToScan() async throws {
+        let server = RecordedIdentityEngine.transport { request in
+            switch request.route {
+            case "POST /idp/idx/identify": return RecordedIdentityEngine.reply("google-otp-enroll-qrcode.json")
+            case "POST /idp/idx/challenge/answer":
+                let code = request.jsonBody?["credentials"]?["passcode"]?.stringValue
+                return code == "123456"
+                    ? RecordedIdentityEngine.reply("04-success-with-interaction-code.json")
+                    : RecordedIdentityEngine.reply("error-google-otp-invalid-passcode.json", status: 400)
+            default: return nil
+            }
+        }
+        let result = await CLI.run(
+            ["login-pkce", "--embedded", "--answer", "identifier=jo@example.com"] + configuration, transport: server,
+            terminalAnswers: ["", "123456"])  // Enter takes the enrollment, then the code
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Scan this QR code with Google Authenticator:"))
+        let drawing = result.stderr.split(separator: "\n").filter { $0.contains("█") || $0.contains("▀") || $0.contains("▄") }
+        #expect(drawing.count >= 12, "the code is drawn: \(result.stderr)")
+        #expect(Set(drawing.map(\.count)).count == 1, "every line of the drawing is as wide as the code")
+        #expect(result.stderr.contains("Can't scan it? Enter this key in Google Authenticator: AANACLY3MX6EHKJJ"))
+        #expect(result.stderr.contains("Enter code (required): "))
+        #expect(!result.stdout.contains("AANACLY3MX6EHKJJ"))
+    }
 }
