@@ -24,7 +24,14 @@ extension IDX.Walk {
         context.message(
             "idx: \(form.name): waiting up to \(Int(login.pollTimeout.inSeconds)) s for \(what) to be answered, "
                 + "e.g. with `idflow resolve --next --approve`")
-        if let number = document.correctAnswer { context.notice("idx: \(what) asks for the number \(number)") }
+        if let number = document.correctAnswer {
+            // The one thing the person must act on: set apart so it is seen among the progress lines.
+            context.notice("idx: \(what) asks for the number \(number); pick it where the push is answered:")
+            context.notice("")
+            context.notice("        \(number)")
+            context.notice("")
+            context.notice("idx: e.g. `idflow resolve --next --approve --number \(number)`")
+        }
         return PollingClock(context, limit: login.pollTimeout)
     }
 

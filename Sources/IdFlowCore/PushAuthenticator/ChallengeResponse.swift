@@ -58,7 +58,7 @@ public enum ChallengeResponse {
     /// `org` (never to a URL the challenge names).
     public static func claims(
         challenge: PushChallenge, enrollment: EnrollmentRecord, org: URL, installationId: String, key: DeviceKey, consent: UserConsent,
-        amr: [String], signals: DeviceSignals, now: Date
+        amr: [String], signals: DeviceSignals, now: Date, selectedNumber: String? = nil
     ) -> JSONValue {
         var deviceSignals = signals.requested(challenge.signals)
         deviceSignals["id"] = .string(enrollment.deviceId)
@@ -74,9 +74,13 @@ public enum ChallengeResponse {
         claims["keyType"] = .string(key.role.rawValue)
         claims["amr"] = .array(amr.map(JSONValue.string))
         claims["deviceSignals"] = .object(deviceSignals)
-        claims["challengeResponseContext"] = [
+        var responseContext: [String: JSONValue] = [
             "userConsent": .string(consent.rawValue), "transactionType": .string(challenge.transactionType),
         ]
+        // The number picked in a number challenge. Okta's public device SDKs name no claim for it; this is the one
+        // the sandbox reads (README, "Number challenge").
+        if let selectedNumber { responseContext["selectedChallengeTextItem"] = .string(selectedNumber) }
+        claims["challengeResponseContext"] = .object(responseContext)
         claims["integrations"] = []
         claims["signalProviders"] = []
         return .object(claims)

@@ -26,6 +26,8 @@ public struct ListChallenges: Sendable {
         @NullWhenAbsent public var transactionTime: String?
         public var userVerification: String
         @NullWhenAbsent public var bindingMessage: String?
+        /// The numbers to pick from when the sign-in shows one (number challenge); `resolve --number` answers.
+        @NullWhenAbsent public var challengeTextItems: [String]?
         public var expiresAt: String
         public var verificationUri: String
 
@@ -39,6 +41,7 @@ public struct ListChallenges: Sendable {
             transactionTime = challenge.transactionTime ?? ISO8601.string(challenge.issuedAt)
             userVerification = challenge.userVerification?.uppercased() ?? "NONE"
             bindingMessage = challenge.bindingMessage
+            challengeTextItems = challenge.challengeTextItems.isEmpty ? nil : challenge.challengeTextItems
             expiresAt = ISO8601.string(challenge.expiresAt)
             verificationUri = challenge.verificationUri.absoluteString
         }

@@ -38,6 +38,12 @@ public struct PushChallenge: Sendable {
         context["bindingMessage"]?.stringValue.map { $0.removingPercentEncoding ?? $0 }
     }
 
+    /// The numbers of a number challenge (`challengeContext.challengeTextItems`): the sign-in shows one of
+    /// them, and the person must pick that one to approve. Empty when the challenge asks for no number.
+    public var challengeTextItems: [String] {
+        (context["challengeTextItems"]?.arrayValue ?? []).compactMap { $0.stringValue ?? $0.intValue.map(String.init) }
+    }
+
     /// Parses the structure of §5b: every required claim present with its type, `challengeContext` an
     /// object. A token that is not even a JWT is `.invalidInput`; a missing claim names it.
     public init(_ jwt: String) throws(IdFlowError) {

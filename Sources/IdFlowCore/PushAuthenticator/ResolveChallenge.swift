@@ -17,8 +17,14 @@ public struct ResolveChallenge: Sendable {
     /// Where the PIN comes from, when one was given; read only if the user-verification key is used.
     public var pin: SecretSource?
     public var enrollmentId: String?
+    /// The number picked for a number challenge (`--number`); asked at a terminal when the challenge has one.
+    public var number: String?
 
-    public init(target: Target, approve: Bool, userVerification: Bool = false, pin: SecretSource? = nil, enrollmentId: String? = nil) {
+    public init(
+        target: Target, approve: Bool, userVerification: Bool = false, pin: SecretSource? = nil, enrollmentId: String? = nil,
+        number: String? = nil
+    ) {
+        self.number = number
         self.target = target
         self.approve = approve
         self.userVerification = userVerification
@@ -67,6 +73,7 @@ public struct ResolveChallenge: Sendable {
             throw .localState("the device identity of \(org.absoluteString) is missing", hint: OrgDeviceFolder.reenrollHint)
         }
 
+        let selectedNumber = try pickNumber(challenge, context)
         let outcome = try userVerificationOutcome(record, challenge, folder: folder, context)
         let plan = ChallengeResponse.plan(approve: approve, challenge: challenge, userVerification: outcome)
         let key: DeviceKey
@@ -77,11 +84,34 @@ public struct ResolveChallenge: Sendable {
         }
         let claims = ChallengeResponse.claims(
             challenge: challenge, enrollment: record, org: org, installationId: identity.installationId, key: key, consent: plan.consent,
-            amr: plan.amr, signals: DeviceSignals.current(name: record.displayName), now: context.now())
+            amr: plan.amr, signals: DeviceSignals.current(name: record.displayName), now: context.now(),
+            selectedNumber: plan.consent.isApproval ? selectedNumber : nil)
         let response = try ChallengeResponse.sign(claims, challenge: challenge, key: key)
         let status = try await context.http.send(
             ChallengeVerifyRequest(url: verifyURL, method: challenge.method ?? "push", challengeResponse: response))
         return try output(challenge, consent: plan.consent, key: key, status: status, outcome: outcome)
+    }
+
+    /// The number to approve a number challenge with: `--number`, one of those offered, or at a terminal the one
+    /// typed at the prompt; a script without it stops before anything is signed. A denial needs none.
+    private func pickNumber(_ challenge: PushChallenge, _ context: IdFlowContext) throws(IdFlowError) -> String? {
+        let offered = challenge.challengeTextItems
+        guard approve, !offered.isEmpty else { return nil }
+        let list = offered.joined(separator: ", ")
+        var picked = number
+        if picked == nil, context.console.isInteractive {
+            picked = context.console.promptLine("The sign-in shows a number; which is it (\(list))? ")?.trimmingCharacters(in: .whitespaces)
+        }
+        guard let picked, !picked.isEmpty else {
+            throw .invalidInput(
+                "the challenge \(challenge.transactionId) is a number challenge: pick the number the sign-in shows, one of \(list) (nothing was sent)",
+                hint: "add --number N, the number shown where the sign-in waits")
+        }
+        guard offered.contains(picked) else {
+            throw .invalidInput(
+                "\(picked) is not one of the numbers offered (\(list)); nothing was sent", hint: "give the number the sign-in shows")
+        }
+        return picked
     }
 
     /// Unlocks the user-verification key when it is the first candidate (§6b), noting each fallback on stderr.

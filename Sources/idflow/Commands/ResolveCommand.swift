@@ -11,7 +11,11 @@ struct ResolveCommand: AsyncParsableCommand {
             exits 5. A challenge that asks for user verification needs the PIN (--pin-stdin, --pin-file or \
             IDFLOW_PIN); a wrong PIN answers UV_TEMPORARILY_UNAVAILABLE, as a phone does, and exits 4.
 
+            A number challenge (`challenges` lists its "challengeTextItems") is approved only with the number the \
+            sign-in shows: --number N, or typed at the prompt.
+
               $ idflow resolve --next --approve | jq -r .decision
+              $ idflow resolve --next --approve --number 42
               $ idflow resolve --transaction-id "$TX" --deny
             """)
 
@@ -35,6 +39,12 @@ struct ResolveCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only look at this enrollment's challenges.", valueName: "enrollment-id"), completion: .enrollments)
     var enrollment: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --approve: the number the sign-in shows, for a number challenge (asked at a terminal when not given).",
+            valueName: "n"))
+    var number: String?
+
     @OptionGroup var pin: PINOptions
     @OptionGroup var global: GlobalOptions
 
@@ -42,13 +52,14 @@ struct ResolveCommand: AsyncParsableCommand {
         guard (transactionId != nil) != next else { throw ValidationError("choose exactly one of --transaction-id or --next") }
         guard approve != deny else { throw ValidationError("choose exactly one of --approve or --deny") }
         if deny && userVerification { throw ValidationError("--user-verification only applies to --approve") }
+        if deny && number != nil { throw ValidationError("--number only applies to --approve") }
     }
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
             try await ResolveChallenge(
                 target: transactionId.map { .transaction($0) } ?? .next, approve: approve, userVerification: userVerification,
-                pin: try pin.source(context), enrollmentId: enrollment
+                pin: try pin.source(context), enrollmentId: enrollment, number: number
             ).run(context)
         }
     }
