@@ -31,9 +31,11 @@ struct IDXDocumentTests {
                 #expect(document.remediations.isEmpty && !document.messages.isEmpty, "\(file)")
                 continue
             }
-            #expect(document.cancel?.name == "cancel", "\(file)")
+            // Terminal documents (a rate-limit message, recovery completed) carry a state handle but no form at all.
+            #expect(document.cancel?.name == "cancel" || document.remediations.isEmpty, "\(file)")
             for form in document.remediations + [document.cancel].compactMap(\.self) {
-                #expect(form.href.scheme == "https", "\(file) \(form.name)")
+                // The sign-in widget's recorded mocks were served from http://localhost:3000; every other href is https.
+                #expect(form.href.scheme == "https" || form.href.host == "localhost", "\(file) \(form.name)")
                 // With no answers at all, every form still carries its hidden state handle (one recording's forms
                 // carry an older handle than the document's own, so the form's value is what is sent).
                 let filled = form.fill(IDX.AnswerSet(), in: document)
