@@ -58,9 +58,16 @@ extension IDXWire {
     }
 
     /// The user's enrollment of `authenticator`: its own id, and before the rest the `profile` the recordings show
-    /// (masked address or number, the question, the device name).
-    static func enrollmentObject(_ authenticator: IDXPolicy.Authenticator, view: IDXView, methods: [String]? = nil) -> JSONValue {
+    /// (masked address or number, the question, the device name); without it (`withProfile` false) as the enrollment
+    /// documents list what is enrolled already (`phone-enroll-data-sms-voice.json`).
+    static func enrollmentObject(
+        _ authenticator: IDXPolicy.Authenticator, view: IDXView, methods: [String]? = nil, withProfile: Bool = true
+    ) -> JSONValue {
         let object = authenticatorObject(authenticator, methods: methods)
+        if !withProfile {
+            let full = enrollmentObject(authenticator, view: view, methods: methods)
+            return with(object, ["id": full["id"] ?? ""])
+        }
         switch authenticator {
         case .password:
             return with(object, ["id": .string(passwordEnrollmentID)])

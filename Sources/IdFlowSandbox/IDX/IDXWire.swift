@@ -84,7 +84,7 @@ enum IDXWire {
                     fields: [["name": "authenticator", "type": "object", "options": .array(options)]], stateHandle: stateHandle))
             if view.skippable { forms.append(form("skip", href: href("skip"), fields: [], stateHandle: stateHandle)) }
             authenticators = offered.map { authenticatorObject($0) }
-            enrollments = view.enrolled.map { enrollmentObject($0, view: view) }
+            enrollments = view.enrolled.map { enrollmentObject($0, view: view, withProfile: false) }
         }
         func resend() -> JSONObject { ["resend": form("resend", href: href("challenge/resend"), fields: [], stateHandle: stateHandle)] }
 

@@ -29,7 +29,7 @@ import Testing
         (#"{"idx": {"enroll": {"required": ["email"]}}}"#, "must contain \"password\""),
         (#"{"idx": {"enroll": {"required": ["password"], "optional": ["sms"]}}}"#, #"unknown authenticator "sms"; known: password, email, phone"#),
         (#"{"idx": {"enroll": {"required": ["password", "phone"], "optional": ["phone"]}}}"#, #""phone" is named twice"#),
-        (#"{"idx": {"enroll": {"required": ["password"]}, "signIn": {"factors": 2}}}"#, "idx.signIn.factors: must be from 1 to 1"),
+        (#"{"idx": {"enroll": {"required": ["password"]}, "signIn": {"factors": 2}}}"#, "\"idx.signIn.factors\": must be from 1 to 1"),
         (#"{"idx": {"signIn": {"factors": 0}}}"#, "idx.signIn.factors"),
         (#"{"idx": {"enroll": {"mandatory": ["password"]}}}"#, "unknown key(s) mandatory (known keys: required, optional)"),
         (#"{"idx": {"signIn": {"factor": 2}}}"#, "unknown key(s) factor"),
