@@ -110,7 +110,8 @@ let package = Package(
             name: "IdFlowSandboxTests",
             dependencies: [
                 // IdFlowCore: the TLS tests talk to the sandbox through the client's own transport (libcurl).
-                "IdFlowSandbox", "IdFlowTestSupport", "IdFlowCore",
+                // OneTimePasscode: the IDX tests compute the codes a phone's authenticator app would show.
+                "IdFlowSandbox", "IdFlowTestSupport", "IdFlowCore", "OneTimePasscode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -19,6 +19,14 @@ struct AdminController {
         routes.get("/sandbox/rate-limits", use: rateLimits)
         routes.post("/sandbox/rate-limits", use: configureRateLimit)
         routes.get("/sandbox/records", use: records)
+        routes.get("/sandbox/users/:user/authenticators", use: authenticators)
+    }
+
+    /// `GET /sandbox/users/{id or login}/authenticators` → `{"userId","login","authenticators":[…]}`: each enrolled
+    /// authenticator with what a test needs to answer it (the phone number, the question, TOTP seeds as
+    /// `sharedSecret`); 404 E0000007 for an unknown user.
+    @Sendable func authenticators(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        .json(try await state.idxAuthenticators(idOrLogin: request.pathParameter("user", context: context)))
     }
 
     /// `GET /sandbox/info` → the same document `idflow sandbox` prints (custom registration's client included).
@@ -78,7 +86,9 @@ struct AdminController {
     // MARK: Outbox
 
     /// `GET /sandbox/outbox` → `[{"to","subject","activationUrl","sentAt"}]` for mails and
-    /// `[{"to","subject","code","sentAt"}]` for a custom registration's texts, oldest first.
+    /// `[{"to","subject","code","sentAt"}]` for a custom registration's texts, and `[{"to","subject","code","channel",
+    /// "sentAt"}]` for an Identity Engine code (`channel` email, sms or voice; `to` the address or E.164 number), oldest
+    /// first.
     @Sendable func outbox(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let messages = await state.outboxMessages
         return .json(
@@ -87,6 +97,7 @@ struct AdminController {
                     var entry: JSONObject = ["to": .string(message.to), "subject": .string(message.subject)]
                     if let url = message.activationUrl { entry["activationUrl"] = .string(url) }
                     if let code = message.code { entry["code"] = .string(code) }
+                    if let channel = message.channel { entry["channel"] = .string(channel) }
                     entry["sentAt"] = .string(Timestamps.iso8601(message.sentAt))
                     return .object(entry)
                 }))

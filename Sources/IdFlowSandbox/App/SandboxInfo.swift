@@ -53,8 +53,13 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
             ]
         }
         if let idx {
+            // The shape `IDXPolicy.encode(to:)` writes, which reads back as the same policy.
             object["idx"] = [
-                "authenticators": .array(idx.authenticators.map { .string($0.rawValue) }), "signUp": .bool(idx.signUp),
+                "enroll": [
+                    "required": .array(idx.required.map { .string($0.rawValue) }),
+                    "optional": .array(idx.optional.map { .string($0.rawValue) }),
+                ],
+                "signIn": ["factors": .int(idx.factors)], "signUp": .bool(idx.signUp), "numberChallenge": .bool(idx.numberChallenge),
             ]
         }
         if let listenAddress { object["listenAddress"] = .string(listenAddress) }

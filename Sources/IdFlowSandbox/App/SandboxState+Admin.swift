@@ -23,9 +23,9 @@ extension SandboxState {
 
     /// "Sends" a new 6-digit one-time code to `address` (an e-mail or a phone number): it lands in the outbox,
     /// where a test or a person reads it back, and is returned for the caller to check answers against.
-    func sendCode(to address: String, subject: String) -> String {
+    func sendCode(to address: String, subject: String, channel: String? = nil) -> String {
         let code = RandomToken.string(count: 6, alphabet: Array("0123456789"))
-        deliver(OutboxMessage(to: address, subject: subject, code: code, sentAt: clock.now))
+        deliver(OutboxMessage(to: address, subject: subject, code: code, channel: channel, sentAt: clock.now))
         return code
     }
 

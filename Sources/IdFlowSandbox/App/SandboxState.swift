@@ -56,6 +56,8 @@ public actor SandboxState {
     var idxTransactions: [String: IDXTransaction] = [:]
     var idxInteractionHandles: [String: String] = [:]
     var idxInteractionCodes: [String: String] = [:]
+    // Each user's phone, security question and Google Authenticator, by user id (`SandboxState+IDXAuthenticators.swift`).
+    var idxEnrollments: [String: IDXUserEnrollments] = [:]
 
     // Custom registration (`CustomRegistration/`).
     var customRegistrations: [String: CustomRegistrationRecord] = [:]

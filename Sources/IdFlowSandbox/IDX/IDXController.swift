@@ -22,6 +22,8 @@ struct IDXController {
         routes.post("/idp/idx/challenge/poll", use: pollCode)
         routes.post("/idp/idx/authenticators/poll", use: pollPush)
         routes.post("/idp/idx/credential/enroll", use: credentialEnroll)
+        routes.post("/idp/idx/challenge/send", use: send)
+        routes.post("/idp/idx/skip", use: skip)
         routes.post("/idp/idx/cancel", use: cancel)
     }
 
@@ -71,7 +73,7 @@ struct IDXController {
         let body = try await Self.body(request, context: context)
         guard let transaction = await liveTransaction(body), case .identify = transaction.step else { return IDXWire.expired() }
         guard let identifier = body["identifier"]?.stringValue, !identifier.isEmpty else {
-            return await document(transaction, error: IDXWire.message("Enter a username.", key: "errors.E0000001"), status: .badRequest)
+            return await document(transaction, error: IDXMessage(text: "Enter a username.", key: "errors.E0000001"), status: .badRequest)
         }
         return await document(await state.identify(transaction, login: identifier))
     }
@@ -83,7 +85,7 @@ struct IDXController {
         guard let transaction = await liveTransaction(body), case .identify = transaction.step else { return IDXWire.expired() }
         guard state.configuration.idx.signUp else {
             return await document(
-                transaction, error: IDXWire.message("You do not have permission to perform the requested action", key: "errors.E0000006"),
+                transaction, error: IDXMessage(text: "You do not have permission to perform the requested action", key: "errors.E0000006"),
                 status: .forbidden)
         }
         return await document(await state.selectEnrollProfile(transaction))
@@ -99,60 +101,86 @@ struct IDXController {
         return await document(await state.enrollProfile(transaction, profile: profile))
     }
 
-    /// `credential/enroll {"authenticator": {"id", "methodType"}, "stateHandle"}` (`select-authenticator-enroll`)
-    /// → the password's `enroll-authenticator`, or the e-mail's with a code sent to the new address.
+    /// `credential/enroll {"authenticator": {"id", "methodType", "phoneNumber"}, "stateHandle"}`
+    /// (`select-authenticator-enroll`, the phone's `authenticator-enrollment-data`) → the authenticator's
+    /// `enroll-authenticator` (a code sent for e-mail and phone); a phone number that is not E.164 → 400,
+    /// `select-authenticator-enroll` with Okta's top-level message.
     @Sendable func credentialEnroll(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
-        guard let transaction = await liveTransaction(body), case .selectEnroll = transaction.step else { return IDXWire.expired() }
-        guard let next = await state.chooseEnrollment(transaction, id: body["authenticator"]?["id"]?.stringValue) else {
+        guard let transaction = await liveTransaction(body), transaction.step.enrollee != nil else { return IDXWire.expired() }
+        guard let next = await state.chooseEnrollment(transaction, authenticator: body["authenticator"]) else {
             return await document(transaction, error: Self.notOffered, status: .badRequest)
         }
         return await document(next)
     }
 
     /// `challenge {"authenticator": {"id", "methodType"}, "stateHandle"}` (`select-authenticator-authenticate`,
-    /// and Okta Verify's `resend`) → the e-mail code's `challenge-authenticator` (a code in the outbox), or
-    /// `challenge-poll` for a push sent to the user's newest app-authenticator enrollment.
+    /// `authenticator-verification-data`, and Okta Verify's `resend`) → the chosen factor's `challenge-authenticator`
+    /// (a code in the outbox for e-mail and phone), `authenticator-verification-data` for a phone or Okta Verify
+    /// without a method, or `challenge-poll` for a push sent to the user's newest app-authenticator enrollment.
     @Sendable func challenge(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
         guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
+        let chosen = body["authenticator"]
         guard
             let next = await state.chooseAuthenticator(
-                transaction, id: body["authenticator"]?["id"]?.stringValue,
+                transaction, id: chosen?["id"]?.stringValue, methodType: chosen?["methodType"]?.stringValue,
                 clientOS: AuthnController.clientOS(userAgent: request.headers[.userAgent]))
         else { return await document(transaction, error: Self.notOffered, status: .badRequest) }
         return await document(next)
     }
 
-    /// `challenge/answer {"credentials": {"passcode"}, "stateHandle"}`: the password of a sign-in (a wrong one
-    /// is `errors.E0000004` on the same challenge, 401), a sign-up's first password (the policy's messages on
-    /// the field, 400), or an e-mailed code (`api.authn.error.PASSCODE_INVALID` on the field, 400).
+    /// `challenge/answer {"credentials": {…}, "stateHandle"}`: the password of a sign-in (a wrong one is
+    /// `errors.E0000004` on the same challenge, 401), or the credentials of a factor or an enrollment (a wrong one
+    /// is a message on its field, 400: `api.authn.error.PASSCODE_INVALID`, `authfactor.challenge.soft_token.*`,
+    /// `securityQuestion.answer.tooShort.arg`, …).
     @Sendable func answer(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
-        let passcode = body["credentials"]?["passcode"]?.stringValue ?? ""
+        let credentials = body["credentials"]
         guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
         switch transaction.step {
-        case .enrollPassword:
-            return await document(await state.enrollPassword(transaction, password: passcode))
-        case .challengeEmail, .enrollEmail:
-            return await document(await state.answerEmailCode(transaction, passcode: passcode))
         case .challengePassword:
-            guard let next = await state.answerPassword(transaction, password: passcode) else {
+            guard let next = await state.answerPassword(transaction, password: credentials?["passcode"]?.stringValue ?? "") else {
                 return await document(
-                    transaction, error: IDXWire.message("Authentication failed", key: "errors.E0000004"), status: .unauthorized)
+                    transaction, error: IDXMessage(text: "Authentication failed", key: "errors.E0000004"), status: .unauthorized)
             }
             return await document(next)
+        case .challengeCode, .challengeSecurityQuestion, .challengeTOTP:
+            return await document(await state.answerFactor(transaction, credentials: credentials))
+        case .enrollPassword, .enrollEmail, .enrollPhone, .enrollSecurityQuestion, .enrollGoogleOTP:
+            return await document(await state.answerEnrollment(transaction, credentials: credentials))
         default:
             return IDXWire.expired()
         }
     }
 
-    /// `challenge/resend {"stateHandle"}` → a new code in the outbox (the old one stops working), same document;
-    /// within 30 s of the last code, nothing is sent and the same step answers 400 with Okta's "wait" message.
+    /// `challenge/resend {"stateHandle"}` → a new code in the outbox on the same channel (the old one stops working),
+    /// same document; within 30 s of the last code, nothing is sent and the same step answers 400 with Okta's "wait"
+    /// message.
     @Sendable func resend(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
-        guard let transaction = await liveTransaction(body), let next = await state.resendEmailCode(transaction) else {
+        guard let transaction = await liveTransaction(body), let next = await state.resendCode(transaction) else {
             return IDXWire.expired()
+        }
+        return await document(next)
+    }
+
+    /// `challenge/send {"stateHandle"}` from Okta Verify's TOTP challenge (its `send`) → a push instead.
+    @Sendable func send(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body),
+            let next = await state.sendPushInstead(transaction, clientOS: AuthnController.clientOS(userAgent: request.headers[.userAgent]))
+        else { return IDXWire.expired() }
+        return await document(next)
+    }
+
+    /// `skip {"stateHandle"}` at sign-up, once only optional authenticators are left → the new user and the success
+    /// document; anywhere else 400 with the step as it was.
+    @Sendable func skip(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
+        guard let next = await state.skipEnrollment(transaction) else {
+            return await document(transaction, error: Self.notOffered, status: .badRequest)
         }
         return await document(next)
     }
@@ -163,7 +191,8 @@ struct IDXController {
         let body = try await Self.body(request, context: context)
         guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
         switch transaction.step {
-        case .challengeEmail, .enrollEmail: return await document(transaction)
+        case .challengeCode(_, let code) where code.channel == .email: return await document(transaction)
+        case .enrollEmail: return await document(transaction)
         default: return IDXWire.expired()
         }
     }
@@ -189,7 +218,7 @@ struct IDXController {
     }
 
     /// The top-level message for an authenticator the step does not offer.
-    static let notOffered = IDXWire.message("The authenticator is not available for this step.", key: "errors.E0000001")
+    static let notOffered = IDXMessage(text: "The authenticator is not available for this step.", key: "errors.E0000001")
 
     private func liveTransaction(_ body: JSONValue) async -> IDXTransaction? {
         guard let stateHandle = body["stateHandle"]?.stringValue else { return nil }
@@ -210,12 +239,13 @@ struct IDXController {
         switch outcome {
         case .next(let next): return await document(next)
         case .invalid(let again, let errors): return await document(again, fieldErrors: errors, status: .badRequest)
+        case .refused(let again, let message): return await document(again, error: message, status: .badRequest)
         }
     }
 
     /// The document for `transaction`; without a `status`, 200, or 403 for a step that refuses the sign-in.
     private func document(
-        _ transaction: IDXTransaction, error: JSONValue? = nil, fieldErrors: IDXFieldErrors? = nil, status: HTTPResponse.Status? = nil
+        _ transaction: IDXTransaction, error: IDXMessage? = nil, fieldErrors: IDXFieldErrors? = nil, status: HTTPResponse.Status? = nil
     ) async -> Response {
         let view = await state.idxView(transaction)
         return IDXWire.response(

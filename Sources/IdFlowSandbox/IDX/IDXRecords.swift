@@ -1,41 +1,86 @@
 import Foundation
 
-/// Where an Identity Engine transaction stands (idx.md §10): which form it waits for.
+/// Where an Identity Engine transaction stands (idx.md §10, §12): which form it waits for.
 enum IDXStep: Sendable {
     /// `identify`: who is signing in.
     case identify
     /// `challenge-authenticator` for the password of `login` (the user may not exist: nothing is revealed
     /// before the password is checked).
     case challengePassword(login: String)
-    /// The password was right and the policy asks for a second factor: `select-authenticator-authenticate`.
-    case selectAuthenticator(userId: String)
-    /// `challenge-authenticator` for the code e-mailed to the user (the current code only).
-    case challengeEmail(userId: String, code: IDXEmailCode)
+    /// `select-authenticator-authenticate`: the factors the sign-in still needs, among the user's enrollments.
+    case selectAuthenticator(IDXSignIn)
+    /// `authenticator-verification-data`: an authenticator with more than one method (phone, Okta Verify) was chosen
+    /// without saying which.
+    case selectMethod(IDXSignIn, IDXPolicy.Authenticator)
+    /// `challenge-authenticator` for a code sent to the user's address or phone (the current code only).
+    case challengeCode(IDXSignIn, IDXCode)
+    /// `challenge-authenticator` for the user's security question.
+    case challengeSecurityQuestion(IDXSignIn)
+    /// `challenge-authenticator` for a TOTP code: Google Authenticator (`credentials.passcode`) or Okta Verify
+    /// (`credentials.totp`).
+    case challengeTOTP(IDXSignIn, IDXPolicy.Authenticator)
     /// `challenge-poll` while the push `transactionId` waits for an answer.
-    case challengePush(userId: String, transactionId: String)
+    case challengePush(IDXSignIn, transactionId: String)
     /// The push was denied or expired: an ERROR message and `select-authenticator-authenticate` to retry.
-    case pushEnded(userId: String, outcome: IDXPushOutcome)
+    case pushEnded(IDXSignIn, outcome: IDXPushOutcome)
     /// The policy asks for Okta Verify and the user has no app-authenticator enrollment: an ERROR message,
     /// nothing but `cancel`.
     case oktaVerifyMissing(userId: String)
     /// `enroll-profile` (sign-up, idx.md §9): the new user's profile.
     case enrollProfile
-    /// `select-authenticator-enroll`: the authenticators of the policy the user-to-be still has to enroll.
-    case selectEnroll(IDXSignUp)
+    /// `select-authenticator-enroll` (with `skip` once only optional ones are left, at sign-up).
+    case selectEnroll(IDXEnrollee)
     /// `enroll-authenticator` for the first password.
-    case enrollPassword(IDXSignUp)
+    case enrollPassword(IDXEnrollee)
     /// `enroll-authenticator` for the e-mail address of the profile, with the code sent to it.
-    case enrollEmail(IDXSignUp, code: IDXEmailCode)
+    case enrollEmail(IDXEnrollee, code: IDXCode)
+    /// `authenticator-enrollment-data`: the phone's number and method.
+    case enrollPhoneData(IDXEnrollee)
+    /// `enroll-authenticator` for the code sent to the phone number being enrolled.
+    case enrollPhone(IDXEnrollee, phoneNumber: String, code: IDXCode)
+    /// `enroll-authenticator` for a security question and its answer.
+    case enrollSecurityQuestion(IDXEnrollee)
+    /// `enroll-authenticator` for Google Authenticator: the QR code of `secret`, and a first code to prove it.
+    case enrollGoogleOTP(IDXEnrollee, secret: String)
     /// Signed in (or signed up): the success document with its interaction code.
     case success(interactionCode: String, userId: String)
 
     /// The user the transaction is about once the sandbox has revealed who it is.
     var userId: String? {
         switch self {
-        case .selectAuthenticator(let userId), .challengeEmail(let userId, _), .challengePush(let userId, _),
-            .pushEnded(let userId, _), .oktaVerifyMissing(let userId), .success(_, let userId):
+        case .selectAuthenticator(let signIn), .selectMethod(let signIn, _), .challengeCode(let signIn, _),
+            .challengeSecurityQuestion(let signIn), .challengeTOTP(let signIn, _), .challengePush(let signIn, _),
+            .pushEnded(let signIn, _):
+            return signIn.userId
+        case .oktaVerifyMissing(let userId), .success(_, let userId):
             return userId
-        case .identify, .challengePassword, .enrollProfile, .selectEnroll, .enrollPassword, .enrollEmail:
+        case .selectEnroll(let enrollee), .enrollPassword(let enrollee), .enrollEmail(let enrollee, _), .enrollPhoneData(let enrollee),
+            .enrollPhone(let enrollee, _, _), .enrollSecurityQuestion(let enrollee), .enrollGoogleOTP(let enrollee, _):
+            return enrollee.signIn?.userId
+        case .identify, .challengePassword, .enrollProfile:
+            return nil
+        }
+    }
+
+    /// The sign-in whose factors this step is about, if any.
+    var signIn: IDXSignIn? {
+        switch self {
+        case .selectAuthenticator(let signIn), .selectMethod(let signIn, _), .challengeCode(let signIn, _),
+            .challengeSecurityQuestion(let signIn), .challengeTOTP(let signIn, _), .challengePush(let signIn, _),
+            .pushEnded(let signIn, _):
+            return signIn
+        default:
+            return enrollee?.signIn
+        }
+    }
+
+    /// Who enrolls at this step, if it is an enrollment.
+    var enrollee: IDXEnrollee? {
+        switch self {
+        case .selectEnroll(let enrollee), .enrollPassword(let enrollee), .enrollEmail(let enrollee, _), .enrollPhoneData(let enrollee),
+            .enrollPhone(let enrollee, _, _), .enrollSecurityQuestion(let enrollee), .enrollGoogleOTP(let enrollee, _):
+            return enrollee
+        default:
             return nil
         }
     }
@@ -49,11 +94,38 @@ enum IDXStep: Sendable {
     }
 }
 
-/// The one valid code of an e-mail challenge or enrollment; a resend replaces it. It lives as long as the
-/// transaction (10 minutes of sandbox clock from `/interact`).
-struct IDXEmailCode: Sendable {
+/// A sign-in past its password: the user, and the factors passed so far (the password first).
+struct IDXSignIn: Sendable {
+    let userId: String
+    var passed: [IDXPolicy.Authenticator] = [.password]
+}
+
+/// Who enrolls an authenticator: someone signing up (nothing exists until the end), or a user signing in who lacks
+/// a required authenticator.
+enum IDXEnrollee: Sendable {
+    case signUp(IDXSignUp)
+    case signIn(IDXSignIn)
+
+    var signIn: IDXSignIn? {
+        if case .signIn(let signIn) = self { return signIn }
+        return nil
+    }
+}
+
+/// The one valid code of a challenge or enrollment sent to an address or phone; a resend replaces it. It lives as
+/// long as the transaction (10 minutes of sandbox clock from `/interact`).
+struct IDXCode: Sendable {
     let value: String
     let sentAt: Date
+    /// Where it went: `email`, `sms` or `voice`.
+    let channel: IDXCodeChannel
+}
+
+/// How a one-time code travels (the outbox entry's `channel`, and the IDX `methodType`).
+enum IDXCodeChannel: String, Sendable {
+    case email, sms, voice
+
+    var authenticator: IDXPolicy.Authenticator { self == .email ? .email : .phone }
 }
 
 /// How a push sent from the Identity Engine ended without an approval.
@@ -62,8 +134,8 @@ enum IDXPushOutcome: Sendable {
     case expired
 }
 
-/// A sign-up in progress. Nothing is created until the last authenticator of the policy is enrolled, so an
-/// abandoned sign-up leaves no user behind (and no ACTIVE user that could not sign in under the policy).
+/// A sign-up in progress. Nothing is created until the enrollment is done, so an abandoned sign-up leaves no user
+/// behind (and no ACTIVE user that could not sign in under the policy).
 struct IDXSignUp: Sendable {
     /// The accepted profile (`login` = `email`).
     var profile: [String: String]
@@ -71,28 +143,28 @@ struct IDXSignUp: Sendable {
     var password: StoredPassword?
     /// Whether the e-mail address was proven with its code.
     var emailVerified = false
+    /// The phone, security question and Google Authenticator enrolled so far.
+    var enrollments = IDXUserEnrollments()
 
     var email: String { profile["email"] ?? "" }
 
-    /// The authenticators of `policy` still to enroll, in the policy's order (Okta Verify is never enrolled at
-    /// sign-up: a new user has no app-authenticator enrollment yet, and `idflow enroll` needs a signed-in user).
-    func remaining(_ policy: IDXPolicy) -> [IDXPolicy.Authenticator] {
-        policy.authenticators.filter { authenticator in
-            switch authenticator {
-            case .password: return password == nil
-            case .email: return !emailVerified
-            case .oktaVerify: return false
-            }
+    /// Whether `authenticator` is enrolled already.
+    func has(_ authenticator: IDXPolicy.Authenticator) -> Bool {
+        switch authenticator {
+        case .password: return password != nil
+        case .email: return emailVerified
+        case .oktaVerify: return false
+        default: return enrollments.has(authenticator)
         }
     }
 
     /// Authenticators already enrolled, for `authenticatorEnrollments`.
     var enrolled: [IDXPolicy.Authenticator] {
-        (password == nil ? [] : [.password]) + (emailVerified ? [.email] : [])
+        IDXPolicy.Authenticator.allCases.filter(has)
     }
 }
 
-/// What asking for a code (`challenge/resend`, or choosing the e-mail authenticator again) led to.
+/// What asking for a code (`challenge/resend`, or choosing the authenticator again) led to.
 enum IDXCodeRequest: Sendable {
     /// Sent (or, for a push, the new challenge): the transaction's next step.
     case sent(IDXTransaction)
@@ -101,17 +173,33 @@ enum IDXCodeRequest: Sendable {
     case tooSoon(IDXTransaction)
 }
 
-/// What a form submission led to: the next step, or the step to show again (possibly another one) with
-/// messages on its fields.
+/// What a form submission led to: the next step, the step to show again (possibly another one) with messages on
+/// its fields, or with a top-level message.
 enum IDXOutcome: Sendable {
     case next(IDXTransaction)
     case invalid(IDXTransaction, IDXFieldErrors)
+    case refused(IDXTransaction, message: IDXMessage)
 }
 
-/// Validation messages for the fields of a form, by field path (`userProfile.email`), to send back in
-/// the fields' own `messages` (idx.md §5.4).
+/// A message as IDX documents carry it (idx.md §5.4); a nil key is sent without `i18n` (as Okta sends some).
+struct IDXMessage: Sendable {
+    let text: String
+    let key: String?
+    var params: [JSONValue]? = nil
+}
+
+/// Validation messages for the fields of a form, by field path (`userProfile.email`, `credentials.passcode`), to send
+/// back in the fields' own `messages` (idx.md §5.4).
 struct IDXFieldErrors: Error, Sendable {
-    var messages: [String: [(text: String, key: String)]]
+    var messages: [String: [IDXMessage]]
+
+    init(messages: [String: [IDXMessage]]) {
+        self.messages = messages
+    }
+
+    init(_ field: String, _ message: IDXMessage) {
+        self.messages = [field: [message]]
+    }
 }
 
 /// One interaction started at `/v1/interact`: the authorization request it is bound to (client, redirect
@@ -126,13 +214,23 @@ struct IDXTransaction: Sendable {
     var intent = "LOGIN"
 }
 
-/// What a document needs beyond the transaction: the policy, the user once known, the app-authenticator
-/// enrollment a push goes to.
+/// What a document needs beyond the transaction: the policy, the user once known, and the user's enrollments.
 struct IDXView: Sendable {
     let transaction: IDXTransaction
     let policy: IDXPolicy
     var user: User?
+    /// The user's enrollments of the authenticators the step lists.
+    var enrollments = IDXUserEnrollments()
+    /// The app-authenticator enrollment a push goes (or would go) to.
     var oktaVerify: OktaVerifyEnrollment?
+    /// What the step offers: `select-authenticator-authenticate`'s authenticators, or those left to enroll.
+    var offered: [IDXPolicy.Authenticator] = []
+    /// Whether `skip` is offered (only optional authenticators are left to enroll).
+    var skippable = false
+    /// The authenticators enrolled so far (sign-up) or the user's (sign-in), for `authenticatorEnrollments`.
+    var enrolled: [IDXPolicy.Authenticator] = []
+    /// The number of a number challenge, for `contextualData.correctAnswer`.
+    var correctAnswer: String?
 
     struct User: Sendable {
         let id: String

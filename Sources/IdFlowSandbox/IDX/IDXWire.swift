@@ -40,10 +40,10 @@ enum IDXWire {
 
     /// The document for where the transaction stands; `error` adds a top-level ERROR message.
     /// `fieldErrors` puts validation messages into the fields they are about.
-    static func document(_ view: IDXView, orgURL: String, error: JSONValue? = nil, fieldErrors: IDXFieldErrors? = nil) -> JSONValue {
+    static func document(_ view: IDXView, orgURL: String, error: IDXMessage? = nil, fieldErrors: IDXFieldErrors? = nil) -> JSONValue {
         let transaction = view.transaction
         let stateHandle = transaction.stateHandle
-        let fieldErrors = fieldErrors?.messages ?? [:]
+        let errors = fieldErrors?.messages ?? [:]
         func href(_ path: String) -> String { "\(orgURL)/idp/idx/\(path)" }
         var members: [(String, JSONValue)] = [
             ("stateHandle", .string(stateHandle)), ("version", "1.0.0"),
@@ -54,6 +54,39 @@ enum IDXWire {
         var current: (key: String, value: JSONValue)?
         var authenticators: [JSONValue]?
         var enrollments: [JSONValue]?
+        var enrollmentAuthenticator: JSONValue?
+        let offered = view.offered
+
+        /// `select-authenticator-authenticate` with the sign-in's remaining factors, their authenticators and the
+        /// user's enrollments of them (one index for both lists).
+        func selectAuthenticate() {
+            let options = offered.enumerated().map { authenticateOption($1, index: $0, view: view) }
+            forms.append(
+                form(
+                    "select-authenticator-authenticate", href: href("challenge"),
+                    fields: [["name": "authenticator", "type": "object", "options": .array(options)]], stateHandle: stateHandle))
+            authenticators = offered.map { authenticatorObject($0) }
+            enrollments = offered.map { enrollmentObject($0, view: view) }
+        }
+        /// During a challenge: the way back to another factor, when there is one (as the recordings offer it).
+        func otherFactors() {
+            if offered.count > 1 { selectAuthenticate() } else {
+                authenticators = offered.map { authenticatorObject($0) }
+                enrollments = offered.map { enrollmentObject($0, view: view) }
+            }
+        }
+        /// `select-authenticator-enroll` (and `skip`) with what is left to enroll; the enrolled ones listed.
+        func selectEnroll() {
+            let options = offered.enumerated().map { enrollOption($1, index: $0) }
+            forms.append(
+                form(
+                    "select-authenticator-enroll", href: href("credential/enroll"),
+                    fields: [["name": "authenticator", "type": "object", "options": .array(options)]], stateHandle: stateHandle))
+            if view.skippable { forms.append(form("skip", href: href("skip"), fields: [], stateHandle: stateHandle)) }
+            authenticators = offered.map { authenticatorObject($0) }
+            enrollments = view.enrolled.map { enrollmentObject($0, view: view, withProfile: false) }
+        }
+        func resend() -> JSONObject { ["resend": form("resend", href: href("challenge/resend"), fields: [], stateHandle: stateHandle)] }
 
         switch transaction.step {
         case .identify:
@@ -63,89 +96,209 @@ enum IDXWire {
             }
         case .challengePassword:
             forms.append(challengePassword(stateHandle, orgURL: orgURL))
-            let enrollment = with(passwordAuthenticator, ["id": .string(passwordEnrollmentID)])
+            let enrollment = enrollmentObject(.password, view: view)
             current = ("currentAuthenticatorEnrollment", enrollment)
-            authenticators = [passwordAuthenticator]
+            authenticators = [authenticatorObject(.password)]
             enrollments = [enrollment]
         case .selectAuthenticator, .pushEnded:
             if case .pushEnded(_, let outcome) = transaction.step { messages.append(pushEnded(outcome)) }
-            if let factor = secondFactor(view) {
-                forms.append(selectAuthenticatorAuthenticate(factor, stateHandle: stateHandle, orgURL: orgURL))
-                authenticators = [factor.authenticator]
-                enrollments = [factor.enrollment]
+            if !offered.isEmpty { selectAuthenticate() }
+        case .selectMethod(_, let authenticator):
+            // `phone-verification-data-select-method.json`, `okta-verify-select-method-push-totp.json`.
+            let isPhone = authenticator == .phone
+            var fields: [JSONValue] = [
+                ["name": "id", "required": true, "value": .string(authenticatorID(authenticator)), "mutable": false]
+            ]
+            if isPhone {
+                fields.append(methodChoice(["sms": "SMS", "voice": "Voice call"], order: ["sms", "voice"], required: true))
+                fields.append(["name": "enrollmentId", "required": true, "value": .string(view.enrollments.phone?.id ?? ""), "mutable": false])
+            } else {
+                fields.append(oktaVerifyMethodChoice(required: true))
+                fields.append(
+                    ["name": "autoChallenge", "type": "boolean", "label": "Send push automatically", "required": false, "value": false, "mutable": true])
             }
-        case .challengeEmail:
-            let enrollment = emailEnrollment(masked: maskedEmail(view.user?.email ?? ""))
+            let relatesTo = isPhone ? "$.currentAuthenticatorEnrollment" : "$.currentAuthenticator"
+            forms.append(
+                form(
+                    "authenticator-verification-data", href: href("challenge"),
+                    fields: [["name": "authenticator", "label": .string(displayName(authenticator)), "form": ["value": .array(fields)]]],
+                    stateHandle: stateHandle, relatesTo: [relatesTo]))
+            otherFactors()
+            current =
+                isPhone
+                ? ("currentAuthenticatorEnrollment", prepend(resend(), to: enrollmentObject(.phone, view: view), after: "profile"))
+                : ("currentAuthenticator", prepend(resend(), to: authenticatorObject(.oktaVerify)))
+        case .challengeCode(_, let code):
             forms.append(
                 passcodeForm(
                     "challenge-authenticator", relatesTo: "$.currentAuthenticatorEnrollment", stateHandle: stateHandle, orgURL: orgURL,
-                    errors: fieldErrors["credentials.passcode"]))
-            current = ("currentAuthenticatorEnrollment", withCodeActions(enrollment, stateHandle: stateHandle, orgURL: orgURL))
-            authenticators = [emailAuthenticator]
-            enrollments = [enrollment]
-        case .challengePush:
-            if let factor = secondFactor(view) {
-                forms.append(
-                    form(
-                        "challenge-poll", href: href("authenticators/poll"), fields: [], stateHandle: stateHandle,
-                        relatesTo: ["$.currentAuthenticator"], refresh: pollRefresh))
-                forms.append(selectAuthenticatorAuthenticate(factor, stateHandle: stateHandle, orgURL: orgURL))
-                let resend = form(
-                    "resend", href: href("challenge"),
+                    errors: errors["credentials.passcode"]))
+            otherFactors()
+            if code.channel == .email {
+                current = (
+                    "currentAuthenticatorEnrollment",
+                    withCodeActions(enrollmentObject(.email, view: view), stateHandle: stateHandle, orgURL: orgURL)
+                )
+            } else {
+                current = (
+                    "currentAuthenticatorEnrollment",
+                    prepend(resend(), to: enrollmentObject(.phone, view: view, methods: [code.channel.rawValue]), after: "profile")
+                )
+            }
+        case .challengeSecurityQuestion:
+            // `security-question-challenge.json`.
+            let question = view.enrollments.securityQuestion
+            forms.append(
+                credentialsForm(
+                    "challenge-authenticator", relatesTo: "$.currentAuthenticatorEnrollment",
                     fields: [
                         [
-                            "name": "authenticator", "required": true,
-                            "value": ["methodType": "push", "id": .string(SandboxState.authenticatorId)], "visible": false,
-                            "mutable": false,
-                        ]
-                    ], stateHandle: stateHandle)
-                current = ("currentAuthenticator", prepend(["resend": resend], to: oktaVerifyAuthenticator))
-                authenticators = [factor.authenticator]
-                enrollments = [factor.enrollment]
+                            "name": "questionKey", "label": .string(question?.question ?? ""), "required": true,
+                            "value": .string(question?.questionKey ?? ""), "visible": false, "mutable": false,
+                        ],
+                        field(["name": "answer", "label": "Answer", "required": true, "secret": true], errors: errors["credentials.answer"]),
+                    ], stateHandle: stateHandle, orgURL: orgURL))
+            otherFactors()
+            let asked: JSONValue = ["questionKey": .string(question?.questionKey ?? ""), "question": .string(question?.question ?? "")]
+            current = (
+                "currentAuthenticatorEnrollment",
+                with(enrollmentObject(.securityQuestion, view: view), [:], first: ["profile": asked, "contextualData": ["enrolledQuestion": asked]])
+            )
+        case .challengeTOTP(_, let authenticator):
+            if authenticator == .oktaVerify {
+                // `okta-verify-totp-challenge.json`: the code in `credentials.totp`; `send` for a push instead.
+                forms.append(
+                    credentialsForm(
+                        "challenge-authenticator", relatesTo: "$.currentAuthenticator",
+                        fields: [
+                            field(["name": "totp", "label": "Enter code", "required": true, "visible": true], errors: errors["credentials.totp"])
+                        ], stateHandle: stateHandle, orgURL: orgURL))
+                otherFactors()
+                current = (
+                    "currentAuthenticator",
+                    prepend(
+                        ["send": form("send", href: href("challenge/send"), fields: [], stateHandle: stateHandle)],
+                        to: authenticatorObject(.oktaVerify, methods: ["totp"]))
+                )
+            } else {
+                // `google-otp-challenge.json`.
+                forms.append(
+                    credentialsForm(
+                        "challenge-authenticator", relatesTo: "$.currentAuthenticatorEnrollment",
+                        fields: [field(["name": "passcode", "label": "Enter code", "required": true], errors: errors["credentials.passcode"])],
+                        stateHandle: stateHandle, orgURL: orgURL))
+                otherFactors()
+                current = ("currentAuthenticatorEnrollment", enrollmentObject(.googleOTP, view: view))
             }
+        case .challengePush:
+            // `okta-verify-push-challenge-poll.json`: with the number challenge, `contextualData.correctAnswer`.
+            forms.append(
+                form(
+                    "challenge-poll", href: href("authenticators/poll"), fields: [], stateHandle: stateHandle,
+                    relatesTo: ["$.currentAuthenticator"], refresh: pollRefresh))
+            selectAuthenticate()
+            let resend = form(
+                "resend", href: href("challenge"),
+                fields: [
+                    [
+                        "name": "authenticator", "required": true,
+                        "value": ["methodType": "push", "id": .string(SandboxState.authenticatorId)], "visible": false,
+                        "mutable": false,
+                    ]
+                ], stateHandle: stateHandle)
+            var pushing = prepend(["resend": resend], to: authenticatorObject(.oktaVerify, methods: ["push"]))
+            if let answer = view.correctAnswer {
+                pushing = prepend(["resend": resend, "contextualData": ["correctAnswer": .string(answer)]], to: pushing)
+            }
+            current = ("currentAuthenticator", pushing)
         case .oktaVerifyMissing:
             messages.append(
                 message(
                     "Okta Verify is not set up for this user: enroll this device first (idflow enroll), then sign in again.",
                     key: "idflow.sandbox.oktaVerifyNotEnrolled"))
         case .enrollProfile:
-            forms.append(enrollProfile(stateHandle, orgURL: orgURL, errors: fieldErrors))
+            forms.append(enrollProfile(stateHandle, orgURL: orgURL, errors: errors))
             forms.append(form("select-identify", href: href("identify/select"), fields: [], stateHandle: stateHandle))
-        case .selectEnroll(let signUp):
-            let remaining = signUp.remaining(view.policy)
-            let options: [JSONValue] = remaining.enumerated().map { index, authenticator in
-                option(
-                    label: displayName(authenticator), id: authenticatorID(authenticator), methodType: authenticator.rawValue,
-                    relatesTo: "$.authenticators.value[\(index)]")
-            }
-            forms.append(
-                form(
-                    "select-authenticator-enroll", href: href("credential/enroll"),
-                    fields: [["name": "authenticator", "type": "object", "options": .array(options)]], stateHandle: stateHandle))
-            authenticators = remaining.map(authenticator)
-            enrollments = signUp.enrolled.map(authenticator)
+        case .selectEnroll:
+            selectEnroll()
         case .enrollPassword:
             forms.append(
                 passcodeForm(
                     "enroll-authenticator", relatesTo: "$.currentAuthenticator", label: "Enter password", secret: true,
-                    stateHandle: stateHandle, orgURL: orgURL, errors: fieldErrors["credentials.passcode"]))
-            current = ("currentAuthenticator", passwordAuthenticator)
+                    stateHandle: stateHandle, orgURL: orgURL, errors: errors["credentials.passcode"]))
+            current = ("currentAuthenticator", authenticatorObject(.password))
         case .enrollEmail:
             forms.append(
                 passcodeForm(
                     "enroll-authenticator", relatesTo: "$.currentAuthenticator", stateHandle: stateHandle, orgURL: orgURL,
-                    errors: fieldErrors["credentials.passcode"]))
-            current = ("currentAuthenticator", withCodeActions(emailAuthenticator, stateHandle: stateHandle, orgURL: orgURL))
+                    errors: errors["credentials.passcode"]))
+            current = ("currentAuthenticator", withCodeActions(authenticatorObject(.email), stateHandle: stateHandle, orgURL: orgURL))
+        case .enrollPhoneData:
+            // `phone-enroll-data-sms-voice.json`.
+            forms.append(
+                form(
+                    "authenticator-enrollment-data", href: href("credential/enroll"),
+                    fields: [
+                        [
+                            "name": "authenticator", "label": "Phone",
+                            "form": [
+                                "value": [
+                                    ["name": "id", "required": true, "value": .string(phoneAuthenticatorID), "mutable": false],
+                                    methodChoice(["sms": "SMS", "voice": "Voice call"], order: ["sms", "voice"], required: true),
+                                    ["name": "phoneNumber", "required": true],
+                                ]
+                            ],
+                        ]
+                    ], stateHandle: stateHandle, relatesTo: ["$.currentAuthenticator"]))
+            selectEnroll()
+            current = ("currentAuthenticator", prepend(resend(), to: authenticatorObject(.phone)))
+        case .enrollPhone(_, _, let code):
+            // `phone-enroll-sms-code.json`, `phone-enroll-voice-code.json`.
+            forms.append(
+                passcodeForm(
+                    "enroll-authenticator", relatesTo: "$.currentAuthenticator", stateHandle: stateHandle, orgURL: orgURL,
+                    errors: errors["credentials.passcode"]))
+            selectEnroll()
+            let phone = authenticatorObject(.phone, methods: [code.channel.rawValue])
+            current = ("currentAuthenticator", prepend(resend(), to: phone))
+            enrollmentAuthenticator = phone
+        case .enrollSecurityQuestion:
+            // `security-question-enroll.json`; a short answer as `error-security-question-enroll-answer-too-short.json`.
+            forms.append(securityQuestionEnrollForm(stateHandle: stateHandle, orgURL: orgURL, errors: errors))
+            selectEnroll()
+            current = (
+                "currentAuthenticator", with(authenticatorObject(.securityQuestion), [:], first: ["contextualData": securityQuestionContext])
+            )
+            enrollmentAuthenticator = authenticatorObject(.securityQuestion)
+        case .enrollGoogleOTP(let enrollee, let secret):
+            // `google-otp-enroll-qrcode.json`.
+            forms.append(
+                credentialsForm(
+                    "enroll-authenticator", relatesTo: "$.currentAuthenticator",
+                    fields: [field(["name": "passcode", "label": "Enter code", "required": true], errors: errors["credentials.passcode"])],
+                    stateHandle: stateHandle, orgURL: orgURL))
+            selectEnroll()
+            let login: String
+            switch enrollee {
+            case .signUp(let signUp): login = signUp.profile["login"] ?? signUp.email
+            case .signIn: login = view.user?.login ?? ""
+            }
+            var context: JSONObject = [:]
+            if let qrcode = qrcode(otpauthURI(secret: secret, login: login, orgURL: orgURL)) { context["qrcode"] = qrcode }
+            context["sharedSecret"] = .string(secret)
+            current = ("currentAuthenticator", with(authenticatorObject(.googleOTP), [:], first: ["contextualData": .object(context)]))
+            enrollmentAuthenticator = authenticatorObject(.googleOTP)
         case .success:
             break
         }
 
         if !forms.isEmpty { members.append(("remediation", ["type": "array", "value": .array(forms)])) }
-        if let error { messages.append(error) }
+        if let error { messages.append(message(error)) }
         if !messages.isEmpty { members.append(("messages", ["type": "array", "value": .array(messages)])) }
         if let current { members.append((current.key, ["type": "object", "value": current.value])) }
         if let authenticators { members.append(("authenticators", ["type": "array", "value": .array(authenticators)])) }
         if let enrollments { members.append(("authenticatorEnrollments", ["type": "array", "value": .array(enrollments)])) }
+        if let enrollmentAuthenticator { members.append(("enrollmentAuthenticator", ["type": "object", "value": enrollmentAuthenticator])) }
         if let user = view.user { members.append(("user", ["type": "object", "value": userValue(user)])) }
         members.append(("cancel", form("cancel", href: href("cancel"), fields: [], stateHandle: stateHandle)))
         members.append(
@@ -160,6 +313,14 @@ enum IDXWire {
             members.append(("successWithInteractionCode", success(transaction, interactionCode: interactionCode, orgURL: orgURL)))
         }
         return .object(JSONObject(members))
+    }
+
+    /// A message object; without a key (as Okta sends some), no `i18n`.
+    static func message(_ message: IDXMessage) -> JSONValue {
+        guard let key = message.key else {
+            return .object(JSONObject([("message", .string(message.text)), ("class", "ERROR")]))
+        }
+        return self.message(message.text, key: key, params: message.params)
     }
 
     static func message(_ text: String, key: String, params: [JSONValue]? = nil) -> JSONValue {
@@ -177,86 +338,6 @@ enum IDXWire {
         case .rejected: return message("You have chosen to reject this login.", key: "api.authn.poll.error.push_rejected", params: [])
         case .expired: return message("Your push notification has expired.", key: "api.authn.poll.error.push_timeout", params: [])
         }
-    }
-
-    // MARK: Authenticators
-
-    private static let passwordAuthenticator: JSONValue = [
-        "type": "password", "key": "okta_password", "id": .string(passwordAuthenticatorID), "displayName": "Password",
-        "methods": [["type": "password"]],
-    ]
-
-    private static let emailAuthenticator: JSONValue = [
-        "type": "email", "key": "okta_email", "id": .string(emailAuthenticatorID), "displayName": "Email",
-        "methods": [["type": "email"]],
-    ]
-
-    private static let oktaVerifyAuthenticator: JSONValue = [
-        "type": "app", "key": "okta_verify", "id": .string(SandboxState.authenticatorId), "displayName": "Okta Verify",
-        "methods": [["type": "push"]],
-    ]
-
-    private static func emailEnrollment(masked: String) -> JSONValue {
-        with(emailAuthenticator, ["id": .string(emailEnrollmentID), "profile": ["email": .string(masked)]])
-    }
-
-    private static func authenticator(_ authenticator: IDXPolicy.Authenticator) -> JSONValue {
-        switch authenticator {
-        case .password: return passwordAuthenticator
-        case .email: return emailAuthenticator
-        case .oktaVerify: return oktaVerifyAuthenticator
-        }
-    }
-
-    private static func authenticatorID(_ authenticator: IDXPolicy.Authenticator) -> String {
-        switch authenticator {
-        case .password: return passwordAuthenticatorID
-        case .email: return emailAuthenticatorID
-        case .oktaVerify: return SandboxState.authenticatorId
-        }
-    }
-
-    private static func displayName(_ authenticator: IDXPolicy.Authenticator) -> String {
-        switch authenticator {
-        case .password: return "Password"
-        case .email: return "Email"
-        case .oktaVerify: return "Okta Verify"
-        }
-    }
-
-    /// The policy's second factor as `select-authenticator-authenticate` offers it: the authenticator, the
-    /// user's enrollment of it, and the option (which points at the enrollment, as the e-mail recording does).
-    private static func secondFactor(
-        _ view: IDXView
-    ) -> (authenticator: JSONValue, enrollment: JSONValue, option: JSONValue)? {
-        switch view.policy.secondFactor {
-        case .email:
-            return (
-                emailAuthenticator, emailEnrollment(masked: maskedEmail(view.user?.email ?? "")),
-                option(label: "Email", id: emailAuthenticatorID, methodType: "email", relatesTo: "$.authenticatorEnrollments.value[0]")
-            )
-        case .oktaVerify:
-            guard let enrollment = view.oktaVerify else { return nil }
-            return (
-                oktaVerifyAuthenticator,
-                with(
-                    oktaVerifyAuthenticator, ["id": .string(enrollment.id)],
-                    first: ["profile": ["deviceName": .string(enrollment.deviceName)]]),
-                option(
-                    label: "Okta Verify", id: SandboxState.authenticatorId, methodType: "push",
-                    relatesTo: "$.authenticatorEnrollments.value[0]")
-            )
-        case nil, .password:
-            return nil
-        }
-    }
-
-    /// `m***r@okta.com`: the first and last character of the local part, as Okta masks addresses.
-    static func maskedEmail(_ address: String) -> String {
-        guard let at = address.lastIndex(of: "@") else { return "*****" }
-        let local = address[..<at]
-        guard let first = local.first, let last = local.last else { return "*****" }
-        return "\(first)***\(local.count > 1 ? String(last) : "")\(address[at...])"
     }
 
     private static func userValue(_ user: IDXView.User) -> JSONValue {
@@ -281,11 +362,13 @@ enum IDXWire {
 
     /// `enroll-profile` (fixture `enroll-profile.json`): the `userProfile` form, every attribute required;
     /// validation messages inside the fields (fixture `error-enroll-profile-field.json`).
-    private static func enrollProfile(_ stateHandle: String, orgURL: String, errors: [String: [(text: String, key: String)]]) -> JSONValue {
+    private static func enrollProfile(_ stateHandle: String, orgURL: String, errors: [String: [IDXMessage]]) -> JSONValue {
         let attributes: [(String, String)] = [("firstName", "First name"), ("lastName", "Last name"), ("email", "Email")]
         let fields: [JSONValue] = attributes.map { name, label in
             var members: [(String, JSONValue)] = [("name", .string(name)), ("label", .string(label)), ("required", true)]
-            if let messages = errors["userProfile.\(name)"] { members.append(("messages", fieldMessages(messages))) }
+            if let messages = errors["userProfile.\(name)"] {
+                members.append(("messages", ["type": "array", "value": .array(messages.map { message($0.text, key: $0.key ?? "") })]))
+            }
             return .object(JSONObject(members))
         }
         return form(
@@ -298,25 +381,59 @@ enum IDXWire {
     /// passcode field.
     private static func passcodeForm(
         _ name: String, relatesTo: String, label: String = "Enter code", secret: Bool = false, stateHandle: String,
-        orgURL: String, errors: [(text: String, key: String)]?
+        orgURL: String, errors: [IDXMessage]?
     ) -> JSONValue {
-        var passcode: [(String, JSONValue)] = [("name", "passcode"), ("label", .string(label))]
-        if secret { passcode.append(("secret", true)) }
-        if let errors {
-            passcode.append(
-                ("messages", ["type": "array", "value": .array(errors.map { message($0.text, key: $0.key, params: []) })]))
-        }
-        return form(
-            name, href: "\(orgURL)/idp/idx/challenge/answer",
-            fields: [
-                [
-                    "name": "credentials", "type": "object", "form": ["value": [.object(JSONObject(passcode))]], "required": true,
-                ]
-            ], stateHandle: stateHandle, relatesTo: [relatesTo])
+        var passcode: JSONObject = ["name": "passcode", "label": .string(label)]
+        if secret { passcode["secret"] = true }
+        return credentialsForm(
+            name, relatesTo: relatesTo, fields: [field(.object(passcode), errors: errors)], stateHandle: stateHandle, orgURL: orgURL)
     }
 
-    private static func fieldMessages(_ messages: [(text: String, key: String)]) -> JSONValue {
-        ["type": "array", "value": .array(messages.map { message($0.text, key: $0.key) })]
+    /// A form of one required `credentials` object posted to `challenge/answer`.
+    private static func credentialsForm(_ name: String, relatesTo: String, fields: [JSONValue], stateHandle: String, orgURL: String) -> JSONValue {
+        form(
+            name, href: "\(orgURL)/idp/idx/challenge/answer",
+            fields: [["name": "credentials", "type": "object", "form": ["value": .array(fields)], "required": true]],
+            stateHandle: stateHandle, relatesTo: [relatesTo])
+    }
+
+    /// A field with its validation messages last (`{"type":"array","value":[…]}`), as the recordings place them.
+    private static func field(_ field: JSONValue, errors: [IDXMessage]?) -> JSONValue {
+        guard let errors, !errors.isEmpty else { return field }
+        return with(field, ["messages": ["type": "array", "value": .array(errors.map { message($0) })]])
+    }
+
+    /// The security question's `enroll-authenticator`: one `credentials` field whose two options are a predefined
+    /// question with its answer and a custom question with its answer (`security-question-enroll.json`); a short
+    /// answer's message on the `answer` field of both, with `secret` (`error-security-question-enroll-answer-too-short.json`).
+    private static func securityQuestionEnrollForm(stateHandle: String, orgURL: String, errors: [String: [IDXMessage]]) -> JSONValue {
+        let answerErrors = errors["credentials.answer"]
+        var answer: JSONObject = ["name": "answer", "label": "Answer", "required": true]
+        if answerErrors != nil { answer["secret"] = true }
+        let predefined: [JSONValue] = [
+            field(
+                [
+                    "name": "questionKey", "type": "string", "label": "Choose a security question", "required": true,
+                    "options": .array(SecurityQuestions.catalogue.map { ["label": .string($0.question), "value": .string($0.key)] }),
+                ], errors: errors["credentials.questionKey"]),
+            field(.object(answer), errors: answerErrors),
+        ]
+        let custom: [JSONValue] = [
+            ["name": "questionKey", "required": true, "value": .string(SecurityQuestions.customKey), "mutable": false],
+            field(["name": "question", "label": "Create a security question", "required": true], errors: errors["credentials.question"]),
+            field(.object(answer), errors: answerErrors),
+        ]
+        return form(
+            "enroll-authenticator", href: "\(orgURL)/idp/idx/challenge/answer",
+            fields: [
+                [
+                    "name": "credentials", "type": "object", "required": true,
+                    "options": [
+                        ["label": "Choose a security question", "value": ["form": ["value": .array(predefined)]]],
+                        ["label": "Create my own security question", "value": ["form": ["value": .array(custom)]]],
+                    ],
+                ]
+            ], stateHandle: stateHandle, relatesTo: ["$.currentAuthenticator"])
     }
 
     private static func challengePassword(_ stateHandle: String, orgURL: String) -> JSONValue {
@@ -328,32 +445,6 @@ enum IDXWire {
                     "form": ["value": [["name": "passcode", "label": "Password", "secret": true]]], "required": true,
                 ]
             ], stateHandle: stateHandle, relatesTo: ["$.currentAuthenticatorEnrollment"])
-    }
-
-    /// `select-authenticator-authenticate` (fixture `select-authenticator-authenticate.json`) with one option, so
-    /// a client takes it without asking.
-    private static func selectAuthenticatorAuthenticate(
-        _ factor: (authenticator: JSONValue, enrollment: JSONValue, option: JSONValue), stateHandle: String, orgURL: String
-    ) -> JSONValue {
-        form(
-            "select-authenticator-authenticate", href: "\(orgURL)/idp/idx/challenge",
-            fields: [["name": "authenticator", "type": "object", "options": [factor.option]]], stateHandle: stateHandle)
-    }
-
-    /// An option whose value is a form of immutable `id` and `methodType` (the client copies them through).
-    private static func option(label: String, id: String, methodType: String, relatesTo: String) -> JSONValue {
-        [
-            "label": .string(label),
-            "value": [
-                "form": [
-                    "value": [
-                        ["name": "id", "required": true, "value": .string(id), "mutable": false],
-                        ["name": "methodType", "required": false, "value": .string(methodType), "mutable": false],
-                    ]
-                ]
-            ],
-            "relatesTo": .string(relatesTo),
-        ]
     }
 
     /// An e-mail authenticator (or enrollment) with its `resend` and `poll` forms.
@@ -383,7 +474,7 @@ enum IDXWire {
     }
 
     /// A form with its hidden, required, immutable `stateHandle` last, as in every fixture.
-    private static func form(
+    static func form(
         _ name: String, href: String, fields: [JSONValue], stateHandle: String, relatesTo: [String]? = nil, refresh: Int? = nil
     ) -> JSONValue {
         var members: [(String, JSONValue)] = [("rel", ["create-form"]), ("name", .string(name))]
@@ -406,15 +497,21 @@ enum IDXWire {
     // MARK: JSON helpers
 
     /// `object` with `changes` applied in place (new keys appended), and `first` put before everything else.
-    private static func with(_ object: JSONValue, _ changes: JSONObject, first: JSONObject = [:]) -> JSONValue {
+    static func with(_ object: JSONValue, _ changes: JSONObject, first: JSONObject = [:]) -> JSONValue {
         var result = first
         for (key, value) in object.objectValue?.members ?? [] { result[key] = value }
         for (key, value) in changes.members { result[key] = value }
         return .object(result)
     }
 
-    /// `object` with the members of `leading` before its own (as the recordings put `resend`/`poll` first).
-    private static func prepend(_ leading: JSONObject, to object: JSONValue) -> JSONValue {
-        with(object, [:], first: leading)
+    /// `object` with the members of `leading` before its own (as the recordings put `resend`/`poll` first), or right
+    /// after its member `after` (`profile`, which the recordings keep first).
+    static func prepend(_ leading: JSONObject, to object: JSONValue, after: String? = nil) -> JSONValue {
+        let members = object.objectValue?.members ?? []
+        guard let after, let index = members.firstIndex(where: { $0.0 == after }) else { return with(object, [:], first: leading) }
+        var result = JSONObject(members[...index].map { ($0.key, $0.value) })
+        for (key, value) in leading.members { result[key] = value }
+        for (key, value) in members[(index + 1)...] where result[key] == nil { result[key] = value }
+        return .object(result)
     }
 }

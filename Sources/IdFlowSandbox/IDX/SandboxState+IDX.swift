@@ -1,7 +1,8 @@
 import Foundation
 
-/// The Identity Engine's interaction code flow (idx.md §2–§6, §11): password sign-in, then the policy's second
-/// factor (`SandboxState+IDXFactors.swift`); sign-up is in `SandboxState+IDXSignUp.swift`. An interaction code
+/// The Identity Engine's interaction code flow (idx.md §2–§6, §11, §12): password sign-in, then the policy's further
+/// factors (`SandboxState+IDXFactors.swift`); enrollment, at sign-up or at sign-in, is in
+/// `SandboxState+IDXEnroll.swift`. An interaction code
 /// is a separate token in front of an ordinary authorization code, so neither grant redeems the other's.
 extension SandboxState {
     static let idxTransactionLifetime: TimeInterval = 10 * 60
@@ -35,17 +36,55 @@ extension SandboxState {
     }
 
     /// `challenge/answer`: a wrong password (or an unknown or inactive user) leaves the challenge as it was
-    /// and returns nil. The right one issues the interaction code, or goes on to the policy's second factor:
-    /// `select-authenticator-authenticate`, or for Okta Verify without an enrollment the refusal.
+    /// and returns nil. The right one goes on to what the policy asks next (`continueSignIn`).
     func answerPassword(_ transaction: IDXTransaction, password: String) -> IDXTransaction? {
         guard case .challengePassword(let login) = transaction.step, let user = verifiedUser(username: login, password: password)
         else { return nil }
-        switch configuration.idx.secondFactor {
-        case nil, .password: return signIn(transaction, userId: user.id)
-        case .email: return updateStep(transaction, to: .selectAuthenticator(userId: user.id))
-        case .oktaVerify:
-            let enrolled = !activeEnrollments(userId: user.id).isEmpty
-            return updateStep(transaction, to: enrolled ? .selectAuthenticator(userId: user.id) : .oktaVerifyMissing(userId: user.id))
+        return continueSignIn(transaction, IDXSignIn(userId: user.id))
+    }
+
+    /// After a factor (or an enrollment at sign-in): a required Okta Verify the user lacks is a refusal; a required
+    /// authenticator the user lacks is enrolled now (`select-authenticator-enroll`, as Okta asks users created before
+    /// the policy); enough factors sign in; otherwise `select-authenticator-authenticate` among the user's remaining
+    /// authenticators, or, when none is left, the enrollment of an optional one.
+    func continueSignIn(_ transaction: IDXTransaction, _ progress: IDXSignIn) -> IDXTransaction {
+        let policy = configuration.idx
+        let userId = progress.userId
+        if policy.required.contains(.oktaVerify), !userHas(.oktaVerify, userId: userId) {
+            return updateStep(transaction, to: .oktaVerifyMissing(userId: userId))
+        }
+        if !missingRequired(userId: userId).isEmpty {
+            return updateStep(transaction, to: .selectEnroll(.signIn(progress)))
+        }
+        if progress.passed.count >= policy.factors { return signIn(transaction, userId: userId) }
+        if !usableFactors(progress).isEmpty { return updateStep(transaction, to: .selectAuthenticator(progress)) }
+        if !remainingToEnroll(.signIn(progress)).authenticators.isEmpty {
+            return updateStep(transaction, to: .selectEnroll(.signIn(progress)))
+        }
+        return updateStep(transaction, to: .oktaVerifyMissing(userId: userId))
+    }
+
+    /// Whether the user has `authenticator`: the password and (with an address) the e-mail always, Okta Verify with an
+    /// app-authenticator enrollment, the others once enrolled through the Identity Engine.
+    func userHas(_ authenticator: IDXPolicy.Authenticator, userId: String) -> Bool {
+        switch authenticator {
+        case .password: return true
+        case .email: return !(users[userId]?.email.isEmpty ?? true)
+        case .oktaVerify: return !activeEnrollments(userId: userId).isEmpty
+        default: return idxEnrollments[userId]?.has(authenticator) ?? false
+        }
+    }
+
+    /// The required authenticators a transaction can enroll that the user lacks, in the policy's order.
+    func missingRequired(userId: String) -> [IDXPolicy.Authenticator] {
+        configuration.idx.required.filter { $0.enrollsInTransaction && !userHas($0, userId: userId) }
+    }
+
+    /// The policy's authenticators the user has and has not passed in this sign-in, in the policy's order: what
+    /// `select-authenticator-authenticate` offers.
+    func usableFactors(_ progress: IDXSignIn) -> [IDXPolicy.Authenticator] {
+        configuration.idx.authenticators.filter {
+            $0 != .password && !progress.passed.contains($0) && userHas($0, userId: progress.userId)
         }
     }
 
@@ -59,22 +98,40 @@ extension SandboxState {
         return updateStep(transaction, to: .success(interactionCode: interactionCode, userId: userId))
     }
 
-    /// What the document of `transaction` shows besides the transaction: the policy, the user once known,
-    /// and the app-authenticator enrollment a push goes (or would go) to.
+    /// What the document of `transaction` shows besides the transaction: the policy, the user once known, the
+    /// authenticators offered and enrolled, the app-authenticator enrollment a push goes (or would go) to.
     func idxView(_ transaction: IDXTransaction) -> IDXView {
         var view = IDXView(transaction: transaction, policy: configuration.idx)
-        guard let userId = transaction.step.userId, let user = users[userId] else { return view }
+        let step = transaction.step
+        if let enrollee = step.enrollee {
+            let remaining = remainingToEnroll(enrollee)
+            view.offered = remaining.authenticators
+            view.skippable = remaining.skippable
+            switch enrollee {
+            case .signUp(let signUp):
+                view.enrolled = signUp.enrolled
+                view.enrollments = signUp.enrollments
+            case .signIn(let progress):
+                view.enrolled = IDXPolicy.Authenticator.allCases.filter {
+                    $0 != .oktaVerify && userHas($0, userId: progress.userId)
+                }
+            }
+        } else if let progress = step.signIn {
+            view.offered = usableFactors(progress)
+            view.enrolled = view.offered
+        }
+        guard let userId = step.userId, let user = users[userId] else { return view }
+        view.enrollments = idxEnrollments[userId] ?? IDXUserEnrollments()
         func attribute(_ name: String) -> String? { user.profile[name]?.stringValue }
         view.user = IDXView.User(
             id: user.id, login: user.login, email: user.email, firstName: attribute("firstName"), lastName: attribute("lastName"),
             timeZone: attribute("timezone") ?? attribute("timeZone"), locale: attribute("locale"))
-        let enrollment: EnrollmentRecord?
-        if case .challengePush(_, let transactionId) = transaction.step, let challenge = pushChallenges[transactionId] {
+        var enrollment = activeEnrollments(userId: userId).last
+        if case .challengePush(_, let transactionId) = step, let challenge = pushChallenges[transactionId] {
             enrollment = enrollments[challenge.enrollmentId]
-        } else {
-            enrollment = activeEnrollments(userId: userId).last
+            view.correctAnswer = challenge.request.numberChallenge?.correctAnswer
         }
-        if configuration.idx.secondFactor == .oktaVerify, let enrollment {
+        if let enrollment {
             view.oktaVerify = IDXView.OktaVerifyEnrollment(
                 id: enrollment.id, deviceName: devices[enrollment.deviceId]?.profile.displayName ?? "idflow")
         }

@@ -89,6 +89,9 @@ struct ChallengeResponseClaims: JWTPayload {
     struct Context: Codable, Sendable {
         var userConsent: String?
         var transactionType: String?
+        /// The number the user picked from the challenge's `challengeTextItems` (the sandbox's number challenge;
+        /// the public device SDKs define no such claim, see `SandboxState.answerPushChallenge`).
+        var selectedChallengeTextItem: String?
     }
 
     var iss: String?
@@ -134,6 +137,9 @@ struct PushChallengeClaims: JWTPayload {
         var transactionType: String
         var unusualActivitiesTextItems: [String] = []
         var riskLevel = "NONE"
+        /// The numbers of a number challenge, one of them the sign-in page's `correctAnswer` (okta-devices-kotlin
+        /// reads this claim as `ChallengeInformation.challengeItems`); absent without one.
+        var challengeTextItems: [String]?
     }
 
     var iss: String

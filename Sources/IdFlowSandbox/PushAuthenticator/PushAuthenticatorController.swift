@@ -45,7 +45,7 @@ struct PushAuthenticatorController {
 
     // MARK: Enrollments (§2, §3)
 
-    /// `POST /idp/myaccount/app-authenticators` (`…appAuthenticator.manage`) → 200, the enrollment.
+    /// `POST /idp/myaccount/app-authenticators` (`…appAuthenticator.manage`) → 200, the enrollment with its TOTP seed.
     @Sendable func enroll(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let (claims, user) = try await bearer(request, anyOf: [SandboxState.manageScope])
         var request = request
@@ -54,7 +54,7 @@ struct PushAuthenticatorController {
         }
         let input = try await enrollmentInput(body)
         let snapshot = try await state.enroll(userId: user.id, clientId: claims.cid, input: input)
-        return .json(PushAuthenticatorWire.enrollment(snapshot, orgURL: await state.orgURL))
+        return .json(PushAuthenticatorWire.enrollment(snapshot, orgURL: await state.orgURL, withSeed: true))
     }
 
     /// `PATCH …/{id}` (merge patch): `…maintenance.manage` or `…manage`; the user-verification key

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OneTimePasscode
 
 /// The `userVerification` a push challenge asks for (devices.md §5b, §6b).
 public enum PushUserVerification: String, Codable, Sendable, CaseIterable {
@@ -54,7 +55,8 @@ struct DeviceProfile: Sendable {
     var sid: String?
 }
 
-/// One app-authenticator enrollment (`pfd…`) with its push method (`opf…`).
+/// One app-authenticator enrollment (`pfd…`) with its push method (`opf…`) and its TOTP method (`ost…`), whose
+/// seed the enrollment answer hands over once (`methods.totp.sharedSecret`), as Okta Verify gets it.
 struct EnrollmentRecord: Sendable {
     let id: String
     let userId: String
@@ -69,6 +71,11 @@ struct EnrollmentRecord: Sendable {
     var transactionTypes: [String]
     let proofOfPossessionKid: String
     var userVerificationKid: String?
+    let totpMethodId: String
+    /// The seed of the TOTP method (SHA-1, 6 digits, 30 s).
+    let totpSecret: TOTPSecret
+    /// The last time step whose code was accepted: a code is never accepted twice.
+    var lastTOTPStep: Int64?
 }
 
 /// Where a push challenge stands; EXPIRED is derived from the clock, never stored.
@@ -85,6 +92,25 @@ struct PushRequest: Sendable {
     var clientOS = "UNKNOWN"
     var clientLocation = "Unknown location"
     var transactionType = "LOGIN"
+    /// The number challenge (`idx.numberChallenge`): the numbers the device offers (`challengeTextItems`) and the one
+    /// the sign-in page shows (`correctAnswer`), which an approval must carry.
+    var numberChallenge: NumberChallenge?
+}
+
+/// The numbers of a number challenge: the device shows `choices`, the sign-in page shows `correctAnswer`.
+struct NumberChallenge: Sendable, Equatable {
+    let correctAnswer: String
+    let choices: [String]
+
+    /// Three different two-digit numbers in random order, one of them the answer.
+    static func random() -> NumberChallenge {
+        var numbers: [Int] = []
+        while numbers.count < 3 {
+            let number = Int.random(in: 10...99)
+            if !numbers.contains(number) { numbers.append(number) }
+        }
+        return NumberChallenge(correctAnswer: String(numbers[0]), choices: numbers.shuffled().map(String.init))
+    }
 }
 
 /// One push challenge (devices.md §5): the claims it is minted with and the answer it got.

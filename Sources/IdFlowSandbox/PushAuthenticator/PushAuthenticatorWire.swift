@@ -36,8 +36,12 @@ enum PushAuthenticatorWire {
 
     /// An enrollment, as POST and PATCH return it. `methods.push.links` has the recording's three
     /// links: `pending` (served), `update` (the PATCH of this enrollment) and `activate` (the Devices
-    /// API's, listed for shape only: enrollments are ACTIVE at once).
-    static func enrollment(_ snapshot: EnrollmentSnapshot, orgURL: String) -> JSONValue {
+    /// API's, listed for shape only: enrollments are ACTIVE at once). `methods.totp` is the Okta Verify TOTP method:
+    /// its seed (`sharedSecret`, Base32, SHA-1, 6 digits, 30 s) only in the answer to the enrollment itself
+    /// (`withSeed`), as Okta hands a seed over once. The field names are okta-devices-swift's
+    /// (`EnrolledAuthenticatorModel.AuthenticatorMethods`: `id`, `type`, `sharedSecret`, `status`); MyAccount's
+    /// own response model decodes `methods.push` only, so SDK clients ignore it.
+    static func enrollment(_ snapshot: EnrollmentSnapshot, orgURL: String, withSeed: Bool = false) -> JSONValue {
         let enrollment = snapshot.enrollment
         let device = snapshot.device
         let selfURL = "\(orgURL)/idp/myaccount/app-authenticators/\(enrollment.id)"
@@ -72,10 +76,19 @@ enum PushAuthenticatorWire {
                         "pending": link("\(selfURL)/push/notifications", "GET"),
                         "activate": link("\(orgURL)/api/v1/devices/\(device.id)/lifecycle/activate", "POST"),
                     ],
-                ]
+                ],
+                "totp": totpMethod(enrollment, withSeed: withSeed),
             ],
             "links": ["self": link(selfURL, "PATCH", "DELETE")],
         ]
+    }
+
+    private static func totpMethod(_ enrollment: EnrollmentRecord, withSeed: Bool) -> JSONValue {
+        var method: JSONObject = ["id": .string(enrollment.totpMethodId), "type": "totp", "status": "ACTIVE"]
+        if withSeed { method["sharedSecret"] = .string(enrollment.totpSecret.base32) }
+        method["createdDate"] = .string(Timestamps.iso8601(enrollment.created))
+        method["lastUpdated"] = .string(Timestamps.iso8601(enrollment.lastUpdated))
+        return .object(method)
     }
 
     /// One entry of the pending list: `{"payloadVersion":"IDXv1","challenge":<JWT>}`.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import OneTimePasscode
 
 /// An enrollment with what its JSON shows: the device and the user.
 struct EnrollmentSnapshot: Sendable {
@@ -98,7 +99,8 @@ extension SandboxState {
             id: RandomToken.oktaID(prefix: "pfd"), userId: userId, deviceId: device.id, clientId: clientId,
             pushMethodId: RandomToken.oktaID(prefix: "opf"), created: now, lastUpdated: now, pushToken: input.pushToken,
             apsEnvironment: input.apsEnvironment, transactionTypes: input.transactionTypes,
-            proofOfPossessionKid: input.proofOfPossession.kid, userVerificationKid: input.userVerification?.kid)
+            proofOfPossessionKid: input.proofOfPossession.kid, userVerificationKid: input.userVerification?.kid,
+            totpMethodId: RandomToken.oktaID(prefix: "ost"), totpSecret: TOTPSecret.random())
         enrollments[enrollment.id] = enrollment
         register(input.proofOfPossession, role: .proofOfPossession, enrollment: enrollment)
         if let uv = input.userVerification { register(uv, role: .userVerification, enrollment: enrollment) }

@@ -89,7 +89,8 @@ extension SandboxState {
             authenticatorEnrollmentId: enrollment.id,
             challengeContext: .init(
                 clientOS: challenge.request.clientOS, clientLocation: challenge.request.clientLocation,
-                transactionTime: Timestamps.iso8601(challenge.issuedAt), transactionType: challenge.request.transactionType),
+                transactionTime: Timestamps.iso8601(challenge.issuedAt), transactionType: challenge.request.transactionType,
+                challengeTextItems: challenge.request.numberChallenge?.choices),
             userId: enrollment.userId, userVerification: level == .none ? nil : level.rawValue)
     }
 
@@ -143,6 +144,9 @@ extension SandboxState {
         } catch {
             throw OktaErrorResponse.invalidDeviceToken(error.reason)
         }
+        if consent.hasPrefix("APPROVED_"), let number = challenge.request.numberChallenge {
+            try checkNumber(claims.challengeResponseContext?.selectedChallengeTextItem, of: number, challenge: &challenge)
+        }
         let level = challenge.request.userVerification
         let approved: Bool
         switch consent {
@@ -158,6 +162,30 @@ extension SandboxState {
         challenge.keyType = key.role.rawValue
         pushChallenges[transactionId] = challenge
         return challenge.status
+    }
+
+    /// The number challenge of an approval (`idx.numberChallenge`). The public device SDKs carry the numbers to the
+    /// device (`challengeContext.challengeTextItems`) but no claim for the one the user picked, so the sandbox reads
+    /// it from `challengeResponseContext.selectedChallengeTextItem`. Without it the answer is refused (400, E0000001)
+    /// and the challenge keeps waiting; with another number the sign-in is refused: the challenge is denied (the
+    /// sign-in's poll shows the rejection) and the answer gets the same 400.
+    private func checkNumber(_ selected: String?, of number: NumberChallenge, challenge: inout PushChallengeRecord) throws {
+        guard let selected else {
+            throw OktaErrorResponse.validation(
+                "challengeResponse",
+                causes: [
+                    "challengeResponseContext.selectedChallengeTextItem: required for this number challenge: "
+                        + "one of challengeContext.challengeTextItems, the number the sign-in page shows"
+                ])
+        }
+        guard selected == number.correctAnswer else {
+            challenge.status = .denied
+            challenge.userConsent = "DENIED_CONSENT_PROMPT"
+            pushChallenges[challenge.transactionId] = challenge
+            throw OktaErrorResponse.validation(
+                "challengeResponse",
+                causes: ["challengeResponseContext.selectedChallengeTextItem: \(selected) is not the number the sign-in page shows; the sign-in is refused"])
+        }
     }
 
     /// Withdraws a challenge nobody answered (a cancelled or superseded sign-in): it stops being

@@ -91,14 +91,17 @@ public struct OutboxMessage: Sendable, Equatable {
     public let activationUrl: String?
     /// The one-time code of a custom registration's text message.
     public let code: String?
+    /// How an Identity Engine code travelled: `email`, `sms` or `voice` (nil for other messages).
+    public let channel: String?
     /// The sandbox-clock time of sending.
     public let sentAt: Date
 
-    public init(to: String, subject: String, activationUrl: String? = nil, code: String? = nil, sentAt: Date) {
+    public init(to: String, subject: String, activationUrl: String? = nil, code: String? = nil, channel: String? = nil, sentAt: Date) {
         self.to = to
         self.subject = subject
         self.activationUrl = activationUrl
         self.code = code
+        self.channel = channel
         self.sentAt = sentAt
     }
 }

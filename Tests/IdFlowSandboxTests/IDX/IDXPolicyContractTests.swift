@@ -180,10 +180,15 @@ struct IDXPolicyContractTests {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let line = String(decoding: try encoder.encode(info), as: UTF8.self)
-            #expect(line.contains(#""idx":{"authenticators":["password","email"],"signUp":true}"#), "\(line)")
+            // The older shape is shown in the newer one, which reads back as the same policy.
+            #expect(
+                line.contains(
+                    #""idx":{"enroll":{"optional":[],"required":["password","email"]},"numberChallenge":false,"signIn":{"factors":2},"signUp":true}"#
+                ), "\(line)")
             let served = try await api.send(.get, "/sandbox/info").object()
             let policy = try #require(served["idx"] as? [String: Any])
-            #expect(policy["authenticators"] as? [String] == ["password", "email"])
+            #expect((policy["enroll"] as? [String: Any])?["required"] as? [String] == ["password", "email"])
+            #expect((policy["signIn"] as? [String: Any])?["factors"] as? Int == 2)
             #expect(policy["signUp"] as? Bool == true)
         }
     }

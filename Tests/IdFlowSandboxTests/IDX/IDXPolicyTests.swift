@@ -43,8 +43,10 @@ struct IDXDocument {
             let inner = ((option["value"] as? [String: Any])?["form"] as? [String: Any])?["value"] as? [[String: Any]] ?? []
             var values: [String: String] = [:]
             for field in inner {
-                if let name = field["name"] as? String, let value = field["value"] as? String { values[name] = value }
-                #expect(field["mutable"] as? Bool == false, "option fields are immutable")
+                guard let name = field["name"] as? String, let value = field["value"] as? String else { continue }
+                // A valued field is immutable; a method to choose (phone, Okta Verify) has options instead.
+                values[name] = value
+                #expect(field["mutable"] as? Bool == false, "valued option fields are immutable")
             }
             return (option["label"] as? String ?? "", values, option["relatesTo"] as? String)
         }
@@ -236,12 +238,14 @@ extension SandboxClient {
         #expect(select.status == .ok, "\(select.reply.text)")
         #expect(select.remediationNames == ["select-authenticator-authenticate"])
         let option = try #require(select.authenticatorOptions("select-authenticator-authenticate").first)
-        #expect(option.values == ["id": "autidflowsandbox0000", "methodType": "push"])
+        // Okta Verify's option lets the client choose the method (totp or push), as the recordings show.
+        #expect(option.values == ["id": "autidflowsandbox0000"])
         let enrollment = try #require(select.list("authenticatorEnrollments").first)
         #expect(enrollment["id"] as? String == device.enrollmentId)
         #expect(enrollment["key"] as? String == "okta_verify")
         let poll = try await api.idx(
-            "challenge", ["authenticator": option.values, "stateHandle": stateHandle], userAgent: "idflow/1.0 (Linux)")
+            "challenge", ["authenticator": option.values.merging(["methodType": "push"]) { $1 }, "stateHandle": stateHandle],
+            userAgent: "idflow/1.0 (Linux)")
         #expect(poll.status == .ok, "\(poll.reply.text)")
         return (stateHandle, poll)
     }
@@ -511,7 +515,7 @@ extension SandboxClient {
             #expect(refused.remediationNames == ["identify"])
             let info = try await api.send(.get, "/sandbox/info").object()
             let policy = try #require(info["idx"] as? [String: Any])
-            #expect(policy["authenticators"] as? [String] == ["password"])
+            #expect((policy["enroll"] as? [String: Any])?["required"] as? [String] == ["password"])
             #expect(policy["signUp"] as? Bool == false)
         }
     }

@@ -62,6 +62,8 @@ struct EnrolledDevice: Sendable {
     let clientInstanceKey: DeviceKey
     let proofOfPossession: DeviceKey
     var userVerification: DeviceKey?
+    /// The seed of the enrollment's TOTP method (`methods.totp.sharedSecret` of the enrollment answer).
+    var totpSecret: String?
 
     var path: String { "/idp/myaccount/app-authenticators/\(enrollmentId)" }
     var pendingPath: String { path + "/push/notifications" }
@@ -154,7 +156,8 @@ extension SandboxClient {
             enrollmentId: try #require(body["id"] as? String), userId: try #require((body["user"] as? [String: Any])?["id"] as? String),
             deviceId: try #require(device["id"] as? String), clientInstanceId: try #require(device["clientInstanceId"] as? String),
             methodId: try #require(push["id"] as? String), login: login, accessToken: accessToken, clientInstanceKey: keys.0,
-            proofOfPossession: keys.1, userVerification: keys.2)
+            proofOfPossession: keys.1, userVerification: keys.2,
+            totpSecret: ((body["methods"] as? [String: Any])?["totp"] as? [String: Any])?["sharedSecret"] as? String)
     }
 
     /// `POST /sandbox/push` for the device's user; returns the transaction id.
