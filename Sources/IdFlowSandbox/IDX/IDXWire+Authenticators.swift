@@ -72,7 +72,8 @@ extension IDXWire {
         case .password:
             return with(object, ["id": .string(passwordEnrollmentID)])
         case .email:
-            return with(object, ["id": .string(emailEnrollmentID)], first: ["profile": ["email": .string(maskedEmail(view.user?.email ?? ""))]])
+            return with(
+                object, ["id": .string(emailEnrollmentID)], first: ["profile": ["email": .string(maskedEmail(view.user?.email ?? ""))]])
         case .phone:
             let phone = view.enrollments.phone
             return with(
@@ -108,7 +109,9 @@ extension IDXWire {
         default:
             fields.append(fixedMethod(identity(authenticator).methods[0]))
         }
-        return ["label": .string(displayName(authenticator)), "value": ["form": ["value": .array(fields)]], "relatesTo": .string(relatesTo)]
+        return [
+            "label": .string(displayName(authenticator)), "value": ["form": ["value": .array(fields)]], "relatesTo": .string(relatesTo),
+        ]
     }
 
     /// An option of `select-authenticator-enroll` (`authenticators` index `index`), as

@@ -70,7 +70,9 @@ enum IDXWire {
         }
         /// During a challenge: the way back to another factor, when there is one (as the recordings offer it).
         func otherFactors() {
-            if offered.count > 1 { selectAuthenticate() } else {
+            if offered.count > 1 {
+                selectAuthenticate()
+            } else {
                 authenticators = offered.map { authenticatorObject($0) }
                 enrollments = offered.map { enrollmentObject($0, view: view) }
             }
@@ -111,11 +113,16 @@ enum IDXWire {
             ]
             if isPhone {
                 fields.append(methodChoice(["sms": "SMS", "voice": "Voice call"], order: ["sms", "voice"], required: true))
-                fields.append(["name": "enrollmentId", "required": true, "value": .string(view.enrollments.phone?.id ?? ""), "mutable": false])
+                fields.append([
+                    "name": "enrollmentId", "required": true, "value": .string(view.enrollments.phone?.id ?? ""), "mutable": false,
+                ])
             } else {
                 fields.append(oktaVerifyMethodChoice(required: true))
                 fields.append(
-                    ["name": "autoChallenge", "type": "boolean", "label": "Send push automatically", "required": false, "value": false, "mutable": true])
+                    [
+                        "name": "autoChallenge", "type": "boolean", "label": "Send push automatically", "required": false, "value": false,
+                        "mutable": true,
+                    ])
             }
             let relatesTo = isPhone ? "$.currentAuthenticatorEnrollment" : "$.currentAuthenticator"
             forms.append(
@@ -156,13 +163,16 @@ enum IDXWire {
                             "name": "questionKey", "label": .string(question?.question ?? ""), "required": true,
                             "value": .string(question?.questionKey ?? ""), "visible": false, "mutable": false,
                         ],
-                        field(["name": "answer", "label": "Answer", "required": true, "secret": true], errors: errors["credentials.answer"]),
+                        field(
+                            ["name": "answer", "label": "Answer", "required": true, "secret": true], errors: errors["credentials.answer"]),
                     ], stateHandle: stateHandle, orgURL: orgURL))
             otherFactors()
             let asked: JSONValue = ["questionKey": .string(question?.questionKey ?? ""), "question": .string(question?.question ?? "")]
             current = (
                 "currentAuthenticatorEnrollment",
-                with(enrollmentObject(.securityQuestion, view: view), [:], first: ["profile": asked, "contextualData": ["enrolledQuestion": asked]])
+                with(
+                    enrollmentObject(.securityQuestion, view: view), [:],
+                    first: ["profile": asked, "contextualData": ["enrolledQuestion": asked]])
             )
         case .challengeTOTP(_, let authenticator):
             if authenticator == .oktaVerify {
@@ -171,7 +181,9 @@ enum IDXWire {
                     credentialsForm(
                         "challenge-authenticator", relatesTo: "$.currentAuthenticator",
                         fields: [
-                            field(["name": "totp", "label": "Enter code", "required": true, "visible": true], errors: errors["credentials.totp"])
+                            field(
+                                ["name": "totp", "label": "Enter code", "required": true, "visible": true],
+                                errors: errors["credentials.totp"])
                         ], stateHandle: stateHandle, orgURL: orgURL))
                 otherFactors()
                 current = (
@@ -185,7 +197,9 @@ enum IDXWire {
                 forms.append(
                     credentialsForm(
                         "challenge-authenticator", relatesTo: "$.currentAuthenticatorEnrollment",
-                        fields: [field(["name": "passcode", "label": "Enter code", "required": true], errors: errors["credentials.passcode"])],
+                        fields: [
+                            field(["name": "passcode", "label": "Enter code", "required": true], errors: errors["credentials.passcode"])
+                        ],
                         stateHandle: stateHandle, orgURL: orgURL))
                 otherFactors()
                 current = ("currentAuthenticatorEnrollment", enrollmentObject(.googleOTP, view: view))
@@ -267,7 +281,8 @@ enum IDXWire {
             forms.append(securityQuestionEnrollForm(stateHandle: stateHandle, orgURL: orgURL, errors: errors))
             selectEnroll()
             current = (
-                "currentAuthenticator", with(authenticatorObject(.securityQuestion), [:], first: ["contextualData": securityQuestionContext])
+                "currentAuthenticator",
+                with(authenticatorObject(.securityQuestion), [:], first: ["contextualData": securityQuestionContext])
             )
             enrollmentAuthenticator = authenticatorObject(.securityQuestion)
         case .enrollGoogleOTP(let enrollee, let secret):
@@ -298,7 +313,9 @@ enum IDXWire {
         if let current { members.append((current.key, ["type": "object", "value": current.value])) }
         if let authenticators { members.append(("authenticators", ["type": "array", "value": .array(authenticators)])) }
         if let enrollments { members.append(("authenticatorEnrollments", ["type": "array", "value": .array(enrollments)])) }
-        if let enrollmentAuthenticator { members.append(("enrollmentAuthenticator", ["type": "object", "value": enrollmentAuthenticator])) }
+        if let enrollmentAuthenticator {
+            members.append(("enrollmentAuthenticator", ["type": "object", "value": enrollmentAuthenticator]))
+        }
         if let user = view.user { members.append(("user", ["type": "object", "value": userValue(user)])) }
         members.append(("cancel", form("cancel", href: href("cancel"), fields: [], stateHandle: stateHandle)))
         members.append(
@@ -390,7 +407,9 @@ enum IDXWire {
     }
 
     /// A form of one required `credentials` object posted to `challenge/answer`.
-    private static func credentialsForm(_ name: String, relatesTo: String, fields: [JSONValue], stateHandle: String, orgURL: String) -> JSONValue {
+    private static func credentialsForm(_ name: String, relatesTo: String, fields: [JSONValue], stateHandle: String, orgURL: String)
+        -> JSONValue
+    {
         form(
             name, href: "\(orgURL)/idp/idx/challenge/answer",
             fields: [["name": "credentials", "type": "object", "form": ["value": .array(fields)], "required": true]],

@@ -122,7 +122,9 @@ extension SandboxState {
             guard failed.isEmpty else {
                 return .invalid(
                     transaction,
-                    IDXFieldErrors(messages: ["credentials.passcode": failed.map { IDXMessage(text: $0, key: "password.passwordRequirementsNotMet") }]))
+                    IDXFieldErrors(messages: [
+                        "credentials.passcode": failed.map { IDXMessage(text: $0, key: "password.passwordRequirementsNotMet") }
+                    ]))
             }
             signUp.password = StoredPassword(text("passcode"))
             return continueSignUp(transaction, signUp)

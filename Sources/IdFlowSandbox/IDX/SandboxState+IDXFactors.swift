@@ -10,7 +10,8 @@ extension SandboxState {
     public static let codeResendInterval: TimeInterval = 30
 
     /// The top-level message of a code asked for sooner than `codeResendInterval` after the last one.
-    static let codeResendTooSoon = IDXMessage(text: "Please wait \(Int(codeResendInterval)) seconds before trying again.", key: "oie.tooManyRequests")
+    static let codeResendTooSoon = IDXMessage(
+        text: "Please wait \(Int(codeResendInterval)) seconds before trying again.", key: "oie.tooManyRequests")
 
     /// `api.authn.error.PASSCODE_INVALID`, on a wrong e-mail, phone or Okta Verify code (recorded with empty params).
     static let passcodeInvalid = IDXMessage(text: "Invalid code. Try again.", key: "api.authn.error.PASSCODE_INVALID", params: [])
@@ -31,11 +32,10 @@ extension SandboxState {
     /// code, or sends a push (withdrawing one still waiting); a phone or Okta Verify without a method asks which; nil
     /// for an authenticator this step does not offer.
     func chooseAuthenticator(_ transaction: IDXTransaction, id: String?, methodType: String?, clientOS: String) -> IDXCodeRequest? {
-        guard var progress = transaction.step.signIn, transaction.step.enrollee == nil,
+        guard let progress = transaction.step.signIn, transaction.step.enrollee == nil,
             let authenticator = IDXWire.authenticator(id: id), usableFactors(progress).contains(authenticator),
             let user = users[progress.userId]
         else { return nil }
-        if case .selectMethod(let chosen, _) = transaction.step { progress = chosen }
         if case .challengePush(_, let waiting) = transaction.step { closeWaitingChallenge(waiting) }
         switch (authenticator, methodType) {
         case (.email, _):

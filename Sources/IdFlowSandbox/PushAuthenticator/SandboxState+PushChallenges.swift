@@ -184,7 +184,9 @@ extension SandboxState {
             pushChallenges[challenge.transactionId] = challenge
             throw OktaErrorResponse.validation(
                 "challengeResponse",
-                causes: ["challengeResponseContext.selectedChallengeTextItem: \(selected) is not the number the sign-in page shows; the sign-in is refused"])
+                causes: [
+                    "challengeResponseContext.selectedChallengeTextItem: \(selected) is not the number the sign-in page shows; the sign-in is refused"
+                ])
         }
     }
 

@@ -45,7 +45,8 @@ struct IDXAuthenticatorContractTests {
 
     static func expectMessageKeys(_ document: IDXDocument, as fixture: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(
-            messageKeys(document.body) == messageKeys(try Contract.fixture(fixture)), "\(fixture): message keys", sourceLocation: sourceLocation)
+            messageKeys(document.body) == messageKeys(try Contract.fixture(fixture)), "\(fixture): message keys",
+            sourceLocation: sourceLocation)
     }
 
     @Test func phoneDocumentsHaveTheRecordedKeys() async throws {
@@ -59,28 +60,35 @@ struct IDXAuthenticatorContractTests {
                 "select-authenticator-enroll")
             #expect(select.remediationNames == ["select-authenticator-enroll", "skip"])
 
-            let data = try await api.idx("credential/enroll", ["authenticator": ["id": "autidflowphone000000"], "stateHandle": stateHandle])
+            let data = try await api.idx(
+                "credential/enroll", ["authenticator": ["id": "autidflowphone000000"], "stateHandle": stateHandle])
             // Recorded at a sign-in (a user, and the same remediations since its phone was optional there too).
             try Self.expectRecorded(data, "phone-enroll-data-sms-voice.json", ignoring: Self.user)
 
             let bad = try await api.idx(
-                "credential/enroll", ["authenticator": ["id": "autidflowphone000000", "methodType": "sms", "phoneNumber": "12"], "stateHandle": stateHandle])
+                "credential/enroll",
+                ["authenticator": ["id": "autidflowphone000000", "methodType": "sms", "phoneNumber": "12"], "stateHandle": stateHandle])
             // Recorded at a sign-in whose phone was required: no `skip` there.
             #expect(bad.remediationNames == ["select-authenticator-enroll", "skip"])
             try Self.expectRecorded(bad, "error-phone-enroll-invalid-number.json", ignoring: Self.user, sameRemediations: false)
 
             _ = try await api.idx(
                 "credential/enroll",
-                ["authenticator": ["id": "autidflowphone000000", "methodType": "sms", "phoneNumber": "+15555550100"], "stateHandle": stateHandle])
+                [
+                    "authenticator": ["id": "autidflowphone000000", "methodType": "sms", "phoneNumber": "+15555550100"],
+                    "stateHandle": stateHandle,
+                ])
             let wrong = try await api.idx("challenge/answer", ["credentials": ["passcode": "0"], "stateHandle": stateHandle])
             try Self.expectMessageKeys(wrong, as: "error-phone-enroll-invalid-passcode.json")
             let sms = try IDXDocument(wrong.reply)
             let recordedCode = try Contract.fixture("phone-enroll-sms-code.json")
             Contract.expectSame(
-                Contract.paths(sms.body, under: "currentAuthenticator.value"), Contract.paths(recordedCode, under: "currentAuthenticator.value"),
+                Contract.paths(sms.body, under: "currentAuthenticator.value"),
+                Contract.paths(recordedCode, under: "currentAuthenticator.value"),
                 "currentAuthenticator (phone enrollment)")
             Contract.expectSame(
-                Contract.paths(sms.body, under: "enrollmentAuthenticator.value"), Contract.paths(recordedCode, under: "enrollmentAuthenticator.value"),
+                Contract.paths(sms.body, under: "enrollmentAuthenticator.value"),
+                Contract.paths(recordedCode, under: "enrollmentAuthenticator.value"),
                 "enrollmentAuthenticator")
         }
     }
@@ -103,14 +111,16 @@ struct IDXAuthenticatorContractTests {
     @Test func securityQuestionDocumentsHaveTheRecordedKeys() async throws {
         let policy = IDXPolicy(required: [.password, .securityQuestion], optional: [.email], factors: 2)
         try await withSandbox(configure: IDXAuthenticatorTests.configure(policy)) { api in
-            try await api.registerActiveUser(email: "sq@example.com")
+            _ = try await api.registerActiveUser(email: "sq@example.com")
             let (enrolling, _) = try await api.passwordAccepted(login: "sq@example.com", pkce: PKCEPair())
             let form = try await api.idx("credential/enroll", ["authenticator": ["id": "autidflowquestion000"], "stateHandle": enrolling])
             // Recorded before anything was enrolled (an empty `authenticatorEnrollments`).
             let enrolled = "authenticatorEnrollments.value[]"
             try Self.expectRecorded(
                 form, "security-question-enroll.json",
-                ignoring: ["\(enrolled).displayName", "\(enrolled).id", "\(enrolled).methods", "\(enrolled).methods[].type", "\(enrolled).type"])
+                ignoring: [
+                    "\(enrolled).displayName", "\(enrolled).id", "\(enrolled).methods", "\(enrolled).methods[].type", "\(enrolled).type",
+                ])
             let short = try await api.idx(
                 "challenge/answer", ["credentials": ["questionKey": "disliked_food", "answer": "ab"], "stateHandle": enrolling])
             let recordedShort = try Contract.fixture("error-security-question-enroll-answer-too-short.json")
@@ -135,7 +145,8 @@ struct IDXAuthenticatorContractTests {
             _ = try await IDXSignUpPolicyTests.enrollPassword(api, stateHandle: enrolling, password: "Sunny-Meadow-42")
             let form = try await api.idx("credential/enroll", ["authenticator": ["id": "autidflowgoogleotp00"], "stateHandle": enrolling])
             try Self.expectRecorded(form, "google-otp-enroll-qrcode.json", ignoring: Self.user)
-            let secret = try #require((form.object("currentAuthenticator")?["contextualData"] as? [String: Any])?["sharedSecret"] as? String)
+            let secret = try #require(
+                (form.object("currentAuthenticator")?["contextualData"] as? [String: Any])?["sharedSecret"] as? String)
             _ = try await api.idx("challenge/answer", ["credentials": ["passcode": try await api.totp(secret)], "stateHandle": enrolling])
             #expect(try await api.idx("skip", ["stateHandle": enrolling]).interactionCode != nil)
             try await api.advanceClock(seconds: 30)
@@ -146,7 +157,8 @@ struct IDXAuthenticatorContractTests {
             // Okta Verify test), so only the form, the current enrollment and the top level are compared here.
             let recorded = try Contract.fixture("google-otp-challenge.json")
             Contract.expectSame(
-                try Contract.formPaths(challenge.body, "challenge-authenticator"), try Contract.formPaths(recorded, "challenge-authenticator"),
+                try Contract.formPaths(challenge.body, "challenge-authenticator"),
+                try Contract.formPaths(recorded, "challenge-authenticator"),
                 "challenge-authenticator (google_otp)")
             Contract.expectSame(
                 Contract.paths(challenge.body, under: "currentAuthenticatorEnrollment.value"),
@@ -155,7 +167,10 @@ struct IDXAuthenticatorContractTests {
             let wrong = try await api.idx(
                 "challenge/answer", ["credentials": ["passcode": try await api.totp(secret, steps: 9)], "stateHandle": stateHandle])
             try Self.expectMessageKeys(wrong, as: "error-google-otp-invalid-passcode.json")
-            #expect(Self.messageKeys(try Contract.fixture("error-google-otp-used-passcode.json")) == ["authfactor.challenge.soft_token.used_passcode"])
+            #expect(
+                Self.messageKeys(try Contract.fixture("error-google-otp-used-passcode.json")) == [
+                    "authfactor.challenge.soft_token.used_passcode"
+                ])
         }
     }
 
@@ -170,27 +185,32 @@ struct IDXAuthenticatorContractTests {
                 method, "okta-verify-select-method-push-totp.json",
                 // The recorded user has a phone and a security question; the sandbox's e-mail (whose masked address
                 // `select-authenticator-authenticate.json` shows).
-                ignoring: ["authenticatorEnrollments.value[].profile.phoneNumber", "authenticatorEnrollments.value[].profile.question",
+                ignoring: [
+                    "authenticatorEnrollments.value[].profile.phoneNumber", "authenticatorEnrollments.value[].profile.question",
                     "authenticatorEnrollments.value[].profile.email",
                     "authenticatorEnrollments.value[].profile.questionKey",
                     "remediation.value[].value[].options[].value.form.value[].options",
                     "remediation.value[].value[].options[].value.form.value[].options[].label",
                     "remediation.value[].value[].options[].value.form.value[].options[].value",
-                    "remediation.value[].value[].options[].value.form.value[].type"])
+                    "remediation.value[].value[].options[].value.form.value[].type",
+                ])
             let totp = try await api.idx(
                 "challenge", ["authenticator": ["id": "autidflowsandbox0000", "methodType": "totp"], "stateHandle": stateHandle])
             let recordedTOTP = try Contract.fixture("okta-verify-totp-challenge.json")
             Contract.expectSame(
-                try Contract.formPaths(totp.body, "challenge-authenticator"), try Contract.formPaths(recordedTOTP, "challenge-authenticator"),
+                try Contract.formPaths(totp.body, "challenge-authenticator"),
+                try Contract.formPaths(recordedTOTP, "challenge-authenticator"),
                 "challenge-authenticator (okta_verify totp)")
             Contract.expectSame(
-                Contract.paths(totp.body, under: "currentAuthenticator.value"), Contract.paths(recordedTOTP, under: "currentAuthenticator.value"),
+                Contract.paths(totp.body, under: "currentAuthenticator.value"),
+                Contract.paths(recordedTOTP, under: "currentAuthenticator.value"),
                 "currentAuthenticator (okta_verify totp)")
 
             let push = try await api.idx("challenge/send", ["stateHandle": stateHandle])
             let recordedPoll = try Contract.fixture("okta-verify-push-challenge-poll.json")
             Contract.expectSame(
-                Contract.paths(push.body, under: "currentAuthenticator.value"), Contract.paths(recordedPoll, under: "currentAuthenticator.value"),
+                Contract.paths(push.body, under: "currentAuthenticator.value"),
+                Contract.paths(recordedPoll, under: "currentAuthenticator.value"),
                 "currentAuthenticator (push with number challenge)")
             _ = device
         }

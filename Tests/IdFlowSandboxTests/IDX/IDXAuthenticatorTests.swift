@@ -86,11 +86,15 @@ extension IDXDocument {
             let (stateHandle, _) = try await Self.requiredEnrolled(api, email: email, pkce: pkce)
 
             // Phone: the number first, then the code.
-            let data = try await api.idx("credential/enroll", ["authenticator": ["id": "autidflowphone000000"], "stateHandle": stateHandle])
+            let data = try await api.idx(
+                "credential/enroll", ["authenticator": ["id": "autidflowphone000000"], "stateHandle": stateHandle])
             #expect(data.remediationNames == ["authenticator-enrollment-data", "select-authenticator-enroll", "skip"])
             let bad = try await api.idx(
                 "credential/enroll",
-                ["authenticator": ["id": "autidflowphone000000", "methodType": "sms", "phoneNumber": "555-1234"], "stateHandle": stateHandle])
+                [
+                    "authenticator": ["id": "autidflowphone000000", "methodType": "sms", "phoneNumber": "555-1234"],
+                    "stateHandle": stateHandle,
+                ])
             #expect(bad.status == .badRequest)
             #expect(bad.messageTexts == ["Unable to initiate factor enrollment: Invalid Phone Number."])
             #expect(bad.messageKeys.isEmpty, "recorded without i18n")
@@ -125,7 +129,8 @@ extension IDXDocument {
             let short = try await api.idx(
                 "challenge/answer", ["credentials": ["questionKey": "disliked_food", "answer": "abc"], "stateHandle": stateHandle])
             #expect(short.status == .badRequest)
-            #expect(short.credentialMessageKeys("answer") == ["securityQuestion.answer.tooShort.arg", "securityQuestion.answer.tooShort.arg"])
+            #expect(
+                short.credentialMessageKeys("answer") == ["securityQuestion.answer.tooShort.arg", "securityQuestion.answer.tooShort.arg"])
             let afterQuestion = try await api.idx(
                 "challenge/answer",
                 ["credentials": ["questionKey": "custom", "question": "Favourite lemma?", "answer": "Zorn"], "stateHandle": stateHandle])
@@ -169,14 +174,15 @@ extension IDXDocument {
             let reused = try await api.idx("challenge/answer", ["credentials": ["passcode": enrolledCode], "stateHandle": signIn])
             #expect(reused.passcodeMessageKeys == ["authfactor.challenge.soft_token.used_passcode"])
             try await api.advanceClock(seconds: 30)
-            let next = try await api.idx("challenge/answer", ["credentials": ["passcode": try await api.totp(secret)], "stateHandle": signIn])
+            let next = try await api.idx(
+                "challenge/answer", ["credentials": ["passcode": try await api.totp(secret)], "stateHandle": signIn])
             #expect(next.interactionCode != nil, "\(next.reply.text)")
         }
     }
 
     /// An admin-created user with a phone policy; enrolls the phone at sign-in (which counts as the second factor).
     static func userWithPhone(_ api: SandboxClient, email: String, number: String = "+15555550188") async throws {
-        try await api.registerActiveUser(email: email)
+        _ = try await api.registerActiveUser(email: email)
         let (stateHandle, enroll) = try await api.passwordAccepted(login: email, pkce: PKCEPair())
         #expect(enroll.remediationNames == ["select-authenticator-enroll"], "a required authenticator the user lacks is enrolled now")
         #expect(enroll.body["intent"] as? String == "LOGIN")
@@ -205,14 +211,15 @@ extension IDXDocument {
             #expect(wrong.passcodeMessageKeys == ["api.authn.error.PASSCODE_INVALID"])
             let code = try #require(try await api.outbox(to: "+15555550188").last)
             #expect(code["channel"] as? String == "sms")
-            let success = try await api.idx("challenge/answer", ["credentials": ["passcode": code["code"] as Any], "stateHandle": stateHandle])
+            let success = try await api.idx(
+                "challenge/answer", ["credentials": ["passcode": code["code"] as Any], "stateHandle": stateHandle])
             #expect(success.interactionCode != nil)
         }
     }
 
     @Test func theSecurityQuestionIsAskedAndAWrongAnswerRefused() async throws {
         try await withSandbox(configure: Self.configure(IDXPolicy(required: [.password, .securityQuestion], factors: 2))) { api in
-            try await api.registerActiveUser(email: "q@example.com")
+            _ = try await api.registerActiveUser(email: "q@example.com")
             let (enrolling, _) = try await api.passwordAccepted(login: "q@example.com", pkce: PKCEPair())
             _ = try await api.idx("credential/enroll", ["authenticator": ["id": "autidflowquestion000"], "stateHandle": enrolling])
             let enrolled = try await api.idx(
@@ -221,7 +228,8 @@ extension IDXDocument {
 
             let (stateHandle, _) = try await api.passwordAccepted(login: "q@example.com", pkce: PKCEPair())
             let asked = try await api.idx("challenge", ["authenticator": ["id": "autidflowquestion000"], "stateHandle": stateHandle])
-            let fields = (((asked.forms.first?["value"] as? [[String: Any]])?.first?["form"] as? [String: Any])?["value"] as? [[String: Any]]) ?? []
+            let fields =
+                (((asked.forms.first?["value"] as? [[String: Any]])?.first?["form"] as? [String: Any])?["value"] as? [[String: Any]]) ?? []
             #expect(fields.first?["label"] as? String == "What was the first computer game you played?")
             #expect(fields.first?["value"] as? String == "first_computer_game" && fields.first?["visible"] as? Bool == false)
             let wrong = try await api.idx(
@@ -229,18 +237,20 @@ extension IDXDocument {
             #expect(wrong.status == .badRequest)
             #expect(wrong.credentialMessageKeys("answer") == ["authfactor.challenge.question_factor.answer_invalid"])
             let right = try await api.idx(
-                "challenge/answer", ["credentials": ["questionKey": "first_computer_game", "answer": " tetris "], "stateHandle": stateHandle])
+                "challenge/answer",
+                ["credentials": ["questionKey": "first_computer_game", "answer": " tetris "], "stateHandle": stateHandle])
             #expect(right.interactionCode != nil)
         }
     }
 
     /// A Google Authenticator enrolled at sign-in; returns its seed.
     static func googleEnrolled(_ api: SandboxClient, email: String) async throws -> String {
-        try await api.registerActiveUser(email: email)
+        _ = try await api.registerActiveUser(email: email)
         let (stateHandle, _) = try await api.passwordAccepted(login: email, pkce: PKCEPair())
         let otp = try await api.idx("credential/enroll", ["authenticator": ["id": "autidflowgoogleotp00"], "stateHandle": stateHandle])
         let secret = try #require((otp.object("currentAuthenticator")?["contextualData"] as? [String: Any])?["sharedSecret"] as? String)
-        let done = try await api.idx("challenge/answer", ["credentials": ["passcode": try await api.totp(secret)], "stateHandle": stateHandle])
+        let done = try await api.idx(
+            "challenge/answer", ["credentials": ["passcode": try await api.totp(secret)], "stateHandle": stateHandle])
         #expect(done.interactionCode != nil)
         return secret
     }
@@ -274,7 +284,8 @@ extension IDXDocument {
             #expect(challenge.remediationNames == ["challenge-authenticator"])
             let wrong = try await api.idx("challenge/answer", ["credentials": ["totp": "12345"], "stateHandle": stateHandle])
             #expect(wrong.credentialMessageKeys("totp") == ["api.authn.error.PASSCODE_INVALID"])
-            let success = try await api.idx("challenge/answer", ["credentials": ["totp": try await api.totp(seed)], "stateHandle": stateHandle])
+            let success = try await api.idx(
+                "challenge/answer", ["credentials": ["totp": try await api.totp(seed)], "stateHandle": stateHandle])
             #expect(success.interactionCode != nil, "\(success.reply.text)")
         }
     }
@@ -284,7 +295,8 @@ extension IDXDocument {
         try await withSandbox(configure: Self.configure(policy)) { api in
             let device = try await api.enrollDevice(email: "nc@example.com")
             let (stateHandle, poll) = try await IDXSignInPolicyTests.pushSent(api, device, pkce: PKCEPair())
-            let answer = try #require((poll.object("currentAuthenticator")?["contextualData"] as? [String: Any])?["correctAnswer"] as? String)
+            let answer = try #require(
+                (poll.object("currentAuthenticator")?["contextualData"] as? [String: Any])?["correctAnswer"] as? String)
             let challenge = try #require(try await api.pendingChallenges(device).first)
             let items = try #require((try jwtClaims(challenge)["challengeContext"] as? [String: Any])?["challengeTextItems"] as? [String])
             #expect(items.count == 3 && items.contains(answer))
@@ -296,7 +308,11 @@ extension IDXDocument {
             let other = try #require(items.first { $0 != answer })
             let wrong = try await api.respond(
                 to: challenge, device: device,
-                overrides: ["challengeResponseContext": ["userConsent": "APPROVED_CONSENT_PROMPT", "transactionType": "LOGIN", "selectedChallengeTextItem": other]])
+                overrides: [
+                    "challengeResponseContext": [
+                        "userConsent": "APPROVED_CONSENT_PROMPT", "transactionType": "LOGIN", "selectedChallengeTextItem": other,
+                    ]
+                ])
             #expect(wrong.status == .badRequest)
             let refused = try await api.idx("authenticators/poll", ["stateHandle": stateHandle])
             #expect(refused.status == .forbidden && refused.messageKeys == ["api.authn.poll.error.push_rejected"])
@@ -308,7 +324,11 @@ extension IDXDocument {
             let second = try #require(try await api.pendingChallenges(device).first)
             let right = try await api.respond(
                 to: second, device: device,
-                overrides: ["challengeResponseContext": ["userConsent": "APPROVED_CONSENT_PROMPT", "transactionType": "LOGIN", "selectedChallengeTextItem": newAnswer]])
+                overrides: [
+                    "challengeResponseContext": [
+                        "userConsent": "APPROVED_CONSENT_PROMPT", "transactionType": "LOGIN", "selectedChallengeTextItem": newAnswer,
+                    ]
+                ])
             #expect(right.status == .ok, "\(right.text)")
             #expect(try await api.idx("authenticators/poll", ["stateHandle": stateHandle]).interactionCode != nil)
         }

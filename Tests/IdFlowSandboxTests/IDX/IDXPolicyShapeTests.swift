@@ -19,7 +19,10 @@ import Testing
     @Test(arguments: [
         (#"{"authenticators": ["password"]}"#, IDXPolicy(required: [.password], factors: 1)),
         (#"{"authenticators": ["password","email"]}"#, IDXPolicy(required: [.password, .email], factors: 2)),
-        (#"{"authenticators": ["password","okta_verify"], "signUp": false}"#, IDXPolicy(required: [.password, .oktaVerify], factors: 2, signUp: false)),
+        (
+            #"{"authenticators": ["password","okta_verify"], "signUp": false}"#,
+            IDXPolicy(required: [.password, .oktaVerify], factors: 2, signUp: false)
+        ),
     ])
     func theOlderShapesMeanTheirAuthenticatorsRequiredAndEachAFactor(json: String, expected: IDXPolicy) throws {
         #expect(try Self.load(#"{"idx": \#(json)}"#) == expected)
@@ -27,7 +30,10 @@ import Testing
 
     @Test(arguments: [
         (#"{"idx": {"enroll": {"required": ["email"]}}}"#, "must contain \"password\""),
-        (#"{"idx": {"enroll": {"required": ["password"], "optional": ["sms"]}}}"#, #"unknown authenticator "sms"; known: password, email, phone"#),
+        (
+            #"{"idx": {"enroll": {"required": ["password"], "optional": ["sms"]}}}"#,
+            #"unknown authenticator "sms"; known: password, email, phone"#
+        ),
         (#"{"idx": {"enroll": {"required": ["password", "phone"], "optional": ["phone"]}}}"#, #""phone" is named twice"#),
         (#"{"idx": {"enroll": {"required": ["password"]}, "signIn": {"factors": 2}}}"#, "\"idx.signIn.factors\": must be from 1 to 1"),
         (#"{"idx": {"signIn": {"factors": 0}}}"#, "idx.signIn.factors"),
