@@ -40,6 +40,10 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
     public var signUp = true
     /// Whether an Identity Engine push shows a number (`contextualData.correctAnswer`) that the answer must carry.
     public var numberChallenge = false
+    /// Whether Okta Verify offers its code (`totp`) beside the push, so a sign-in chooses the method. The older
+    /// shape `["password","okta_verify"]` keeps its documents as they were: Okta Verify is the push alone, sent as
+    /// soon as it is chosen, so scripts written for it keep working.
+    public var oktaVerifyTOTP = true
 
     /// The older shape's lists, as the configuration file may still write them.
     public static let allowed: [[Authenticator]] = [[.password], [.password, .email], [.password, .oktaVerify]]
@@ -49,6 +53,7 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         self.required = authenticators
         self.factors = max(1, authenticators.count)
         self.signUp = signUp
+        self.oktaVerifyTOTP = !authenticators.contains(.oktaVerify)
     }
 
     public init(
@@ -105,6 +110,7 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
             }
             required = authenticators
             factors = authenticators.count
+            oktaVerifyTOTP = !authenticators.contains(.oktaVerify)
             return
         }
         if container.contains(.enroll) {

@@ -104,7 +104,7 @@ extension IDXWire {
             fields.append(methodChoice(["sms": "SMS", "voice": "Voice call"], order: ["sms", "voice"], required: false))
             fields.append(["name": "enrollmentId", "required": true, "value": .string(view.enrollments.phone?.id ?? ""), "mutable": false])
         case .oktaVerify:
-            fields.append(oktaVerifyMethodChoice(required: false))
+            fields.append(view.policy.oktaVerifyTOTP ? oktaVerifyMethodChoice(required: false) : fixedMethod("push"))
             relatesTo = "$.authenticators.value[\(index)]"
         default:
             fields.append(fixedMethod(identity(authenticator).methods[0]))

@@ -53,6 +53,10 @@ extension SandboxState {
             }
             let code = sendIDXCode(to: phone.phoneNumber, channel: channel, subject: "Your sign-in verification code")
             return .sent(updateStep(transaction, to: .challengeCode(progress, code)))
+        case (.oktaVerify, nil) where !configuration.idx.oktaVerifyTOTP:
+            return .sent(sendPush(transaction, progress, clientOS: clientOS))
+        case (.oktaVerify, "totp") where !configuration.idx.oktaVerifyTOTP:
+            return nil
         case (.phone, nil), (.oktaVerify, nil):
             return .sent(updateStep(transaction, to: .selectMethod(progress, authenticator)))
         case (.securityQuestion, _):

@@ -294,7 +294,7 @@ extension IDXDocument {
         let policy = IDXPolicy(required: [.password, .oktaVerify], factors: 2, numberChallenge: true)
         try await withSandbox(configure: Self.configure(policy)) { api in
             let device = try await api.enrollDevice(email: "nc@example.com")
-            let (stateHandle, poll) = try await IDXSignInPolicyTests.pushSent(api, device, pkce: PKCEPair())
+            let (stateHandle, poll) = try await IDXSignInPolicyTests.pushSent(api, device, pkce: PKCEPair(), olderShape: false)
             let answer = try #require(
                 (poll.object("currentAuthenticator")?["contextualData"] as? [String: Any])?["correctAnswer"] as? String)
             let challenge = try #require(try await api.pendingChallenges(device).first)

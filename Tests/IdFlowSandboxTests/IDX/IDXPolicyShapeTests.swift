@@ -21,7 +21,12 @@ import Testing
         (#"{"authenticators": ["password","email"]}"#, IDXPolicy(required: [.password, .email], factors: 2)),
         (
             #"{"authenticators": ["password","okta_verify"], "signUp": false}"#,
-            IDXPolicy(required: [.password, .oktaVerify], factors: 2, signUp: false)
+            // Okta Verify is the push alone in this shape, as before the newer one existed.
+            {
+                var policy = IDXPolicy(required: [.password, .oktaVerify], factors: 2, signUp: false)
+                policy.oktaVerifyTOTP = false
+                return policy
+            }()
         ),
     ])
     func theOlderShapesMeanTheirAuthenticatorsRequiredAndEachAFactor(json: String, expected: IDXPolicy) throws {

@@ -232,14 +232,16 @@ extension SandboxClient {
     /// interact → password → select-authenticator-authenticate (Okta Verify) → challenge; returns the state
     /// handle and the challenge-poll document.
     static func pushSent(
-        _ api: SandboxClient, _ device: EnrolledDevice, pkce: PKCEPair, password: String = "Correct-Horse-7"
+        _ api: SandboxClient, _ device: EnrolledDevice, pkce: PKCEPair, password: String = "Correct-Horse-7", olderShape: Bool = true
     ) async throws -> (String, IDXDocument) {
         let (stateHandle, select) = try await api.passwordAccepted(login: device.login, password: password, pkce: pkce)
         #expect(select.status == .ok, "\(select.reply.text)")
         #expect(select.remediationNames == ["select-authenticator-authenticate"])
         let option = try #require(select.authenticatorOptions("select-authenticator-authenticate").first)
-        // Okta Verify's option lets the client choose the method (totp or push), as the recordings show.
-        #expect(option.values == ["id": "autidflowsandbox0000"])
+        // The older policy shape keeps today's documents: Okta Verify is the push alone (the newer shape lets the
+        // client choose totp or push, as the recordings show; IDXAuthenticatorTests).
+        #expect(option.values["id"] == "autidflowsandbox0000")
+        #expect(option.values["methodType"] == (olderShape ? "push" : nil))
         let enrollment = try #require(select.list("authenticatorEnrollments").first)
         #expect(enrollment["id"] as? String == device.enrollmentId)
         #expect(enrollment["key"] as? String == "okta_verify")
