@@ -22,7 +22,9 @@ public final class TinyHTTPListener: @unchecked Sendable {
 
     /// `answer` gets a request head and returns the status, headers and body to send.
     public init(answer: @escaping @Sendable (String) -> (status: Int, headers: [String: String], body: String)) throws {
-        (fd, port) = try RawSocket.listener()
+        let listener = try RawSocket.listener()
+        fd = listener.fd
+        port = listener.port
         let recorded = recorded
         RawSocket.acceptConnections(on: fd) { client in
             defer { close(client) }

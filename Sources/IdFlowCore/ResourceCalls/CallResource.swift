@@ -63,7 +63,8 @@ public struct CallResource: Sendable {
         var request = try prepare(context)
         let tokenOrigin = ResourceOrigin(request.url)
         var access = try await ProfileAccess.load(context, refreshing: refresh ? .whenStale(minimumTTL: Self.clockSkew) : nil)
-        var token = try access.map { try AccessTokenPresentation($0.tokens.response) }
+        var token: AccessTokenPresentation?
+        if let access { token = try AccessTokenPresentation(access.tokens.response) }
         request.presentation = token
         var answer = try await exchange(request, tokenOrigin: tokenOrigin, token: token, context)
         var retried = false
@@ -87,7 +88,7 @@ public struct CallResource: Sendable {
             answer = try await exchange(request, tokenOrigin: tokenOrigin, token: token, context)
         }
         guard answer.response.isSuccess else { throw failure(answer, access: access, retried: retried, context) }
-        let rendered = try Self.render(answer.response, raw: raw, strict: true)
+        let rendered = try Self.render(answer.response, raw: raw)
         if include { return .document(Self.document(answer.response, body: rendered.json)) }
         return .body(rendered.bytes, rendered.json)
     }
@@ -236,20 +237,20 @@ public struct CallResource: Sendable {
     func refusal(
         _ answer: Answer, challenge: BearerChallenge?, metadata: ProtectedResourceMetadata, profileIssuer: String?, _ context: IdFlowContext
     ) -> IdFlowError {
-        let where_ = Redactor.url(answer.request.url.absoluteString)
+        let place = Redactor.url(answer.request.url.absoluteString)
         let configured = (try? context.configuration.requireIssuer())?.absoluteString
         let issuer = configured.flatMap { metadata.trusts(issuer: $0) ? $0 : nil } ?? metadata.authorizationServers.first
         let listed = metadata.authorizationServers.isEmpty ? "no authorization server" : metadata.authorizationServers.joined(separator: ", ")
         let message: String
         if let profileIssuer {
             message =
-                "\(where_) takes tokens from \(listed), not from \(profileIssuer), where profile \(context.configuration.profile) logged in; the token was not sent anywhere else"
+                "\(place) takes tokens from \(listed), not from \(profileIssuer), where profile \(context.configuration.profile) logged in; the token was not sent anywhere else"
         } else {
-            message = "nothing is stored for profile \(context.configuration.profile), and \(where_) takes tokens from \(listed)"
+            message = "nothing is stored for profile \(context.configuration.profile), and \(place) takes tokens from \(listed)"
         }
         return .resource(
             ResourceFailure(
-                status: answer.response.status, url: where_, message: message,
+                status: answer.response.status, url: place, message: message,
                 hint: issuer.map { ProfileAccess.loginHint(issuer: $0, context) }
                     ?? "the resource names no authorization server; ask its owners where its tokens come from",
                 errorCode: challenge?.error, errorDescription: challenge?.errorDescription,
@@ -261,32 +262,32 @@ public struct CallResource: Sendable {
     /// The failure a final non-2xx answer stands for, with what to do about it.
     func failure(_ answer: Answer, access: ProfileAccess?, retried: Bool, _ context: IdFlowContext) -> IdFlowError {
         let response = answer.response
-        let where_ = Redactor.url(answer.request.url.absoluteString)
+        let place = Redactor.url(answer.request.url.absoluteString)
         let challenge = BearerChallenge.bearer(in: response.header("WWW-Authenticate"))
         let bodyError = Self.bodyError(response)
         let code = challenge?.error ?? bodyError?.code
         let description = challenge?.errorDescription ?? bodyError?.description
         let detail = [code, description].compactMap { $0 }.joined(separator: ": ")
         let said = detail.isEmpty ? (response.body.isEmpty ? "" : ": \(response.snippet)") : " (\(detail))"
-        var message = "\(where_) answered HTTP \(response.status)\(said)"
+        var message = "\(place) answered HTTP \(response.status)\(said)"
         var hint: String?
         let issuer = access?.issuer.absoluteString ?? (try? context.configuration.requireIssuer())?.absoluteString
         switch response.status {
         case 401:
             if access == nil {
-                message = "nothing is stored for profile \(context.configuration.profile), and \(where_) wants a token (HTTP 401\(detail.isEmpty ? "" : ": \(detail)"))"
+                message = "nothing is stored for profile \(context.configuration.profile), and \(place) wants a token (HTTP 401\(detail.isEmpty ? "" : ": \(detail)"))"
                 hint = issuer.map { ProfileAccess.loginHint(issuer: $0, context) } ?? "log in first with `idflow login-pkce`"
             } else if !answer.carriedToken {
-                message = "\(where_) answered HTTP 401\(said); it is another origin than the URL called, so the token was not sent there"
+                message = "\(place) answered HTTP 401\(said); it is another origin than the URL called, so the token was not sent there"
             } else if !refresh {
                 hint = "run without --no-refresh to refresh and retry once, or run `idflow refresh` first"
             } else {
-                message = "\(where_) refused the access token\(retried ? " again after a refresh" : "") (HTTP 401\(detail.isEmpty ? "" : ": \(detail)"))"
+                message = "\(place) refused the access token\(retried ? " again after a refresh" : "") (HTTP 401\(detail.isEmpty ? "" : ": \(detail)"))"
                 hint = issuer.map { ProfileAccess.loginHint(issuer: $0, context) }
             }
         case 403:
             if code == "insufficient_scope", let scope = challenge?.scope {
-                message = "\(where_) needs the scope \(scope), which the access token does not have (HTTP 403 insufficient_scope)"
+                message = "\(place) needs the scope \(scope), which the access token does not have (HTTP 403 insufficient_scope)"
                 let granted = access?.tokens.response.scope ?? context.configuration.scope
                 let wanted = (granted.split(separator: " ").map(String.init) + scope.split(separator: " ").map(String.init))
                     .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: " ")
@@ -295,13 +296,13 @@ public struct CallResource: Sendable {
                 hint = "the user or client is not allowed this call; the resource decides who may"
             }
         case 300...399:
-            message = "\(where_) answered HTTP \(response.status) with no usable Location; the redirect was not followed"
+            message = "\(place) answered HTTP \(response.status) with no usable Location; the redirect was not followed"
         default:
             break
         }
         return .resource(
             ResourceFailure(
-                status: response.status, url: where_, message: message, hint: hint, errorCode: code, errorDescription: description,
+                status: response.status, url: place, message: message, hint: hint, errorCode: code, errorDescription: description,
                 document: include ? Self.document(response, body: Self.lenientBody(response)) : nil))
     }
 
@@ -314,7 +315,7 @@ public struct CallResource: Sendable {
     }
 
     /// The body to print: JSON as the server sent it (a newline added), other bodies as they came with `--raw`.
-    static func render(_ response: HTTPResponse, raw: Bool, strict: Bool) throws(IdFlowError) -> (bytes: Data, json: JSONValue) {
+    static func render(_ response: HTTPResponse, raw: Bool) throws(IdFlowError) -> (bytes: Data, json: JSONValue) {
         if response.body.isEmpty { return (Data(), .null) }
         if let document = try? JSONValue(parsing: response.body) {
             var bytes = response.body

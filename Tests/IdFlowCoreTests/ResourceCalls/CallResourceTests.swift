@@ -90,7 +90,8 @@ import Testing
         let error = await failure { () throws(IdFlowError) in try await CallResource(url: api).run(fixture.context(transport)) }
         #expect(error?.exitStatus == .authentication)
         #expect(error?.hint?.contains("idflow login-pkce --issuer https://o.example.com/oauth2/default") == true)
-        #expect(transport.requests.filter { $0.url?.host == "api.example.com" }.isEmpty, "nothing sent with a dead token")
+        let sent = transport.requests.filter { $0.url?.host == "api.example.com" }
+        #expect(sent.isEmpty, "nothing sent with a dead token")
     }
 
     @Test func metadataNamingAnotherIssuerStopsWithoutRefreshingOrSendingTheTokenElsewhere() async throws {

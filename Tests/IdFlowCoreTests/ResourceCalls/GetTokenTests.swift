@@ -19,7 +19,7 @@ import Testing
         #expect(output["token_type"] == "Bearer")
         #expect(output["scope"] == "openid offline_access")
         #expect(output["expires_at"]?.stringValue.flatMap(ISO8601.date) != nil)
-        #expect(Set(output.objectValue?.keys ?? [:].keys) == ["access_token", "token_type", "expires_at", "scope"])
+        #expect(Set(output.objectValue.map { Array($0.keys) } ?? []) == ["access_token", "token_type", "expires_at", "scope"])
         #expect(transport.requests.isEmpty, "no refresh, no network")
     }
 

@@ -9,7 +9,7 @@ import Testing
 struct ResourceControllerTests {
     static let metadataURL = "http://127.0.0.1/.well-known/oauth-protected-resource/resource"
 
-    func call(_ api: SandboxClient, _ method: HTTPRequest.Method = .get, _ path: String = "/resource", token: String?, json: Any? = nil)
+    func call(_ api: SandboxClient, _ path: String = "/resource", method: HTTPRequest.Method = .get, token: String?, json: Any? = nil)
         async throws -> Reply
     {
         try await api.send(method, path, json: json, auth: token.map { .header("Bearer \($0)") } ?? .none)
@@ -42,7 +42,7 @@ struct ResourceControllerTests {
             #expect(body["method"] as? String == "GET")
             #expect(body["body"] is NSNull)
 
-            let post = try await call(api, .post, token: token, json: ["item": "book", "qty": 2])
+            let post = try await call(api, method: .post, token: token, json: ["item": "book", "qty": 2])
             #expect(post.status == .ok)
             #expect(try post.object()["method"] as? String == "POST")
             #expect((try post.object()["body"] as? [String: Any])?["qty"] as? Int == 2)
