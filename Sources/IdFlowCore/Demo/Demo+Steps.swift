@@ -81,7 +81,8 @@ extension Demo {
         func callAPI() async throws(IdFlowError) -> (JSONValue, String) {
             guard let url = demo.resourceURL else { throw .internalFailure("no resource URL") }
             let answer = try await CallResource(url: url).run(context).json
-            try Demo.expect(answer["sub"] == .string(userID), "the API answered for \(answer["sub"]?.stringValue ?? "nobody"), not \(userID)")
+            try Demo.expect(
+                answer["sub"] == .string(userID), "the API answered for \(answer["sub"]?.stringValue ?? "nobody"), not \(userID)")
             return (answer, "called the API at \(url) with the access token: it answered for \(userID)")
         }
 

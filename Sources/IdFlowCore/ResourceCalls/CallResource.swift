@@ -80,7 +80,8 @@ public struct CallResource: Sendable {
             }
             guard var current = access, let sent = token, refresh, !retried else { break }
             retried = true
-            context.message("\(Redactor.url(answer.request.url.absoluteString)) refused the access token (HTTP 401); refreshing once and retrying")
+            context.message(
+                "\(Redactor.url(answer.request.url.absoluteString)) refused the access token (HTTP 401); refreshing once and retrying")
             try await current.refresh(context, condition: .whenStale(minimumTTL: Self.clockSkew, refused: sent.token))
             access = current
             token = try AccessTokenPresentation(current.tokens.response)
@@ -100,7 +101,8 @@ public struct CallResource: Sendable {
         guard let target = URL(string: url), let scheme = target.scheme?.lowercased(), ["http", "https"].contains(scheme),
             target.host?.isEmpty == false
         else {
-            throw .invalidInput("\(url) is not an absolute http(s) URL", hint: "give the API's full URL, e.g. https://api.example.com/v1/me")
+            throw .invalidInput(
+                "\(url) is not an absolute http(s) URL", hint: "give the API's full URL, e.g. https://api.example.com/v1/me")
         }
         try TransportSecurity.check(target)
         var fields: [String: String] = [:]
@@ -200,7 +202,8 @@ public struct CallResource: Sendable {
             }
             let following = current.redirected(status: response.status, to: next, tokenOrigin: tokenOrigin, token: token)
             if token != nil, following.presentation == nil, current.presentation != nil {
-                context.message("following the redirect to \(Redactor.url(next.absoluteString)) without the access token: it is another origin")
+                context.message(
+                    "following the redirect to \(Redactor.url(next.absoluteString)) without the access token: it is another origin")
             }
             current = following
         }
@@ -221,7 +224,8 @@ public struct CallResource: Sendable {
             metadata = try await context.http.send(ProtectedResourceMetadataRequest(url: metadataURL))
         } catch {
             if case .insecureURL = error { throw error }
-            context.notice("warning: the resource's metadata at \(Redactor.url(metadataURL.absoluteString)) could not be read: \(error.message)")
+            context.notice(
+                "warning: the resource's metadata at \(Redactor.url(metadataURL.absoluteString)) could not be read: \(error.message)")
             return nil
         }
         guard metadata.describes(url) else {
@@ -240,7 +244,8 @@ public struct CallResource: Sendable {
         let place = Redactor.url(answer.request.url.absoluteString)
         let configured = (try? context.configuration.requireIssuer())?.absoluteString
         let issuer = configured.flatMap { metadata.trusts(issuer: $0) ? $0 : nil } ?? metadata.authorizationServers.first
-        let listed = metadata.authorizationServers.isEmpty ? "no authorization server" : metadata.authorizationServers.joined(separator: ", ")
+        let listed =
+            metadata.authorizationServers.isEmpty ? "no authorization server" : metadata.authorizationServers.joined(separator: ", ")
         let message: String
         if let profileIssuer {
             message =
@@ -275,14 +280,16 @@ public struct CallResource: Sendable {
         switch response.status {
         case 401:
             if access == nil {
-                message = "nothing is stored for profile \(context.configuration.profile), and \(place) wants a token (HTTP 401\(detail.isEmpty ? "" : ": \(detail)"))"
+                message =
+                    "nothing is stored for profile \(context.configuration.profile), and \(place) wants a token (HTTP 401\(detail.isEmpty ? "" : ": \(detail)"))"
                 hint = issuer.map { ProfileAccess.loginHint(issuer: $0, context) } ?? "log in first with `idflow login-pkce`"
             } else if !answer.carriedToken {
                 message = "\(place) answered HTTP 401\(said); it is another origin than the URL called, so the token was not sent there"
             } else if !refresh {
                 hint = "run without --no-refresh to refresh and retry once, or run `idflow refresh` first"
             } else {
-                message = "\(place) refused the access token\(retried ? " again after a refresh" : "") (HTTP 401\(detail.isEmpty ? "" : ": \(detail)"))"
+                message =
+                    "\(place) refused the access token\(retried ? " again after a refresh" : "") (HTTP 401\(detail.isEmpty ? "" : ": \(detail)"))"
                 hint = issuer.map { ProfileAccess.loginHint(issuer: $0, context) }
             }
         case 403:

@@ -17,7 +17,8 @@ public struct ProtectedResourceMetadata: Decodable, Sendable, Equatable {
         case bearerMethodsSupported = "bearer_methods_supported"
     }
 
-    public init(resource: String, authorizationServers: [String], scopesSupported: [String]? = nil, bearerMethodsSupported: [String]? = nil) {
+    public init(resource: String, authorizationServers: [String], scopesSupported: [String]? = nil, bearerMethodsSupported: [String]? = nil)
+    {
         self.resource = resource
         self.authorizationServers = authorizationServers
         self.scopesSupported = scopesSupported

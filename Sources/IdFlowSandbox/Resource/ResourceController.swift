@@ -33,7 +33,8 @@ struct ResourceController {
         let (claims, user) = try await authenticate(request, context: context, resource: resource, metadataURL: metadataURL)
         if let requiredScope, !claims.scp.contains(requiredScope) {
             var challenge = ResourceChallenge(
-                status: .forbidden, error: "insufficient_scope", errorDescription: "The access token does not have the scope \(requiredScope).",
+                status: .forbidden, error: "insufficient_scope",
+                errorDescription: "The access token does not have the scope \(requiredScope).",
                 metadataURL: metadataURL)
             challenge.scope = requiredScope
             throw challenge

@@ -27,7 +27,9 @@ struct ApiCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The API's full URL (https, or http on loopback).", valueName: "url"))
     var url: String
 
-    @Option(name: [.customShort("X"), .customLong("method")], help: ArgumentHelp("The HTTP method; default GET, or POST with --data.", valueName: "method"))
+    @Option(
+        name: [.customShort("X"), .customLong("method")],
+        help: ArgumentHelp("The HTTP method; default GET, or POST with --data.", valueName: "method"))
     var method: String?
 
     @Option(

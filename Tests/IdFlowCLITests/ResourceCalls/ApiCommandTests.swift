@@ -54,7 +54,8 @@ import Testing
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.json?["access_token"] == "at1")
         #expect(result.json?["token_type"] == "Bearer")
-        let credential = await CLI.run(["token", "get", "--output", "exec-credential"], transport: server.transport(), environment: environment)
+        let credential = await CLI.run(
+            ["token", "get", "--output", "exec-credential"], transport: server.transport(), environment: environment)
         #expect(credential.json?["kind"] == "ExecCredential")
         #expect(credential.json?["status"]?["token"]?.stringValue?.split(separator: ".").count == 3)
     }

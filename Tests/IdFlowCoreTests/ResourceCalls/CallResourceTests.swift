@@ -47,7 +47,9 @@ import Testing
     @Test func withNoRefreshAnExpiredTokenIsSentAsItIsAnd401IsFinal() async throws {
         try fixture.storeLogin(expiresIn: -10)
         let transport = fixture.transport { _ in .challenge(401, #"Bearer error="invalid_token""#) }
-        let error = await failure { () throws(IdFlowError) in try await CallResource(url: api, refresh: false).run(fixture.context(transport)) }
+        let error = await failure { () throws(IdFlowError) in
+            try await CallResource(url: api, refresh: false).run(fixture.context(transport))
+        }
         #expect(error?.exitStatus == .authentication)
         #expect(error?.hint?.contains("--no-refresh") == true)
         #expect(ResourceFixture.refreshes(transport) == 0)
@@ -61,9 +63,10 @@ import Testing
         }
         let output = try await CallResource(url: api).run(fixture.context(transport))
         #expect(output.json["sub"] == "00u1")
-        #expect(transport.requests.map { "\($0.url?.host ?? "") \($0.route)" }.filter { !$0.contains("keys") && !$0.contains("openid") } == [
-            "api.example.com GET /v1/me", "o.example.com POST /oauth2/default/v1/token", "api.example.com GET /v1/me",
-        ])
+        #expect(
+            transport.requests.map { "\($0.url?.host ?? "") \($0.route)" }.filter { !$0.contains("keys") && !$0.contains("openid") } == [
+                "api.example.com GET /v1/me", "o.example.com POST /oauth2/default/v1/token", "api.example.com GET /v1/me",
+            ])
         #expect(try fixture.store.load()?.tokens.refreshToken == "rt2")
     }
 
@@ -102,7 +105,8 @@ import Testing
                 return .json(200, #"{"resource":"https://api.example.com/v1","authorization_servers":["https://login.partner.example/"]}"#)
             default:
                 return .challenge(
-                    401, #"Bearer error="invalid_token", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/v1""#)
+                    401,
+                    #"Bearer error="invalid_token", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/v1""#)
             }
         }
         let error = await failure { () throws(IdFlowError) in try await CallResource(url: api).run(fixture.context(transport)) }
@@ -117,7 +121,8 @@ import Testing
     @Test func nothingStoredSendsNoTokenAndNamesTheIssuerFromTheMetadata() async throws {
         let transport = fixture.transport { request in
             if request.route == "GET /.well-known/oauth-protected-resource" {
-                return .json(200, #"{"resource":"https://api.example.com","authorization_servers":["https://o.example.com/oauth2/default"]}"#)
+                return .json(
+                    200, #"{"resource":"https://api.example.com","authorization_servers":["https://o.example.com/oauth2/default"]}"#)
             }
             return .challenge(401, #"Bearer realm="api", resource_metadata="/.well-known/oauth-protected-resource""#, body: "")
         }
@@ -171,8 +176,10 @@ import Testing
         #expect(document["headers"]?["content-type"] == "application/json")
         #expect(document["body"]?["sub"] == "00u1")
 
-        let missing = fixture.transport { _ in .init(status: 404, headers: ["Content-Type": "text/plain"], body: Data("no such thing".utf8)) }
-        let error = await failure { () throws(IdFlowError) in try await CallResource(url: api, include: true).run(fixture.context(missing)) }
+        let missing = fixture.transport { _ in .init(status: 404, headers: ["Content-Type": "text/plain"], body: Data("no such thing".utf8))
+        }
+        let error = await failure { () throws(IdFlowError) in try await CallResource(url: api, include: true).run(fixture.context(missing))
+        }
         let printed = try #require(error?.standardOutputDocument)
         #expect(try JSONValue(encoding: printed)["body"] == "no such thing")
         #expect(error?.exitStatus == .notFound)
@@ -204,7 +211,8 @@ import Testing
         try Data(#"{"from":"file"}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         for (body, expected) in [
-            (CallResource.Body(argument: #"{"from":"argv"}"#), #"{"from":"argv"}"#), (.init(argument: "@\(file.path)"), #"{"from":"file"}"#),
+            (CallResource.Body(argument: #"{"from":"argv"}"#), #"{"from":"argv"}"#),
+            (.init(argument: "@\(file.path)"), #"{"from":"file"}"#),
             (.init(argument: "@-"), #"{"from":"stdin"}"#),
         ] {
             _ = try await CallResource(url: api, body: body).run(fixture.context(transport, stdin: #"{"from":"stdin"}"#))
@@ -226,7 +234,9 @@ import Testing
     func headersThatWouldBypassTheStoredTokenOrAreMalformedAreRefused(header: String) async throws {
         try fixture.storeLogin()
         let transport = fixture.transport { _ in Self.echo }
-        let error = await failure { () throws(IdFlowError) in try await CallResource(url: api, headers: [header]).run(fixture.context(transport)) }
+        let error = await failure { () throws(IdFlowError) in
+            try await CallResource(url: api, headers: [header]).run(fixture.context(transport))
+        }
         #expect(error?.exitStatus == .usage)
         #expect(transport.requests.isEmpty, "refused before anything is sent")
     }
@@ -242,7 +252,10 @@ import Testing
             }
         }
         _ = try await CallResource(url: api).run(fixture.context(transport))
-        #expect(transport.requests.map { $0.url?.absoluteString ?? "" } == [api, "https://api.example.com/v1/me2", "https://cdn.example.net/blob"])
+        #expect(
+            transport.requests.map { $0.url?.absoluteString ?? "" } == [
+                api, "https://api.example.com/v1/me2", "https://cdn.example.net/blob",
+            ])
         #expect(transport.requests.map { ResourceFixture.bearer($0) } == ["Bearer at1", "Bearer at1", nil])
         #expect(fixture.messages.current.contains { $0.contains("without the access token") })
     }
@@ -253,7 +266,9 @@ import Testing
             request.url?.host == "api.example.com"
                 ? .init(status: 303, headers: ["Location": "https://cdn.example.net/x"]) : .challenge(401, "Bearer")
         }
-        let error = await failure { () throws(IdFlowError) in try await CallResource(url: api, method: "POST", body: .inline("{}")).run(fixture.context(transport)) }
+        let error = await failure { () throws(IdFlowError) in
+            try await CallResource(url: api, method: "POST", body: .inline("{}")).run(fixture.context(transport))
+        }
         #expect(error?.exitStatus == .authentication)
         #expect(error?.message.contains("the token was not sent there") == true)
         #expect(ResourceFixture.refreshes(transport) == 0)

@@ -5,7 +5,8 @@ import Testing
 /// The pieces of RFC 6750 and RFC 9728 `api` reads: challenges and metadata.
 @Suite struct ResourceProtocolTests {
     @Test func bearerChallengesAreParsedWithQuotedAndTokenValues() {
-        let header = #"DPoP algs="ES256", Bearer realm="api", error=insufficient_scope, scope="a b", error_description="say \"please\", ok", resource_metadata="https://x/.well-known/oauth-protected-resource""#
+        let header =
+            #"DPoP algs="ES256", Bearer realm="api", error=insufficient_scope, scope="a b", error_description="say \"please\", ok", resource_metadata="https://x/.well-known/oauth-protected-resource""#
         let challenges = BearerChallenge.parse(header)
         #expect(challenges.map(\.scheme) == ["dpop", "bearer"])
         let bearer = BearerChallenge.bearer(in: header)
@@ -29,7 +30,9 @@ import Testing
         #expect(!metadata.describes(URL(string: "https://api.example.com/")!))
         #expect(!metadata.describes(URL(string: "https://other.example.com/v1")!))
         #expect(!metadata.describes(URL(string: "http://api.example.com/v1")!))
-        #expect(ProtectedResourceMetadata(resource: "https://api.example.com", authorizationServers: []).describes(URL(string: "https://api.example.com/a")!))
+        #expect(
+            ProtectedResourceMetadata(resource: "https://api.example.com", authorizationServers: []).describes(
+                URL(string: "https://api.example.com/a")!))
         #expect(metadata.trusts(issuer: "https://id.example.com"))
         #expect(!metadata.trusts(issuer: "https://id.example.com/oauth2/default"))
     }

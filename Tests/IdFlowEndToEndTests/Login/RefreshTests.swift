@@ -186,7 +186,8 @@ struct DemoTests {
         let steps = try result.stdout.split(separator: "\n").map { try JSONValue(data: Data($0.utf8)) }
         #expect(
             steps.map { $0["step"]?.stringValue ?? "" } == [
-                "register", "activate", "set-password", "login-pkce", "refresh", "api", "login-embedded", "enroll", "push-sign-in", "challenges",
+                "register", "activate", "set-password", "login-pkce", "refresh", "api", "login-embedded", "enroll", "push-sign-in",
+                "challenges",
                 "resolve",
                 "register-idp",
             ])

@@ -12,7 +12,9 @@ import Testing
 @Suite(.serialized)
 struct ApiCallTests {
     /// A sandbox with one logged-in user (`extra` login flags); returns it, the login output and the resource info.
-    func loggedIn(_ email: String, extra: [String] = [], sandboxConfiguration: String? = nil) async throws -> (LiveSandbox, JSONValue, JSONValue) {
+    func loggedIn(_ email: String, extra: [String] = [], sandboxConfiguration: String? = nil) async throws -> (
+        LiveSandbox, JSONValue, JSONValue
+    ) {
         var arguments: [String] = []
         if let sandboxConfiguration {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-api-sandbox-\(UUID().uuidString).json")
@@ -63,7 +65,8 @@ struct ApiCallTests {
     @Test func pastTheAccessTokensExpiryItIsRefreshedAndTheRotatedRefreshTokenStored() async throws {
         // Tokens of 90 s: idflow (on real time) still finds the token good, the resource (on the sandbox clock) does
         // not; and the refreshed ID token's iat stays within the 120 s idflow allows for a clock ahead of its own.
-        let (sandbox, login, resource) = try await loggedIn("expiry@example.com", sandboxConfiguration: #"{"accessTokenLifetimeSeconds": 90}"#)
+        let (sandbox, login, resource) = try await loggedIn(
+            "expiry@example.com", sandboxConfiguration: #"{"accessTokenLifetimeSeconds": 90}"#)
         try await sandbox.call("POST", "/sandbox/clock", json: ["advanceSeconds": .number(91)])
         let result = try await sandbox.idflow(["api", "--verbose", try url(resource, "url")])
         #expect(result.exitCode == 0, "\(result)")
@@ -84,7 +87,9 @@ struct ApiCallTests {
         #expect(result.exitCode == 0, "\(result)")
         #expect(try result.json()["sub"] == login["id_token_claims"]?["sub"])
         #expect(requests(to: try url(resource, "url"), in: result.stderr) == 2, "\(result.stderr)")
-        let tokenRequests = result.stderr.split(separator: "\n").filter { $0.hasPrefix("> POST") && $0.hasSuffix("/oauth2/default/v1/token") }
+        let tokenRequests = result.stderr.split(separator: "\n").filter {
+            $0.hasPrefix("> POST") && $0.hasSuffix("/oauth2/default/v1/token")
+        }
         #expect(tokenRequests.count == 1, "one refresh: \(result.stderr)")
         #expect(!result.stderr.contains(login["access_token"]?.stringValue ?? "-"), "the trace redacts the token")
         #expect(try stored(sandbox)["tokens"]?["refresh_token"] != login["refresh_token"])
@@ -121,7 +126,8 @@ struct ApiCallTests {
         #expect(answer["method"] == "POST")
         #expect(answer["body"] == ["item": "book", "qty": 2])
 
-        let piped = try await sandbox.idflow(["api", "-X", "POST", "--include", "--data", "@-", try url(resource, "url")], stdin: #"[1,2]"#)
+        let piped = try await sandbox.idflow(
+            ["api", "-X", "POST", "--include", "--data", "@-", try url(resource, "url")], stdin: #"[1,2]"#)
         #expect(piped.exitCode == 0, "\(piped)")
         #expect(try piped.json()["status"] == 200)
         #expect(try piped.json()["body"]?["body"] == [1, 2])

@@ -22,27 +22,28 @@ struct TokenGetCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("min-ttl"),
-        help: ArgumentHelp("Refresh first when the token expires within this many seconds (default 60).", valueName: "seconds"))
-    var minTTL: Double = GetToken.defaultMinimumTTL
+        help: ArgumentHelp("Refresh first when the token expires within this many seconds.", valueName: "seconds"))
+    var minTTL: Int = Int(GetToken.defaultMinimumTTL)
 
     @Option(help: ArgumentHelp("json, or exec-credential for kubectl.", valueName: "format"))
     var output: GetToken.Format = .json
 
     @Option(
         name: .customLong("token-type"),
-        help: ArgumentHelp("Which token: id or access (default: access for json, id for exec-credential).", valueName: "type"))
+        help: ArgumentHelp(
+            "Which token: id or access (default: access for json, id for exec-credential); never refresh.", valueName: "type"))
     var tokenType: TokenKind?
 
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if minTTL < 0 || !minTTL.isFinite { throw ValidationError("--min-ttl must be a number of seconds, 0 or more") }
+        if minTTL < 0 { throw ValidationError("--min-ttl must be a number of seconds, 0 or more") }
         if tokenType == .refresh { throw ValidationError("--token-type must be id or access: token get never prints the refresh token") }
     }
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try await GetToken(minimumTTL: minTTL, format: output, tokenType: tokenType).run(context)
+            try await GetToken(minimumTTL: TimeInterval(minTTL), format: output, tokenType: tokenType).run(context)
         }
     }
 }
