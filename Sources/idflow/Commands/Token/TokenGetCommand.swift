@@ -43,7 +43,7 @@ struct TokenGetCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try await GetToken(minimumTTL: TimeInterval(minTTL), format: output, tokenType: tokenType).run(context)
+            try await GetToken(minimumTTL: Double(minTTL), format: output, tokenType: tokenType).run(context)
         }
     }
 }
