@@ -173,13 +173,13 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|login-pkce|login-device|refresh|token|userinfo|logout|enroll|challenges|resolve|sandbox|demo|completion|help)
+    register|activate|set-password|login-pkce|login-device|refresh|api|token|userinfo|logout|enroll|challenges|resolve|sandbox|demo|completion|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh token userinfo logout enroll challenges resolve sandbox demo completion help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh api token userinfo logout enroll challenges resolve sandbox demo completion help' -- "${cur}"))
         ;;
     esac
 }
@@ -674,6 +674,76 @@ _idflow_refresh() {
     esac
 }
 
+_idflow_api() {
+    repeating_flags=()
+    non_repeating_flags=(--include -i --raw --no-refresh --verbose -v --quiet -q --pretty --compact --version -h --help)
+    repeating_options=(-H --header)
+    non_repeating_options=(-X --method --data --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    __idflow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '-X'|'--method')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    '--data')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion api -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    esac
+}
+
 _idflow_token() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -686,13 +756,84 @@ _idflow_token() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    inspect|verify|introspect|revoke)
+    get|inspect|verify|introspect|revoke)
         # Offer subcommand argument completions
         "_idflow_token_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'inspect verify introspect revoke' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'get inspect verify introspect revoke' -- "${cur}"))
+        ;;
+    esac
+}
+
+_idflow_token_get() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--min-ttl --output --token-type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    __idflow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--min-ttl')
+        return
+        ;;
+    '--output')
+        __idflow_add_completions -W 'json'$'\n''exec-credential'
+        return
+        ;;
+    '--token-type')
+        __idflow_add_completions -W 'access'$'\n''refresh'$'\n''id'
+        return
+        ;;
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion token get -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
         ;;
     esac
 }
@@ -1596,10 +1737,10 @@ _idflow_help() {
     # The subcommand names (added by idflow: the help command of ArgumentParser completes none).
     case "${COMP_WORDS[*]:2:COMP_CWORD-2}" in
     '')
-        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh token userinfo logout enroll challenges resolve sandbox demo completion' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh api token userinfo logout enroll challenges resolve sandbox demo completion' -- "${cur}"))
         ;;
     'token')
-        COMPREPLY+=($(compgen -W 'inspect verify introspect revoke' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'get inspect verify introspect revoke' -- "${cur}"))
         ;;
     'enroll')
         COMPREPLY+=($(compgen -W 'create list update delete' -- "${cur}"))

@@ -26,3 +26,9 @@ public protocol ExitStatusReporting {
 }
 
 extension CommandReport: ExitStatusReporting {}
+
+/// A command result printed as bytes rather than encoded: `api` prints a JSON body as the server sent it (its
+/// numbers and key order intact) and, with `--raw`, a body that is not JSON. Nil falls back to encoding.
+public protocol RawStandardOutput {
+    var standardOutputBytes: Data? { get }
+}

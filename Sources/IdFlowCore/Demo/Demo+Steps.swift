@@ -18,7 +18,7 @@ extension Demo {
 
         /// The steps in order; the last registers a second user through an identity provider when the server has
         /// a custom-registration client.
-        static func steps(registeringThroughAnIdentityProvider: Bool) -> [(String, Body)] {
+        static func steps(callingTheAPI: Bool = false, registeringThroughAnIdentityProvider: Bool) -> [(String, Body)] {
             var steps: [(String, Body)] = [
                 ("register", { (run: inout Run) throws(IdFlowError) in try await run.register() }),
                 ("activate", { (run: inout Run) throws(IdFlowError) in try await run.activate() }),
@@ -31,6 +31,10 @@ extension Demo {
                 ("challenges", { (run: inout Run) throws(IdFlowError) in try await run.challenges() }),
                 ("resolve", { (run: inout Run) throws(IdFlowError) in try await run.resolve() }),
             ]
+            if callingTheAPI {
+                // Right after the refresh: the app calls its API with the access token it holds now.
+                steps.insert(("api", { (run: inout Run) throws(IdFlowError) in try await run.callAPI() }), at: 5)
+            }
             if registeringThroughAnIdentityProvider {
                 steps.append(("register-idp", { (run: inout Run) throws(IdFlowError) in try await run.registerThroughIdentityProvider() }))
             }
@@ -72,6 +76,14 @@ extension Demo {
             try Demo.expect(output.response.accessToken != firstLogin?.response.accessToken, "refresh returned the same access token")
             let rotated = output.response.refreshToken != firstLogin?.response.refreshToken
             return (try Demo.json(output), "access token refreshed; refresh token \(rotated ? "rotated and saved" : "kept")")
+        }
+
+        func callAPI() async throws(IdFlowError) -> (JSONValue, String) {
+            guard let url = demo.resourceURL else { throw .internalFailure("no resource URL") }
+            let answer = try await CallResource(url: url).run(context).json
+            try Demo.expect(
+                answer["sub"] == .string(userID), "the API answered for \(answer["sub"]?.stringValue ?? "nobody"), not \(userID)")
+            return (answer, "called the API at \(url) with the access token: it answered for \(userID)")
         }
 
         func loginEmbedded() async throws(IdFlowError) -> (JSONValue, String) {

@@ -18,20 +18,25 @@ public struct Demo: Sendable {
     /// The server's custom-registration client; with it the demo ends by registering a second user through the
     /// one-step identity provider `invite-code` (its tokens go to the profile `custom-registration`).
     public var customRegistrationClient: ClientCredentials?
+    /// The server's protected resource; with it the demo calls the API with the refreshed access token.
+    public var resourceURL: String?
 
     public init(
         email: String = "demo.user@example.com", password: Secret = Secret("Demo-Passw0rd!"),
-        customRegistrationClient: ClientCredentials? = nil
+        customRegistrationClient: ClientCredentials? = nil, resourceURL: String? = nil
     ) {
         self.email = email
         self.password = password
         self.customRegistrationClient = customRegistrationClient
+        self.resourceURL = resourceURL
     }
 
     /// Runs every step, calling `emit` after each; stops at the first failure. Returns whether all passed.
     public func run(_ context: IdFlowContext, emit: @Sendable (Step) -> Void) async -> Bool {
         var run = Run(demo: self, context: context)
-        for (name, body) in Run.steps(registeringThroughAnIdentityProvider: customRegistrationClient != nil) {
+        for (name, body) in Run.steps(
+            callingTheAPI: resourceURL != nil, registeringThroughAnIdentityProvider: customRegistrationClient != nil)
+        {
             do {
                 let (result, headline) = try await body(&run)
                 emit(Step(step: name, ok: true, headline: headline, result: result, error: nil))
@@ -54,10 +59,12 @@ public struct Demo: Sendable {
         public var customRegistrationClient: ClientCredentials?
         /// The PEM file of the CA to trust besides the system's (`idflow demo --tls`: the sandbox's generated CA).
         public var caFile: String?
+        /// The protected resource the demo calls with the login's access token, when the server has one.
+        public var resourceURL: String?
 
         public init(
             orgURL: String, issuer: String, apiToken: String, clientID: String, redirectURI: String,
-            customRegistrationClient: ClientCredentials? = nil, caFile: String? = nil
+            customRegistrationClient: ClientCredentials? = nil, caFile: String? = nil, resourceURL: String? = nil
         ) {
             self.orgURL = orgURL
             self.issuer = issuer
@@ -66,6 +73,7 @@ public struct Demo: Sendable {
             self.redirectURI = redirectURI
             self.customRegistrationClient = customRegistrationClient
             self.caFile = caFile
+            self.resourceURL = resourceURL
         }
     }
 
@@ -89,6 +97,7 @@ public struct Demo: Sendable {
         let failure = Locked<Int32?>(nil)
         var demo = self
         demo.customRegistrationClient = server.customRegistrationClient ?? customRegistrationClient
+        demo.resourceURL = server.resourceURL ?? resourceURL
         let passed = await demo.run(context) { step in
             if let data = try? JSONOutput.encode(step, style: .compact) { console.standardOutput(data) }
             console.line("\(step.ok ? "✔" : "✘") \(step.step): \(step.headline)")

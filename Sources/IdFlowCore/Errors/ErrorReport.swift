@@ -37,6 +37,10 @@ public struct ErrorReport: Encodable, Sendable, Equatable {
             error.causes = causes
         case .customRegistration(let stop):
             error.errorCode = String(stop.status)
+        case .resource(let failure):
+            error.httpStatus = failure.status
+            error.errorCode = failure.errorCode
+            error.errorSummary = failure.errorDescription
         case .rateLimited(_, let body):
             error.httpStatus = 429
             error.errorCode = body?.errorCode

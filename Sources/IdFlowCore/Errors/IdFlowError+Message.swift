@@ -35,6 +35,8 @@ extension IdFlowError {
             return pending.message
         case .batchFailed(let failed, let lines, _):
             return "\(failed) of \(lines) lines failed; each failed line's error is on its line of standard output"
+        case .resource(let failure):
+            return failure.message
         }
     }
 
@@ -67,6 +69,7 @@ extension IdFlowError {
             return "answer the fields listed on standard output with --answer name=value (name=@FILE, name=@- for stdin)\(resume)"
         case .batchFailed:
             return "fix the failed lines and run the batch again with --skip-existing; `jq 'select(.ok | not)'` lists them"
+        case .resource(let failure): return failure.hint
         }
     }
 

@@ -51,6 +51,8 @@ public enum IdFlowError: Error, Sendable, Equatable {
     /// Some lines of a `register --batch` failed; each failed line carries its own error on stdout, and the
     /// run ends with the code of the most severe (`BatchRegistration.severity`).
     case batchFailed(failed: Int, lines: Int, exitStatus: IdFlowExitCode)
+    /// A protected resource (`idflow api`) answered with a status other than success; the status decides the code.
+    case resource(ResourceFailure)
 }
 
 extension IdFlowError {
@@ -76,6 +78,7 @@ extension IdFlowError {
         case .customRegistration(let stop): return stop.recoverable ? .registrationRetry : .registrationRestart
         case .idxPending: return .rejected
         case .batchFailed(_, _, let exitStatus): return exitStatus
+        case .resource(let failure): return failure.exitStatus
         }
     }
 
@@ -115,10 +118,12 @@ extension IdFlowError {
 
     /// The failures that still print a document on stdout: a custom registration's recoverable status
     /// (exit 10), whose `{"status", "step", "transactionId", "data", "identityProvider"}` a script continues
-    /// from, and an embedded sign-in's pending form (exit 3, `{"transaction", "remediation", "fields", "messages"}`).
+    /// from, an embedded sign-in's pending form (exit 3, `{"transaction", "remediation", "fields", "messages"}`), and
+    /// a protected resource's answer with `api --include` (`{"status", "headers", "body"}`).
     public var standardOutputDocument: (any Encodable & Sendable)? {
         if case .customRegistration(let stop) = self, stop.recoverable { return stop }
         if case .idxPending(let pending) = self { return pending }
+        if case .resource(let failure) = self { return failure.document }
         return nil
     }
 
@@ -147,6 +152,7 @@ extension IdFlowError {
         case .customRegistration(let stop): return stop.recoverable ? "registration_retry" : "registration_failed"
         case .idxPending: return "answer_required"
         case .batchFailed: return "batch_failed"
+        case .resource: return "resource_error"
         }
     }
 }

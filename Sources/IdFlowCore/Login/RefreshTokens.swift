@@ -8,11 +8,34 @@ public struct RefreshTokens: Sendable {
     /// A refresh token given by the caller (`--refresh-token-stdin`): the store is neither read nor written.
     public var givenRefreshToken: Secret?
     public var clientSecret: Secret?
+    /// Whether the grant is made at all: always (`refresh`), or only when the stored token is stale (`api`,
+    /// `token get`), judged under the lock so that a run that waited uses what its predecessor refreshed.
+    public var condition: Condition
 
-    public init(store: Bool = true, givenRefreshToken: Secret? = nil, clientSecret: Secret? = nil) {
+    public init(store: Bool = true, givenRefreshToken: Secret? = nil, clientSecret: Secret? = nil, condition: Condition = .always) {
         self.store = store
         self.givenRefreshToken = givenRefreshToken
         self.clientSecret = clientSecret
+        self.condition = condition
+    }
+
+    /// When the stored tokens are refreshed.
+    public enum Condition: Sendable, Equatable {
+        /// Every run makes the grant (`idflow refresh`).
+        case always
+        /// Only when the stored token of `kind` (access or ID) expires within `minimumTTL` seconds of now, or is
+        /// the access token `refused` (a resource answered 401 to it). Otherwise the stored tokens are returned
+        /// as they are: another run refreshed them already, or they are still good.
+        case whenStale(minimumTTL: TimeInterval, refused: String? = nil, kind: TokenKind = .access)
+
+        /// Whether `stored` must be refreshed at `now`. A token with no known expiry is taken as good until a
+        /// resource refuses it.
+        public func requiresGrant(_ stored: StoredTokens, now: Date) -> Bool {
+            guard case .whenStale(let minimumTTL, let refused, let kind) = self else { return true }
+            if let refused, stored.tokens.accessToken == refused { return true }
+            guard let expiry = stored.expiry(of: kind) else { return kind == .id && stored.tokens.idToken == nil }
+            return expiry.timeIntervalSince(now) <= minimumTTL
+        }
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
@@ -29,6 +52,9 @@ public struct RefreshTokens: Sendable {
         return try await tokenStore.withLock { () throws(IdFlowError) -> TokenOutput in
             // Read under the lock: a run that waited sees the token the previous holder rotated in.
             let stored = try tokenStore.loadRequired(profile: context.configuration.profile)
+            guard condition.requiresGrant(stored, now: context.now()) else {
+                return TokenOutput(response: stored.tokens, expiresAt: stored.expiresAt, idTokenClaims: stored.idTokenClaims)
+            }
             guard let refreshToken = stored.tokens.refreshToken else {
                 throw .localState(
                     "profile \(context.configuration.profile) has no refresh token (was offline_access granted?)",

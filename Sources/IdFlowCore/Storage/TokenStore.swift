@@ -20,6 +20,18 @@ public struct StoredTokens: Codable, Sendable, Equatable {
 }
 
 extension StoredTokens {
+    /// When the stored token of `kind` expires: the access token's `expires_at`, the ID token's `exp` claim; nil
+    /// when unknown (and always for the refresh token, whose lifetime only the server knows).
+    public func expiry(of kind: TokenKind) -> Date? {
+        switch kind {
+        case .access: return expiresAt
+        case .id:
+            guard tokens.idToken != nil, let exp = idTokenClaims?["exp"], case .number(let seconds) = exp else { return nil }
+            return Date(timeIntervalSince1970: seconds)
+        case .refresh: return nil
+        }
+    }
+
     /// The issuer these tokens came from, which is the only server they are ever sent to. A configured
     /// issuer (`--issuer`, `OKTA_OAUTH2_ISSUER`, the profile's `issuer`) that names another one is refused
     /// rather than obeyed: it would hand the profile's tokens to a server that never issued them.

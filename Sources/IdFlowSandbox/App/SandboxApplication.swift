@@ -57,6 +57,7 @@ func buildRouter(state: SandboxState) -> Router<SandboxRequestContext> {
     PushAuthenticatorController(state: state).register(in: routes)
     CustomRegistrationController(state: state).register(in: routes)
     IDXController(state: state).register(in: routes)
+    ResourceController(state: state).register(in: routes)
     routes.finish()
     return router
 }

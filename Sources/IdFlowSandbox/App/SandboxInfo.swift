@@ -20,11 +20,13 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
     /// With `--tls` and a generated certificate: the PEM file of the CA that signed it (mode 0600, removed when the
     /// sandbox stops), for a client's `--ca-file`.
     public var caFile: String?
+    /// The protected resource for `idflow api` (`ResourceInfo`).
+    public var resource: ResourceInfo?
 
     public init(
         orgUrl: String, issuer: String, apiToken: String, clientId: String, redirectUri: String,
         customRegistration: CustomRegistrationInfo? = nil, idx: IDXPolicy? = nil, listenAddress: String? = nil,
-        caFile: String? = nil
+        caFile: String? = nil, resource: ResourceInfo? = nil
     ) {
         self.orgUrl = orgUrl
         self.issuer = issuer
@@ -35,6 +37,7 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
         self.idx = idx
         self.listenAddress = listenAddress
         self.caFile = caFile
+        self.resource = resource
     }
 
     /// The same document as the sandbox's own JSON (for `GET /sandbox/info`), the original keys first.
@@ -64,6 +67,12 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
         }
         if let listenAddress { object["listenAddress"] = .string(listenAddress) }
         if let caFile { object["caFile"] = .string(caFile) }
+        if let resource {
+            object["resource"] = [
+                "url": .string(resource.url), "adminUrl": .string(resource.adminUrl), "adminScope": .string(resource.adminScope),
+                "metadataUrl": .string(resource.metadataUrl), "orgIssuerUrl": .string(resource.orgIssuerUrl),
+            ]
+        }
         return .object(object)
     }
 }
@@ -91,5 +100,27 @@ public struct CustomRegistrationInfo: Codable, Sendable, Equatable {
         self.clientId = clientId
         self.clientSecret = clientSecret
         self.identityProviders = identityProviders
+    }
+}
+
+/// `resource` of `SandboxInfo`: the protected resource `idflow api` calls, modelled on the mobile app's API.
+public struct ResourceInfo: Codable, Sendable, Equatable {
+    /// `GET|POST`: `{"sub", "scopes", "method", "body"}` for a valid access token of the default authorization server.
+    public var url: String
+    /// The same, only for a token with `adminScope` (403 `insufficient_scope` otherwise).
+    public var adminUrl: String
+    public var adminScope: String
+    /// The RFC 9728 metadata of `url` (and `adminUrl`).
+    public var metadataUrl: String
+    /// A second resource whose metadata names only the org authorization server (issuer = the org URL), so a
+    /// client logged in to `default` is told where its tokens come from.
+    public var orgIssuerUrl: String
+
+    public init(url: String, adminUrl: String, adminScope: String, metadataUrl: String, orgIssuerUrl: String) {
+        self.url = url
+        self.adminUrl = adminUrl
+        self.adminScope = adminScope
+        self.metadataUrl = metadataUrl
+        self.orgIssuerUrl = orgIssuerUrl
     }
 }

@@ -120,7 +120,11 @@ public actor SandboxState {
                 identityProviders: configuration.customRegistration.identityProviders.map {
                     .init(id: $0.id, type: $0.type.rawValue, enabled: $0.enabled)
                 }),
-            idx: configuration.idx, listenAddress: listenAddress, caFile: caFile)
+            idx: configuration.idx, listenAddress: listenAddress, caFile: caFile,
+            resource: ResourceInfo(
+                url: ProtectedResource.api.identifier(orgURL: orgURL), adminUrl: orgURL + ProtectedResource.adminPath,
+                adminScope: ProtectedResource.adminScope, metadataUrl: ProtectedResource.api.metadataURL(orgURL: orgURL),
+                orgIssuerUrl: ProtectedResource.orgAPI.identifier(orgURL: orgURL)))
     }
 
     /// Records the address the server actually bound, so every URL the sandbox writes is reachable.

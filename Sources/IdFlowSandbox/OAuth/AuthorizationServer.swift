@@ -54,7 +54,8 @@ enum AuthorizationServer: Sendable, Equatable {
         ]
         switch self {
         case .org: return standard + ["groups"]
-        case .custom: return standard
+        // The protected resource's admin scope (`ProtectedResource.adminScope`), a custom scope as an API defines one.
+        case .custom: return standard + [ProtectedResource.adminScope]
         }
     }
 }

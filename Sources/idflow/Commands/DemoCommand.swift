@@ -46,7 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
                     redirectURI: info.redirectUri,
                     customRegistrationClient: info.customRegistration.map {
                         ClientCredentials(clientID: $0.clientId, secret: Secret($0.clientSecret))
-                    }, caFile: info.caFile),
+                    }, caFile: info.caFile, resourceURL: info.resource?.url),
                 verbose: verbose, console: console)
             await server.stop()
         }

@@ -44,7 +44,12 @@ enum CommandRunner {
                 }
                 throw error
             }
-            environment.console.standardOutput(try JSONOutput.encode(result, style: options.outputStyle))
+            if let bytes = (result as? any RawStandardOutput)?.standardOutputBytes {
+                // An empty body (204) prints nothing: there is no document to print.
+                if !bytes.isEmpty { environment.console.standardOutput(bytes) }
+            } else {
+                environment.console.standardOutput(try JSONOutput.encode(result, style: options.outputStyle))
+            }
             exitStatus = (result as? any ExitStatusReporting)?.exitStatus ?? .success
         }
         if exitStatus != .success { throw ExitCode(exitStatus.rawValue) }

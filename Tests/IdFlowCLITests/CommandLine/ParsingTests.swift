@@ -104,6 +104,17 @@ import Testing
         (["sandbox", "--env"], SandboxCommand.self),
         (["sandbox", "--host", "127.0.0.1", "--port", "8080", "--api-token", "t", "--config", "c.json"], SandboxCommand.self),
         (["demo"], DemoCommand.self),
+        (["api", "https://api.example.com/v1/me"], ApiCommand.self),
+        (
+            [
+                "api", "-X", "PUT", "-H", "X-Request-Id: 1", "-H", "Content-Type: text/plain", "--data", "@body.txt", "--include", "--raw",
+                "--no-refresh", "https://api.example.com/v1/x",
+            ], ApiCommand.self
+        ),
+        (["api", "--method", "post", "--header", "A: b", "--data", "@-", "-i", "https://api.example.com/v1/x"], ApiCommand.self),
+        (["token", "get"], TokenGetCommand.self),
+        (["token", "get", "--min-ttl", "300", "--output", "exec-credential", "--token-type", "access"], TokenGetCommand.self),
+        (["token", "get", "--output", "json", "--token-type", "id"], TokenGetCommand.self),
         (["demo", "--verbose"], DemoCommand.self),
         // Every configuration flag, on a command that takes no others.
         (
@@ -182,6 +193,12 @@ import Testing
         (["resolve", "--next"], "choose exactly one of --approve or --deny"),
         (["resolve", "--next", "--approve", "--deny"], "choose exactly one of --approve or --deny"),
         (["resolve", "--next", "--deny", "--user-verification"], "--user-verification only applies to --approve"),
+        (["api"], "Missing expected argument '<url>'"),
+        (["token", "get", "--min-ttl=-5"], "--min-ttl must be a number of seconds, 0 or more"),
+        (["token", "get", "--token-type", "refresh"], "--token-type must be id or access"),
+        (["token", "get", "--output", "yaml"], "--output"),
+        (["api", "-H", "Authorization: Bearer x", "https://api.example.com/"], "idflow sends the profile's own access token"),
+        (["api", "https://api.example.com/", "--data", "not json"], "the --data body is not JSON"),
     ]
 
     @Test(arguments: invalid.indices)

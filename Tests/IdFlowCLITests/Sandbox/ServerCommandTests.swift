@@ -12,7 +12,8 @@ import Testing
         let steps = result.stdout.split(separator: "\n").compactMap { try? JSONValue(data: Data($0.utf8)) }
         #expect(
             steps.map { $0["step"]?.stringValue ?? "" } == [
-                "register", "activate", "set-password", "login-pkce", "refresh", "login-embedded", "enroll", "push-sign-in", "challenges",
+                "register", "activate", "set-password", "login-pkce", "refresh", "api", "login-embedded", "enroll", "push-sign-in",
+                "challenges",
                 "resolve",
                 "register-idp",
             ])

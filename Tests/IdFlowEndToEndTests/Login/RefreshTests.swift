@@ -186,12 +186,13 @@ struct DemoTests {
         let steps = try result.stdout.split(separator: "\n").map { try JSONValue(data: Data($0.utf8)) }
         #expect(
             steps.map { $0["step"]?.stringValue ?? "" } == [
-                "register", "activate", "set-password", "login-pkce", "refresh", "login-embedded", "enroll", "push-sign-in", "challenges",
+                "register", "activate", "set-password", "login-pkce", "refresh", "api", "login-embedded", "enroll", "push-sign-in",
+                "challenges",
                 "resolve",
                 "register-idp",
             ])
         #expect(steps.allSatisfy { $0["ok"] == true })
-        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("✔") }.count == 11)
+        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("✔") }.count == 12)
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty, "the demo's state dir is removed")
         #expect(
             !FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/state/idflow").path),

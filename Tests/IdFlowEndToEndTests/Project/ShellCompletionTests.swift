@@ -83,7 +83,7 @@ import Testing
         let top = try complete(["idflow", "help", ""])
         #expect(top.contains("register") && top.contains("sandbox") && top.contains("completion"))
         #expect(try complete(["idflow", "help", "lo"]).sorted() == ["login-device", "login-pkce", "logout"])
-        #expect(try complete(["idflow", "help", "token", ""]) == ["inspect", "verify", "introspect", "revoke"])
+        #expect(try complete(["idflow", "help", "token", ""]) == ["get", "inspect", "verify", "introspect", "revoke"])
     }
 
     @Test func completionOffersTheShells() throws {

@@ -15,9 +15,10 @@ struct APITokenMiddleware: RouterMiddleware {
     /// (client authentication and the sign-in pages), the well-known documents, the MyAccount
     /// app-authenticator API (Bearer access tokens; its verify endpoint takes no credentials), and the device
     /// grant's `/activate` sign-in page (the person signs in there), and the Identity Engine's `/idp/idx`
-    /// (state handles).
+    /// (state handles), and the protected resources (`/resource`, `/org-resource`: Bearer access tokens).
     static let publicPaths = [
-        "/api/v1/authn", "/oauth2", "/.well-known", "/idp/myaccount/app-authenticators", "/activate", "/idp/idx",
+        "/api/v1/authn", "/oauth2", "/.well-known", "/idp/myaccount/app-authenticators", "/activate", "/idp/idx", "/resource",
+        "/org-resource",
     ]
 
     /// Whether `path` may be called without the API token.

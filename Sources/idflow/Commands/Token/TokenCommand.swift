@@ -4,6 +4,9 @@ import IdFlowCore
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Inspect, verify, introspect or revoke a token (given, `-` for stdin, or the profile's stored one).",
-        subcommands: [TokenInspectCommand.self, TokenVerifyCommand.self, TokenIntrospectCommand.self, TokenRevokeCommand.self])
+        abstract:
+            "Get a fresh token for scripts and kubectl, or inspect, verify, introspect or revoke one (given, `-` for stdin, or stored).",
+        subcommands: [
+            TokenGetCommand.self, TokenInspectCommand.self, TokenVerifyCommand.self, TokenIntrospectCommand.self, TokenRevokeCommand.self,
+        ])
 }

@@ -1,0 +1,41 @@
+import Foundation
+
+/// One call to a protected resource (`idflow api`): the user's method, headers and body, and the access token
+/// when the URL is on the token's origin. The answer is returned whatever its status: what a status means is
+/// `CallResource`'s decision (refresh and retry, follow a redirect, or fail with the status's exit code).
+struct ResourceRequest: APIRequest {
+    var method: String
+    var url: URL
+    /// The user's headers (`-H`), `Accept` included.
+    var headers: [String: String]
+    var body: Data?
+    /// How the token is presented; nil sends the request without one (nothing stored, or another origin).
+    var presentation: AccessTokenPresentation?
+
+    /// Retried as every request is (`HTTPRequest`'s idempotency by method): a 503 or a broken connection only
+    /// for safe methods, a 429 or a refused connection for any.
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        var all = headers
+        if let presentation { all.merge(presentation.headers(method: method, url: url)) { $1 } }
+        return HTTPRequest(method: method, url: url, headers: all, body: body)
+    }
+
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> HTTPResponse {
+        response
+    }
+
+    /// The request a redirect of `status` to `location` asks for (RFC 9110 §15.4): 303, and 301/302 after a POST,
+    /// become a GET without a body, as browsers and curl do; 307 and 308 repeat the method and body. The token
+    /// goes only where `tokenOrigin` is.
+    func redirected(status: Int, to location: URL, tokenOrigin: ResourceOrigin?, token: AccessTokenPresentation?) -> ResourceRequest {
+        var next = self
+        next.url = location
+        if status == 303 || ((status == 301 || status == 302) && method == "POST") {
+            next.method = status == 303 && method == "HEAD" ? "HEAD" : "GET"
+            next.body = nil
+            next.headers = headers.filter { $0.key.lowercased() != "content-type" }
+        }
+        next.presentation = ResourceOrigin(location) == tokenOrigin ? token : nil
+        return next
+    }
+}

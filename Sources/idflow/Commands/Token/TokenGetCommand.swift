@@ -1,0 +1,51 @@
+import ArgumentParser
+import IdFlowCore
+
+struct TokenGetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Print the profile's token for a script or kubectl, refreshed first when it expires within --min-ttl.",
+        discussion: """
+            Prints {"access_token", "token_type", "expires_at", "scope"} (with --token-type id also "id_token" \
+            and "id_token_expires_at"). A token that expires within --min-ttl seconds (default 60) is refreshed \
+            first, the rotated refresh token saved as `idflow refresh` saves it, so the token printed still works \
+            when it is used. Nothing stored: exit 12; a refresh the server refuses: exit 4, naming the login to run.
+
+            --output exec-credential prints kubectl's ExecCredential (client.authentication.k8s.io/v1) with the ID \
+            token (or, with --token-type access, the access token) and its expiry, so idflow is a kubectl \
+            credential plugin: see the README's kubectl section for the kubeconfig stanza.
+
+              $ curl -H "Authorization: Bearer $(idflow token get | \\
+                  jq -r .access_token)" https://api.example.com/v1/me
+              $ idflow token get --output exec-credential --profile k8s
+            """)
+
+    @Option(
+        name: .customLong("min-ttl"),
+        help: ArgumentHelp("Refresh first when the token expires within this many seconds.", valueName: "seconds"))
+    var minTTL: Int = Int(GetToken.defaultMinimumTTL)
+
+    @Option(help: ArgumentHelp("json, or exec-credential for kubectl.", valueName: "format"))
+    var output: GetToken.Format = .json
+
+    @Option(
+        name: .customLong("token-type"),
+        help: ArgumentHelp(
+            "Which token: id or access (default: access for json, id for exec-credential); never refresh.", valueName: "type"))
+    var tokenType: TokenKind?
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if minTTL < 0 { throw ValidationError("--min-ttl must be a number of seconds, 0 or more") }
+        if tokenType == .refresh { throw ValidationError("--token-type must be id or access: token get never prints the refresh token") }
+    }
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            try await GetToken(minimumTTL: Double(minTTL), format: output, tokenType: tokenType).run(context)
+        }
+    }
+}
+
+extension GetToken.Format: ExpressibleByArgument {}
