@@ -87,6 +87,8 @@ extension IDX.Remediation {
                 } else if options.count == 1 {
                     // Okta leaves the authenticator choice unmarked though the form means nothing without it.
                     chosen = options[0]
+                } else {
+                    chosen = chosenByItsFields(options, path: path, answers: answers, document: document)
                 }
                 guard let chosen else {
                     if field.required { filled.missing.append(pending) }
@@ -110,6 +112,23 @@ extension IDX.Remediation {
             }
         }
         return body
+    }
+}
+
+extension IDX.Remediation {
+    /// The option whose own fields the answers fill, when the choice itself was not answered: the security
+    /// question's "Create my own" is meant by `credentials.question`, the predefined one by a `credentials.questionKey`
+    /// among its keys. Only an option whose required fields are all answered counts, and only when it is the one.
+    fileprivate static func chosenByItsFields(
+        _ options: [IDX.Option], path: String, answers: IDX.AnswerSet, document: IDX.Document
+    ) -> IDX.Option? {
+        let complete = options.filter { option in
+            guard let form = option.form else { return false }
+            var probe = IDX.FilledForm(body: [:], used: [], missing: [], inputs: [], tookInput: false)
+            _ = fill(form, prefix: path + ".", answers: answers, document: document, into: &probe, parentRequired: false)
+            return probe.missing.isEmpty && !probe.used.isEmpty
+        }
+        return complete.count == 1 ? complete[0] : nil
     }
 }
 

@@ -103,3 +103,33 @@ import Testing
         #expect(filled.body["authenticator"]?["methodType"] == "push")
     }
 }
+
+/// The security question's two ways to enroll (a predefined question or one's own) are options of `credentials`:
+/// the answers given for an option's own fields choose it, so a script needs no label to pick one.
+struct SecurityQuestionFormTests {
+    func enrollForm() throws -> (IDX.Document, IDX.Remediation) {
+        let document = try IDX.Document(data: try Fixtures.data("okta-idx/security-question-enroll.json"))
+        return (document, try #require(document.remediations.first { $0.name == "enroll-authenticator" }))
+    }
+
+    @Test func aPredefinedQuestionIsChosenByItsKey() throws {
+        let (document, form) = try enrollForm()
+        let filled = form.fill(IDX.AnswerSet(["credentials.questionKey": "disliked_food", "credentials.answer": "kale"]), in: document)
+        #expect(filled.isComplete)
+        #expect(filled.body["credentials"] == ["questionKey": "disliked_food", "answer": "kale"])
+    }
+
+    @Test func anOwnQuestionIsChosenByGivingIt() throws {
+        let (document, form) = try enrollForm()
+        let filled = form.fill(IDX.AnswerSet(["credentials.question": "Who?", "answer": "Nobody"]), in: document)
+        #expect(filled.isComplete)
+        #expect(filled.body["credentials"] == ["questionKey": "custom", "question": "Who?", "answer": "Nobody"])
+    }
+
+    @Test func anAnswerAloneChoosesNothing() throws {
+        let (document, form) = try enrollForm()
+        let filled = form.fill(IDX.AnswerSet(["credentials.answer": "kale"]), in: document)
+        #expect(!filled.isComplete)
+        #expect(filled.missing.map(\.name) == ["credentials"])
+    }
+}
