@@ -18,7 +18,9 @@ extension Demo {
 
         /// The steps in order; the last registers a second user through an identity provider when the server has
         /// a custom-registration client.
-        static func steps(callingTheAPI: Bool = false, registeringThroughAnIdentityProvider: Bool) -> [(String, Body)] {
+        static func steps(
+            callingTheAPI: Bool = false, usingAnAuthenticatorApp: Bool = false, registeringThroughAnIdentityProvider: Bool
+        ) -> [(String, Body)] {
             var steps: [(String, Body)] = [
                 ("register", { (run: inout Run) throws(IdFlowError) in try await run.register() }),
                 ("activate", { (run: inout Run) throws(IdFlowError) in try await run.activate() }),
@@ -34,6 +36,10 @@ extension Demo {
             if callingTheAPI {
                 // Right after the refresh: the app calls its API with the access token it holds now.
                 steps.insert(("api", { (run: inout Run) throws(IdFlowError) in try await run.callAPI() }), at: 5)
+            }
+            if usingAnAuthenticatorApp {
+                // Last of the sign-ins: the push steps have let time pass since the enrollment's code.
+                steps.append(("login-totp", { (run: inout Run) throws(IdFlowError) in try await run.loginWithAuthenticatorApp() }))
             }
             if registeringThroughAnIdentityProvider {
                 steps.append(("register-idp", { (run: inout Run) throws(IdFlowError) in try await run.registerThroughIdentityProvider() }))
@@ -88,11 +94,29 @@ extension Demo {
 
         func loginEmbedded() async throws(IdFlowError) -> (JSONValue, String) {
             let answers = IDX.AnswerSet(["identifier": demo.email, "credentials.passcode": demo.password.value])
-            let output = try await EmbeddedLogin(answers: answers, store: false).run(context)
+            let output = try await EmbeddedLogin(answers: answers, store: false, totpSecretFile: demo.authenticatorAppSeed).run(context)
             try Demo.expect(output.idTokenClaims?["sub"] == .string(userID), "the embedded sign-in is not for \(userID)")
+            if let seed = demo.authenticatorAppSeed {
+                try Demo.expect(FileManager.default.fileExists(atPath: seed.url.path), "no authenticator app was enrolled")
+                return (
+                    try Demo.json(output),
+                    "signed in through the Identity Engine's forms (identify, password, then Google Authenticator enrolled with "
+                        + "its seed kept 0600 and a computed code); ID token validated"
+                )
+            }
             return (
                 try Demo.json(output),
                 "signed in through the Identity Engine's forms (identify, password, interaction code); ID token validated"
+            )
+        }
+
+        func loginWithAuthenticatorApp() async throws(IdFlowError) -> (JSONValue, String) {
+            let answers = IDX.AnswerSet(["identifier": demo.email, "credentials.passcode": demo.password.value])
+            let output = try await EmbeddedLogin(answers: answers, store: false, totpSecretFile: demo.authenticatorAppSeed).run(context)
+            try Demo.expect(output.idTokenClaims?["sub"] == .string(userID), "the TOTP sign-in is not for \(userID)")
+            return (
+                try Demo.json(output),
+                "signed in with the password and a TOTP code computed from the kept seed, nobody at a phone (a code is never reused)"
             )
         }
 

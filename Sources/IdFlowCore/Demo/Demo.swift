@@ -20,6 +20,9 @@ public struct Demo: Sendable {
     public var customRegistrationClient: ClientCredentials?
     /// The server's protected resource; with it the demo calls the API with the refreshed access token.
     public var resourceURL: String?
+    /// Where the Identity Engine sign-in keeps the authenticator app's seed it enrolls, when the server's policy
+    /// offers Google Authenticator; a later step signs in with codes computed from it, nobody at a phone.
+    public var authenticatorAppSeed: TOTPSeedFile?
 
     public init(
         email: String = "demo.user@example.com", password: Secret = Secret("Demo-Passw0rd!"),
@@ -35,7 +38,8 @@ public struct Demo: Sendable {
     public func run(_ context: IdFlowContext, emit: @Sendable (Step) -> Void) async -> Bool {
         var run = Run(demo: self, context: context)
         for (name, body) in Run.steps(
-            callingTheAPI: resourceURL != nil, registeringThroughAnIdentityProvider: customRegistrationClient != nil)
+            callingTheAPI: resourceURL != nil, usingAnAuthenticatorApp: authenticatorAppSeed != nil,
+            registeringThroughAnIdentityProvider: customRegistrationClient != nil)
         {
             do {
                 let (result, headline) = try await body(&run)
@@ -61,11 +65,15 @@ public struct Demo: Sendable {
         public var caFile: String?
         /// The protected resource the demo calls with the login's access token, when the server has one.
         public var resourceURL: String?
+        /// Whether the server's Identity Engine policy offers Google Authenticator (the embedded sandbox's does).
+        public var offersAuthenticatorApp: Bool
 
         public init(
             orgURL: String, issuer: String, apiToken: String, clientID: String, redirectURI: String,
-            customRegistrationClient: ClientCredentials? = nil, caFile: String? = nil, resourceURL: String? = nil
+            customRegistrationClient: ClientCredentials? = nil, caFile: String? = nil, resourceURL: String? = nil,
+            offersAuthenticatorApp: Bool = false
         ) {
+            self.offersAuthenticatorApp = offersAuthenticatorApp
             self.orgURL = orgURL
             self.issuer = issuer
             self.apiToken = apiToken
@@ -98,6 +106,11 @@ public struct Demo: Sendable {
         var demo = self
         demo.customRegistrationClient = server.customRegistrationClient ?? customRegistrationClient
         demo.resourceURL = server.resourceURL ?? resourceURL
+        if server.offersAuthenticatorApp {
+            try? FileManager.default.createDirectory(
+                at: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            demo.authenticatorAppSeed = TOTPSeedFile(stateDirectory.appendingPathComponent("google-authenticator.totp"))
+        }
         let passed = await demo.run(context) { step in
             if let data = try? JSONOutput.encode(step, style: .compact) { console.standardOutput(data) }
             console.line("\(step.ok ? "✔" : "✘") \(step.step): \(step.headline)")

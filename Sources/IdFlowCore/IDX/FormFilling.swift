@@ -87,7 +87,9 @@ extension IDX.Remediation {
                 } else if options.count == 1 {
                     // Okta leaves the authenticator choice unmarked though the form means nothing without it.
                     chosen = options[0]
-                } else {
+                } else if name != "authenticator" {
+                    // Not for authenticators: answers for one (a phone number) must not pick it before another the
+                    // password answer was meant for.
                     chosen = chosenByItsFields(options, path: path, answers: answers, document: document)
                 }
                 guard let chosen else {

@@ -160,7 +160,11 @@ public enum IDX {
         /// Whether a person fills it in (rather than it being copied through as given).
         public var isInput: Bool { visible && mutable && name != nil }
 
-        var allMessages: [Message] { messages + (form ?? []).flatMap(\.allMessages) }
+        /// Its own messages, its nested form's, and those inside its options' forms (the security question's answer
+        /// too short sits in an option, `error-security-question-enroll-answer-too-short.json`).
+        var allMessages: [Message] {
+            messages + (form ?? []).flatMap(\.allMessages) + (options ?? []).flatMap { ($0.form ?? []).flatMap(\.allMessages) }
+        }
     }
 
     /// One choice of a field with options: a scalar value, or a nested form of pre-filled fields to copy

@@ -18,8 +18,8 @@ extension IDX {
 
 extension IDX.Walk {
     /// The step to take (idx.md §10): the form asked for by name; else the first an explicit answer covers;
-    /// else a poll (the server waits for something done elsewhere); else the first a single choice fills on
-    /// its own; else, at a terminal, prompts (a numbered choice when several forms are offered, `redirect-idp`
+    /// else a poll (the server waits for something done elsewhere); else the server's first form when a single
+    /// choice fills it on its own; else, at a terminal, prompts (a numbered choice when several forms are offered, `redirect-idp`
     /// among them); else `redirect-idp` when it is all there is; else the pending form for the script.
     func nextStep(_ document: IDX.Document) throws(IdFlowError) -> IDX.NextStep {
         guard !document.remediations.isEmpty else {
@@ -44,7 +44,9 @@ extension IDX.Walk {
         let filled = forms.map { ($0, $0.fill(answers, in: document)) }
         if let (form, fill) = filled.first(where: { $0.1.isComplete && !$0.1.used.isEmpty }) { return .send(form, fill) }
         if let poll = offered.first(where: { $0.refresh != nil }) { return .poll(poll) }
-        if let (form, fill) = filled.first(where: { $0.1.isComplete && $0.1.tookInput }) { return .send(form, fill) }
+        // Only the server's first form: a later one filled by its single choice is the way back to the choice just
+        // made (`select-authenticator-enroll` beside the phone's `enroll-authenticator`, as recorded), not a way on.
+        if let (form, fill) = filled.first, fill.isComplete, fill.tookInput { return .send(form, fill) }
         let elsewhere = document.remediations.filter { $0.method.uppercased() == "GET" && $0.name == "redirect-idp" }
         guard let first = forms.first else {
             if let redirect = elsewhere.first { return .redirect(redirect) }

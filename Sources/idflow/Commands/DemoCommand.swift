@@ -34,6 +34,8 @@ struct DemoCommand: AsyncParsableCommand {
             let server: SandboxServer
             do {
                 var configuration = SandboxConfiguration()
+                // A second factor from Google Authenticator: the demo enrolls it and signs in with it unattended.
+                configuration.idx = IDXPolicy(required: [.password], optional: [.googleOTP], factors: 2)
                 if tls { configuration.tls = SandboxTLSConfiguration() }
                 server = try await SandboxServer.start(configuration)
             } catch {
@@ -46,7 +48,8 @@ struct DemoCommand: AsyncParsableCommand {
                     redirectURI: info.redirectUri,
                     customRegistrationClient: info.customRegistration.map {
                         ClientCredentials(clientID: $0.clientId, secret: Secret($0.clientSecret))
-                    }, caFile: info.caFile, resourceURL: info.resource?.url),
+                    }, caFile: info.caFile, resourceURL: info.resource?.url,
+                    offersAuthenticatorApp: true),
                 verbose: verbose, console: console)
             await server.stop()
         }

@@ -15,6 +15,7 @@ import Testing
                 "register", "activate", "set-password", "login-pkce", "refresh", "api", "login-embedded", "enroll", "push-sign-in",
                 "challenges",
                 "resolve",
+                "login-totp",
                 "register-idp",
             ])
         #expect(steps.allSatisfy { $0["ok"] == true })

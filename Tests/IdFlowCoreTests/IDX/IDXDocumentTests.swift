@@ -124,6 +124,10 @@ struct IDXDocumentTests {
         #expect(try Self.document("error-challenge-invalid-passcode.json").errors.map(\.key) == ["api.authn.error.PASSCODE_INVALID"])
         #expect(try Self.document("error-introspect-session-expired.json").errors.map(\.key) == ["idx.session.expired"])
         #expect(try Self.document("error-enroll-profile-field.json").errors.allSatisfy { $0.key?.hasPrefix("registration.error") == true })
+        // Inside the options of the security question's `credentials` (both ways to enroll carry it).
+        let tooShort = try Self.document("error-security-question-enroll-answer-too-short.json").errors
+        #expect(tooShort.first?.key == "securityQuestion.answer.tooShort.arg")
+        #expect(tooShort.first?.message == "The security question answer must be at least 4 characters in length")
     }
 
     @Test func theSuccessFormBecomesAnInteractionCodeGrantWithoutAnEmptySecret() throws {

@@ -189,10 +189,11 @@ struct DemoTests {
                 "register", "activate", "set-password", "login-pkce", "refresh", "api", "login-embedded", "enroll", "push-sign-in",
                 "challenges",
                 "resolve",
+                "login-totp",
                 "register-idp",
             ])
         #expect(steps.allSatisfy { $0["ok"] == true })
-        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("✔") }.count == 12)
+        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("✔") }.count == 13)
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty, "the demo's state dir is removed")
         #expect(
             !FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/state/idflow").path),
