@@ -173,13 +173,13 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|login-pkce|login-device|refresh|api|token|userinfo|logout|enroll|challenges|resolve|sandbox|demo|completion|help)
+    register|activate|set-password|login-pkce|login-device|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|completion|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh api token userinfo logout enroll challenges resolve sandbox demo completion help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo completion help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _idflow_register() {
     repeating_flags=()
     non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --summary-json --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=(--attr --answer)
-    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --totp-secret-file --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -231,6 +231,10 @@ _idflow_register() {
         return
         ;;
     '--remediation')
+        return
+        ;;
+    '--totp-secret-file')
+        __idflow_add_completions -f
         return
         ;;
     '--client-secret-file')
@@ -447,7 +451,7 @@ _idflow_login-pkce() {
     repeating_flags=()
     non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=(--answer)
-    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -479,6 +483,10 @@ _idflow_login-pkce() {
         return
         ;;
     '--remediation')
+        return
+        ;;
+    '--totp-secret-file')
+        __idflow_add_completions -f
         return
         ;;
     '--mfa')
@@ -1600,7 +1608,7 @@ _idflow_resolve() {
     repeating_flags=()
     non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--transaction-id --enrollment --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--transaction-id --enrollment --number --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1610,6 +1618,9 @@ _idflow_resolve() {
         ;;
     '--enrollment')
         __idflow_add_completions -W "$(__idflow_custom_complete ---completion resolve -- --enrollment "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--number')
         return
         ;;
     '--pin-file')
@@ -1637,6 +1648,70 @@ _idflow_resolve() {
         ;;
     '--profile')
         __idflow_add_completions -W "$(__idflow_custom_complete ---completion resolve -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    esac
+}
+
+_idflow_totp() {
+    repeating_flags=()
+    non_repeating_flags=(--secret-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    __idflow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--secret-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion totp -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
         return
         ;;
     '--state-dir')
@@ -1737,7 +1812,7 @@ _idflow_help() {
     # The subcommand names (added by idflow: the help command of ArgumentParser completes none).
     case "${COMP_WORDS[*]:2:COMP_CWORD-2}" in
     '')
-        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh api token userinfo logout enroll challenges resolve sandbox demo completion' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo completion' -- "${cur}"))
         ;;
     'token')
         COMPREPLY+=($(compgen -W 'get inspect verify introspect revoke' -- "${cur}"))
