@@ -1264,7 +1264,7 @@ _idflow_enroll_create() {
     repeating_flags=()
     non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--push-token --name --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--push-token --name --totp-secret-file --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1273,6 +1273,10 @@ _idflow_enroll_create() {
         return
         ;;
     '--name')
+        return
+        ;;
+    '--totp-secret-file')
+        __idflow_add_completions -f
         return
         ;;
     '--pin-file')

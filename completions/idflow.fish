@@ -58,7 +58,7 @@ function __idflow_parse_tokens -S
             __idflow_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'create'
-                __idflow_parse_subcommand 0 'access-token-stdin' 'push-token=' 'user-verification' 'name=' 'pin-stdin' 'pin-file=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'q/quiet' 'timeout=' 'max-retries=' 'ca-file=' 'client-cert=' 'client-key=' 'proxy=' 'pretty' 'compact' 'version' 'h/help'
+                __idflow_parse_subcommand 0 'access-token-stdin' 'push-token=' 'user-verification' 'name=' 'totp-secret-file=' 'pin-stdin' 'pin-file=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'q/quiet' 'timeout=' 'max-retries=' 'ca-file=' 'client-cert=' 'client-key=' 'proxy=' 'pretty' 'compact' 'version' 'h/help'
             case 'list'
                 __idflow_parse_subcommand 0 'check' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'q/quiet' 'timeout=' 'max-retries=' 'ca-file=' 'client-cert=' 'client-key=' 'proxy=' 'pretty' 'compact' 'version' 'h/help'
             case 'update'
@@ -530,6 +530,7 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow enroll create" push-token' -l 'push-token' -d 'The push (APNs) device token as hex; default empty, challenges are fetched instead.' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow enroll create" user-verification' -l 'user-verification' -d 'Also enroll a user-verification key, sealed under a PIN of at least 6 characters (--pin-stdin, --pin-file or IDFLOW_PIN).'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow enroll create" name' -l 'name' -d 'The device\'s display name; default: the host name.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow enroll create" totp-secret-file' -l 'totp-secret-file' -d 'Keep the seed of the enrollment\'s TOTP method (Okta Verify\'s code) in this new file (0600), for `login-pkce --embedded --totp-secret-file` and `totp`.' -rF
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow enroll create" pin-stdin' -l 'pin-stdin' -d 'Read the PIN that seals or unlocks the user-verification key from standard input (env IDFLOW_PIN works too).'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow enroll create" pin-file' -l 'pin-file' -d 'Read the PIN from a file.' -rF
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow enroll create" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''

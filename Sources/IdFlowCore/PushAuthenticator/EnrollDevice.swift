@@ -1,4 +1,5 @@
 import Foundation
+import OneTimePasscode
 
 /// `idflow enroll`: makes this machine a push authenticator of the signed-in user (devices.md §1, §2).
 /// Discovery (org id, then the app-authenticator configuration), keys (the org's client-instance key, a
@@ -13,11 +14,14 @@ public struct EnrollDevice: Sendable {
     public var name: String?
     /// Signals describing the machine; nil reads this one's.
     public var signals: DeviceSignals?
+    /// Where to keep the seed of the enrollment's TOTP method (Okta Verify's code), when the org sends one.
+    public var totpSecretFile: TOTPSeedFile?
 
     public init(
         accessTokenFromStandardInput: Bool = false, pushToken: String? = nil, userVerification: Bool = false, pin: SecretSource? = nil,
-        name: String? = nil, signals: DeviceSignals? = nil
+        name: String? = nil, signals: DeviceSignals? = nil, totpSecretFile: TOTPSeedFile? = nil
     ) {
+        self.totpSecretFile = totpSecretFile
         self.accessTokenFromStandardInput = accessTokenFromStandardInput
         self.pushToken = pushToken
         self.userVerification = userVerification
@@ -28,6 +32,11 @@ public struct EnrollDevice: Sendable {
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> EnrollmentOutput {
         let org = try AuthenticatorOrg.configured(context)
+        if let totpSecretFile, FileManager.default.fileExists(atPath: totpSecretFile.url.path) {
+            throw .localState(
+                "\(totpSecretFile.url.path) already exists; idflow never overwrites a TOTP seed (nothing was enrolled)",
+                hint: "give --totp-secret-file a path that does not exist yet")
+        }
         var pinSecret: Secret?
         if userVerification {
             guard let pin else { throw Self.pinMissing }
@@ -135,6 +144,7 @@ public struct EnrollDevice: Sendable {
         saved.clientInstanceId = enrollment.device.clientInstanceId
         try folder.save(saved)
         try folder.save(record)
+        if let totpSecretFile { keepTOTPSeed(enrollment.methods?.totp?.sharedSecret, in: totpSecretFile, context) }
         context.message(
             "enrolled \(target.signals.displayName) as a push authenticator of \(enrollment.user.username ?? record.userId) (enrollment \(record.enrollmentId))"
         )
@@ -194,6 +204,20 @@ public struct EnrollDevice: Sendable {
             "keys": .object(keys),
         ]
         return ["authenticatorId": .string(configuration.authenticatorId), "device": .object(device), "methods": ["push": push]]
+    }
+
+    /// The enrollment stands whatever happens here: a seed that cannot be kept is said on stderr, not undone.
+    private func keepTOTPSeed(_ seed: String?, in file: TOTPSeedFile, _ context: IdFlowContext) {
+        guard let seed, let secret = TOTPSecret(base32: seed) else {
+            context.notice("warning: the org sent no TOTP seed for this enrollment; \(file.url.path) was not written")
+            return
+        }
+        do {
+            try file.create(secret)
+            context.message("kept the seed of Okta Verify's code in \(file.url.path) (0600)")
+        } catch {
+            context.notice("warning: the TOTP seed could not be kept: \(error.message)")
+        }
     }
 
     /// What §2c says to keep; an answer without the push method or its pending link cannot be used later.

@@ -64,6 +64,14 @@ public struct AppAuthenticatorEnrollment: Decodable, Sendable, Equatable {
 
     public struct Methods: Decodable, Sendable, Equatable {
         public var push: PushMethod?
+        /// Okta Verify's code: the seed comes once, in the enrollment's answer (`sharedSecret`, as okta-devices-swift's
+        /// `EnrolledAuthenticatorModel` names it); later answers leave it out.
+        public var totp: TOTPMethod?
+    }
+
+    public struct TOTPMethod: Decodable, Sendable, Equatable {
+        public var id: String?
+        public var sharedSecret: String?
     }
 
     public struct Links: Decodable, Sendable, Equatable {

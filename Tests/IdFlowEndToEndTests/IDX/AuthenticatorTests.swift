@@ -197,4 +197,35 @@ struct AuthenticatorTests {
         let login = try await approved.finish()
         #expect(login.exitCode == 0, "\(login)")
     }
+
+    /// Okta Verify's code: `enroll --totp-secret-file` keeps the seed the org sends once, and a sign-in that finds
+    /// Okta Verify chooses its code (`methodType` totp) and answers `credentials.totp` from the file, sending no push.
+    @Test func oktaVerifysCodeIsKeptAtEnrollmentAndAnswersTheSignIn() async throws {
+        let sandbox = try await EmbeddedPolicyTests.sandbox(
+            #"{"enroll": {"required": ["password", "okta_verify"]}, "signIn": {"factors": 2}}"#)
+        defer { sandbox.stop() }
+        let (_, session) = try await sandbox.createActiveUser(email: "eve@example.com", password: Self.password)
+        let login = try await sandbox.idflow(
+            ["login-pkce", "--session-token-stdin", "--scope", EmbeddedPolicyTests.manageScope], stdin: session)
+        #expect(login.exitCode == 0, "\(login)")
+        let seedFile = sandbox.home.appendingPathComponent("eve-okta-verify.totp")
+        let enrolled = try await sandbox.idflow(["enroll", "--name", "eve-laptop", "--totp-secret-file", seedFile.path])
+        #expect(enrolled.exitCode == 0, "\(enrolled)")
+        let seed = try String(contentsOf: seedFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let (_, listed) = try await sandbox.call("GET", "/sandbox/users/eve@example.com/authenticators")
+        let verify = listed?["authenticators"]?.arrayValue?.first { $0["key"] == "okta_verify" }
+        #expect(verify?["methods"]?["totp"]?["sharedSecret"]?.stringValue == seed)
+        #expect(!enrolled.stdout.contains(seed) && !enrolled.stderr.contains(seed))
+        let again = try await sandbox.idflow(["enroll", "--name", "eve-laptop", "--totp-secret-file", seedFile.path])
+        #expect(again.exitCode == 12, "an existing seed file stops the enrollment before it is made: \(again)")
+
+        let signedIn = try await sandbox.idflow(
+            [
+                "login-pkce", "--embedded", "--no-store", "--answer", "identifier=eve@example.com", "--answer", "credentials.passcode=@-",
+                "--totp-secret-file", seedFile.path,
+            ], stdin: Self.password)
+        #expect(signedIn.exitCode == 0, "\(signedIn)")
+        let pending = try await sandbox.idflow(["challenges"])
+        #expect(try pending.json()["challenges"]?.arrayValue?.isEmpty == true, "no push was sent")
+    }
 }

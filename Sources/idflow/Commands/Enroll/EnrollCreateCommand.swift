@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import IdFlowCore
 
 struct EnrollCreateCommand: AsyncParsableCommand {
@@ -29,6 +30,14 @@ struct EnrollCreateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The device's display name; default: the host name.", valueName: "name"))
     var name: String?
 
+    @Option(
+        name: .customLong("totp-secret-file"),
+        help: ArgumentHelp(
+            "Keep the seed of the enrollment's TOTP method (Okta Verify's code) in this new file (0600), for `login-pkce --embedded --totp-secret-file` and `totp`.",
+            valueName: "file"),
+        completion: .file())
+    var totpSecretFile: String?
+
     @OptionGroup var pin: PINOptions
     @OptionGroup var global: GlobalOptions
 
@@ -46,7 +55,8 @@ struct EnrollCreateCommand: AsyncParsableCommand {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
             try await EnrollDevice(
                 accessTokenFromStandardInput: accessToken.accessTokenStdin, pushToken: try? PushToken.validate(pushToken),
-                userVerification: userVerification, pin: try pin.source(context), name: name
+                userVerification: userVerification, pin: try pin.source(context), name: name,
+                totpSecretFile: totpSecretFile.map { TOTPSeedFile(URL(fileURLWithPath: $0)) }
             ).run(context)
         }
     }
