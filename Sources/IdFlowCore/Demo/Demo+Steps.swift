@@ -93,9 +93,7 @@ extension Demo {
         }
 
         func loginEmbedded() async throws(IdFlowError) -> (JSONValue, String) {
-            let answers = IDX.AnswerSet(["identifier": demo.email, "credentials.passcode": demo.password.value])
-            let output = try await EmbeddedLogin(answers: answers, store: false, totpSecretFile: demo.authenticatorAppSeed).run(context)
-            try Demo.expect(output.idTokenClaims?["sub"] == .string(userID), "the embedded sign-in is not for \(userID)")
+            let output = try await embeddedSignIn(what: "the embedded sign-in")
             if let seed = demo.authenticatorAppSeed {
                 try Demo.expect(FileManager.default.fileExists(atPath: seed.url.path), "no authenticator app was enrolled")
                 return (
@@ -111,13 +109,20 @@ extension Demo {
         }
 
         func loginWithAuthenticatorApp() async throws(IdFlowError) -> (JSONValue, String) {
-            let answers = IDX.AnswerSet(["identifier": demo.email, "credentials.passcode": demo.password.value])
-            let output = try await EmbeddedLogin(answers: answers, store: false, totpSecretFile: demo.authenticatorAppSeed).run(context)
-            try Demo.expect(output.idTokenClaims?["sub"] == .string(userID), "the TOTP sign-in is not for \(userID)")
+            let output = try await embeddedSignIn(what: "the TOTP sign-in")
             return (
                 try Demo.json(output),
                 "signed in with the password and a TOTP code computed from the kept seed, nobody at a phone (a code is never reused)"
             )
+        }
+
+        /// The Identity Engine sign-in both embedded steps run: the password, and the authenticator app's code from
+        /// the kept seed when the server's policy has one.
+        private func embeddedSignIn(what: String) async throws(IdFlowError) -> TokenOutput {
+            let answers = IDX.AnswerSet(["identifier": demo.email, "credentials.passcode": demo.password.value])
+            let output = try await EmbeddedLogin(answers: answers, store: false, totpSecretFile: demo.authenticatorAppSeed).run(context)
+            try Demo.expect(output.idTokenClaims?["sub"] == .string(userID), "\(what) is not for \(userID)")
+            return output
         }
 
         func enroll() async throws(IdFlowError) -> (JSONValue, String) {

@@ -121,9 +121,7 @@ extension IDX {
     /// Whether `url` is on the issuer's scheme, host and port: hrefs carry the state handle and the
     /// verifier, so they are only followed to the server that started the interaction.
     static func sameOrigin(_ url: URL, _ issuer: URL) -> Bool {
-        url.scheme?.lowercased() == issuer.scheme?.lowercased() && url.host?.lowercased() == issuer.host?.lowercased()
-            && (url.port ?? defaultPort(url)) == (issuer.port ?? defaultPort(issuer))
+        guard let origin = ResourceOrigin(url) else { return false }
+        return origin == ResourceOrigin(issuer)
     }
-
-    private static func defaultPort(_ url: URL) -> Int { url.scheme?.lowercased() == "http" ? 80 : 443 }
 }

@@ -21,19 +21,24 @@ extension IDX.Walk {
             showEnrollmentSecret(document)
             return
         }
+        var kept = try? seedFile.read()
         if let enrollment = enrollmentSecret(document) {
             guard let secret = TOTPSecret(base32: enrollment.secret) else {
                 throw .protocolViolation("the Identity Engine sent a TOTP seed that is not Base32")
             }
-            if (try? seedFile.read()) != secret {
+            if kept != secret {
                 try seedFile.create(secret)
+                kept = secret
                 context.message("totp: kept the seed of \(enrollment.name) in \(seedFile.url.path) (0600)")
             }
         }
         chooseAuthenticatorApp(document, seedFileExists: FileManager.default.fileExists(atPath: seedFile.url.path))
         for form in document.remediations where form.method.uppercased() == "POST" && form.refresh == nil {
             guard let path = codeField(of: form, in: document) else { continue }
-            let totp = TOTP(secret: try seedFile.read())
+            // Read again only when the first read failed, so its reason (missing, too open) is the error.
+            let secret: TOTPSecret
+            if let kept { secret = kept } else { secret = try seedFile.read() }
+            let totp = TOTP(secret: secret)
             let code = try await TOTPStepLedger(stateDirectory: context.configuration.stateDirectory).spendCode(totp, context: context)
             fill(path, with: code)
             context.message("totp: answering \(form.name) with the code of \(seedFile.url.lastPathComponent)")

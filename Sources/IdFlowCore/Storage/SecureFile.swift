@@ -13,26 +13,50 @@ public enum SecureFile {
         let directory = url.deletingLastPathComponent()
         try StateDirectory.ensure(directory)
         try PrivateFileCheck.refuseLink(at: url)
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw .localState(
-                "cannot create \(temporary.path): \(String(cString: strerror(errno)))",
-                hint: "check the state directory's permissions and free space")
-        }
-        var failure = writeAll(data, to: fd)
-        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        close(fd)
-        if failure == nil, rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
+        let hint = "check the state directory's permissions and free space"
+        let temporary = try temporaryCopy(of: data, beside: url, hint: hint)
+        if rename(temporary.path, url.path) != 0 {
+            let failure = String(cString: strerror(errno))
             unlink(temporary.path)
-            throw .localState("cannot write \(url.path): \(failure)", hint: "check the state directory's permissions and free space")
+            throw .localState("cannot write \(url.path): \(failure)", hint: hint)
         }
         let directoryFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directoryFD >= 0 {
             fsync(directoryFD)
             close(directoryFD)
         }
+    }
+
+    /// Writes a new file that must not replace one: the same 0600 temporary beside it, then linked to the name,
+    /// which fails rather than replace a file that appeared in the meantime. False when `url` exists. The directory
+    /// is the caller's (a path the user chose), so its permissions are left as they are.
+    public static func create(_ data: Data, at url: URL, hint: String) throws(IdFlowError) -> Bool {
+        if access(url.path, F_OK) == 0 { return false }
+        let temporary = try temporaryCopy(of: data, beside: url, hint: hint)
+        defer { unlink(temporary.path) }
+        guard link(temporary.path, url.path) == 0 else {
+            if errno == EEXIST { return false }
+            throw .localState("cannot create \(url.path): \(String(cString: strerror(errno)))", hint: hint)
+        }
+        return true
+    }
+
+    /// The first half of every write here: `data` in a new 0600 temporary file beside `url`, fsynced.
+    private static func temporaryCopy(of data: Data, beside url: URL, hint: String) throws(IdFlowError) -> URL {
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw .localState("cannot create \(temporary.path): \(String(cString: strerror(errno)))", hint: hint)
+        }
+        var failure = writeAll(data, to: fd)
+        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if let failure {
+            unlink(temporary.path)
+            throw .localState("cannot write \(url.path): \(failure)", hint: hint)
+        }
+        return temporary
     }
 
     /// Reads a file, nil when it does not exist; refuses a symbolic link, or a file others can read or
@@ -56,7 +80,7 @@ public enum SecureFile {
 }
 
 /// Writes all of `data` to `fd`, retrying short writes; the reason on failure.
-func writeAll(_ data: Data, to fd: Int32) -> String? {
+private func writeAll(_ data: Data, to fd: Int32) -> String? {
     data.withUnsafeBytes { buffer -> String? in
         var offset = 0
         while offset < buffer.count {

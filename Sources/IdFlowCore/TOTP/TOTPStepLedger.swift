@@ -18,10 +18,9 @@ struct TOTPStepLedger: Sendable {
     func spendCode(
         _ totp: TOTP, context: IdFlowContext, sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) async throws(IdFlowError) -> String {
-        let name = Self.name(of: totp.secret)
-        let lock = try await FileLock.acquire(directory.appendingPathComponent("\(name).lock"))
+        let lock = try await FileLock.acquire(directory.appendingPathComponent("\(Self.name(of: totp.secret)).lock"))
         defer { lock.release() }
-        let file = directory.appendingPathComponent("\(name).step")
+        let file = stepFile(of: totp)
         let spent = try SecureFile.read(file).flatMap {
             Int64(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
@@ -42,8 +41,11 @@ struct TOTPStepLedger: Sendable {
 
     /// Marks the step of `date` as spent without sending anything: the server said the code was already used.
     func markSpent(_ totp: TOTP, at date: Date) throws(IdFlowError) {
-        try SecureFile.write(
-            Data("\(totp.step(at: date))\n".utf8), to: directory.appendingPathComponent("\(Self.name(of: totp.secret)).step"))
+        try SecureFile.write(Data("\(totp.step(at: date))\n".utf8), to: stepFile(of: totp))
+    }
+
+    private func stepFile(of totp: TOTP) -> URL {
+        directory.appendingPathComponent("\(Self.name(of: totp.secret)).step")
     }
 
     /// A name for the seed's files that does not reveal it: the first 16 bytes of SHA-256 over it, in hex.
