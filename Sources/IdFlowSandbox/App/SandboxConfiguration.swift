@@ -60,6 +60,8 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var customRegistration = CustomRegistrationConfiguration()
     /// What the Identity Engine asks of sign-in and sign-up (`IDXPolicy`).
     public var idx = IDXPolicy()
+    /// Lockout, password age and recovery (`PasswordPolicySettings`).
+    public var passwordPolicy = PasswordPolicySettings()
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -152,6 +154,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         }
         try customRegistration.validate()
         try idx.validate()
+        try passwordPolicy.validate()
         if [clientId, confidentialClientId].contains(customRegistration.clientId) {
             throw SandboxConfigurationError.invalidValue(
                 key: "customRegistration.clientId", reason: "must differ from clientId and confidentialClientId")
@@ -166,6 +169,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         case deviceIntervalSeconds
         case customRegistration
         case idx
+        case passwordPolicy
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -201,6 +205,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         customRegistration =
             try container.decodeIfPresent(CustomRegistrationConfiguration.self, forKey: .customRegistration) ?? defaults.customRegistration
         idx = try container.decodeIfPresent(IDXPolicy.self, forKey: .idx) ?? defaults.idx
+        passwordPolicy = try container.decodeIfPresent(PasswordPolicySettings.self, forKey: .passwordPolicy) ?? defaults.passwordPolicy
     }
 }
 

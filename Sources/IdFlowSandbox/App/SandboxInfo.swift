@@ -22,12 +22,15 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
     public var caFile: String?
     /// The protected resource for `idflow api` (`ResourceInfo`).
     public var resource: ResourceInfo?
+    /// Lockout, password age and recovery (`PasswordPolicySettings`).
+    public var passwordPolicy: PasswordPolicySettings?
 
     public init(
         orgUrl: String, issuer: String, apiToken: String, clientId: String, redirectUri: String,
         customRegistration: CustomRegistrationInfo? = nil, idx: IDXPolicy? = nil, listenAddress: String? = nil,
-        caFile: String? = nil, resource: ResourceInfo? = nil
+        caFile: String? = nil, resource: ResourceInfo? = nil, passwordPolicy: PasswordPolicySettings? = nil
     ) {
+        self.passwordPolicy = passwordPolicy
         self.orgUrl = orgUrl
         self.issuer = issuer
         self.apiToken = apiToken
@@ -73,6 +76,7 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
                 "metadataUrl": .string(resource.metadataUrl), "orgIssuerUrl": .string(resource.orgIssuerUrl),
             ]
         }
+        if let passwordPolicy { object["passwordPolicy"] = passwordPolicy.json }
         return .object(object)
     }
 }

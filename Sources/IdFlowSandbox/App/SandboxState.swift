@@ -124,7 +124,8 @@ public actor SandboxState {
             resource: ResourceInfo(
                 url: ProtectedResource.api.identifier(orgURL: orgURL), adminUrl: orgURL + ProtectedResource.adminPath,
                 adminScope: ProtectedResource.adminScope, metadataUrl: ProtectedResource.api.metadataURL(orgURL: orgURL),
-                orgIssuerUrl: ProtectedResource.orgAPI.identifier(orgURL: orgURL)))
+                orgIssuerUrl: ProtectedResource.orgAPI.identifier(orgURL: orgURL)),
+            passwordPolicy: configuration.passwordPolicy)
     }
 
     /// Records the address the server actually bound, so every URL the sandbox writes is reachable.

@@ -88,10 +88,10 @@ extension SandboxState {
         return succeed(userId: user.id)
     }
 
-    /// The ACTIVE user with this login and password, or nil; shared by Authn and the sign-in form.
+    /// The ACTIVE user with this login and a password that has not expired, or nil (`checkPassword`, which counts
+    /// a failure toward the lockout).
     func verifiedUser(username: String, password: String) -> UserRecord? {
-        guard let user = findUser(login: username), user.status == .active, user.password?.matches(password) == true
-        else { return nil }
+        guard case .accepted(let user, _) = checkPassword(username: username, password: password) else { return nil }
         return user
     }
 

@@ -48,6 +48,8 @@ struct UserRecord: Sendable {
     var profile: [String: JSONValue]
     /// The one activation token that is currently valid for this user, if any.
     var activationToken: String?
+    /// Wrong passwords since the last right one (`PasswordPolicySettings.lockout`).
+    var failedPasswordAttempts = 0
 
     var login: String { profile["login"]?.stringValue ?? "" }
     var email: String { profile["email"]?.stringValue ?? "" }
