@@ -24,8 +24,13 @@ struct PrimaryAuthenticationRequest: APIRequest {
     var password: Secret
 
     private struct Body: Encodable {
+        struct Options: Encodable {
+            /// Ask for PASSWORD_WARN when the password is about to expire, so the user hears of it (okta-core.md §F1).
+            var warnBeforePasswordExpired = true
+        }
         var username: String
         var password: String
+        var options = Options()
     }
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
@@ -51,19 +56,9 @@ struct ResetPasswordRequest: APIRequest {
     /// Refuses a `next` link off the org: the link comes from a response, and the password must only ever
     /// go to the org the user configured.
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
-        guard let stateToken = transaction.stateToken else {
-            throw .protocolViolation("the \(transaction.status) transaction carries no stateToken")
-        }
-        let org = OrgEndpoint(orgURL: orgURL)
-        var url = org.url(["api", "v1", "authn", "credentials", "reset_password"])
-        if let href = transaction.links?.next?.href, let next = URL(string: href) {
-            guard org.contains(next) else {
-                throw .security(
-                    "the server's next link \(Redactor.url(href)) is not on the org \(org.orgURL.absoluteString); refusing to send the password there"
-                )
-            }
-            url = next
-        }
+        let stateToken = try AuthnRequests.stateToken(of: transaction)
+        let url = try AuthnRequests.link(
+            transaction.links?.next, orgURL: orgURL, default: ["api", "v1", "authn", "credentials", "reset_password"])
         return try AuthnRequests.post(url, Body(stateToken: stateToken, newPassword: newPassword.value))
     }
 
@@ -104,6 +99,26 @@ enum AuthnRequests {
         } catch {
             throw .internalFailure("cannot encode an Authn request: \(error)")
         }
+    }
+
+    static func stateToken(of transaction: AuthnTransaction) throws(IdFlowError) -> String {
+        guard let stateToken = transaction.stateToken else {
+            throw .protocolViolation("the \(transaction.status) transaction carries no stateToken")
+        }
+        return stateToken
+    }
+
+    /// Where a transaction's link points, when it is on the org; else (no link) the documented path. A link comes
+    /// from a response, and the state token and passwords must only ever go to the org the user configured.
+    static func link(_ link: AuthnTransaction.Link?, orgURL: URL, default path: [String]) throws(IdFlowError) -> URL {
+        let org = OrgEndpoint(orgURL: orgURL)
+        guard let href = link?.href, let url = URL(string: href) else { return org.url(path) }
+        guard org.contains(url) else {
+            throw .security(
+                "the server's \(link?.name ?? "next") link \(Redactor.url(href)) is not on the org \(org.orgURL.absoluteString); refusing to send the transaction there"
+            )
+        }
+        return url
     }
 
     static func decode(_ response: HTTPResponse, hint: String) throws(IdFlowError) -> AuthnTransaction {

@@ -9,6 +9,8 @@ public struct AuthnTransaction: Codable, Sendable, Equatable {
         public var next: Link?
         public var cancel: Link?
         public var prev: Link?
+        /// PASSWORD_WARN only: go on without changing the password.
+        public var skip: Link?
     }
 
     public struct User: Codable, Sendable, Equatable {
@@ -31,7 +33,12 @@ public struct AuthnTransaction: Codable, Sendable, Equatable {
     }
 
     public struct Policy: Codable, Sendable, Equatable {
+        public struct Expiration: Codable, Sendable, Equatable {
+            /// PASSWORD_WARN: the days left before the password expires.
+            public var passwordExpireDays: Int?
+        }
         public var complexity: Complexity?
+        public var expiration: Expiration?
     }
 
     /// A factor offered or required (`MFA_REQUIRED`, `MFA_ENROLL`), kept for the MFA flows that build on it.
@@ -74,4 +81,26 @@ public struct AuthnTransaction: Codable, Sendable, Equatable {
     }
 
     public var user: User? { embedded?.user }
+}
+
+extension AuthnTransaction.Complexity {
+    private enum CodingKeys: String, CodingKey {
+        case minLength, minLowerCase, minUpperCase, minNumber, minSymbol, excludeUsername
+    }
+
+    /// One of Okta's documented examples spells `excludeUsername` as the string "true" (okta-core.md §F1); both
+    /// spellings are read.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        minLength = try container.decodeIfPresent(Int.self, forKey: .minLength)
+        minLowerCase = try container.decodeIfPresent(Int.self, forKey: .minLowerCase)
+        minUpperCase = try container.decodeIfPresent(Int.self, forKey: .minUpperCase)
+        minNumber = try container.decodeIfPresent(Int.self, forKey: .minNumber)
+        minSymbol = try container.decodeIfPresent(Int.self, forKey: .minSymbol)
+        if let flag = try? container.decodeIfPresent(Bool.self, forKey: .excludeUsername) {
+            excludeUsername = flag
+        } else {
+            excludeUsername = (try? container.decodeIfPresent(String.self, forKey: .excludeUsername)).flatMap { Bool($0.lowercased()) }
+        }
+    }
 }

@@ -85,7 +85,7 @@ extension IdFlowError {
     /// Okta codes answered with 403 that mean "the request is not allowed in this state or by policy",
     /// not "you are not who you say": they are rejections (exit 3), not authentication failures.
     static let rejectionCodes: Set<String> = [
-        "E0000014", "E0000016", "E0000038", "E0000079", "E0000080", "E0000125",
+        "E0000014", "E0000016", "E0000032", "E0000034", "E0000035", "E0000038", "E0000079", "E0000080", "E0000125",
     ]
 
     static func exitStatus(httpStatus: Int, oktaCode: String?) -> IdFlowExitCode {

@@ -89,6 +89,14 @@ extension IDX {
             values[path] = value
         }
 
+        /// Adds an answer a flag gave (`--username` for `identifier`); the same field given by `--answer` too is an error.
+        public mutating func add(_ path: String, _ value: String, flag: String) throws(IdFlowError) {
+            guard lookup(path) == nil else {
+                throw .invalidInput("\(path) is given twice, by \(flag) and by --answer", hint: "give it one way")
+            }
+            values[path] = value
+        }
+
         /// Spends the answers a sent form carried.
         public mutating func spend(_ paths: Set<String>) {
             for path in paths { values[path] = nil }

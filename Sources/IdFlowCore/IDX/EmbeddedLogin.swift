@@ -19,6 +19,12 @@ public struct EmbeddedLogin: Sendable {
     public var pollTimeout: Duration
     /// Where an authenticator app's seed is kept and codes are computed from (`--totp-secret-file`).
     public var totpSecretFile: TOTPSeedFile?
+    /// The password that replaces an expired one, or the forgotten one after `recover` (`--new-password-*`).
+    public var newPassword = NewPassword()
+    /// `--recover`: take the password's `recover` capability when offered (forgotten password, idx.md §12.3).
+    public var recover = false
+    /// `--unlock`: take `unlock-account` when offered, then sign in again (idx.md §12.5).
+    public var unlock = false
     /// A loop that does not reach an interaction code within this many forms sent is a server fault.
     static let maximumSteps = 30
     static let signUpRemediation = "select-enroll-profile"
@@ -57,10 +63,15 @@ public struct EmbeddedLogin: Sendable {
         kept.removeExpired(now: context.now())
         do throws(IdFlowError) {
             var walk = IDX.Walk(login: self, server: server, context: context)
-            let output = try await walk.run(&transaction)
+            let outcome = try await walk.run(&transaction)
             // A file left behind is refused by the server later as an expired session.
             if resume != nil { try? kept.remove(transaction.id) }
-            return output
+            switch outcome {
+            case .tokens(let output):
+                return output
+            case .signInAgain:
+                return try await signInAgain(after: walk, context)
+            }
         } catch {
             guard case .idxPending(var pending) = error else {
                 if resume != nil { try? kept.remove(transaction.id) }
@@ -70,6 +81,24 @@ public struct EmbeddedLogin: Sendable {
             pending.transaction = transaction.id
             throw .idxPending(pending)
         }
+    }
+
+    /// After an unlocked account (or a reset that does not sign in): a new sign-in with the answers not spent yet
+    /// (the password) and the identifier again, `--unlock` and `--recover` done.
+    private func signInAgain(after walk: IDX.Walk, _ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
+        var again = self
+        again.recover = false
+        again.unlock = false
+        again.resume = nil
+        again.remediation = nil
+        again.answers = walk.answers
+        if again.answers.lookup("identifier") == nil, let identifier = walk.lastIdentifier {
+            again.answers.answer("identifier", with: identifier)
+        }
+        context.message("idx: signing in again")
+        var output = try await again.signIn(context)
+        output.passwordChanged = output.passwordChanged || walk.newPasswordSent
+        return output
     }
 
     /// `/v1/interact` with a fresh PKCE pair, state and nonce: the transaction a stopped run keeps.

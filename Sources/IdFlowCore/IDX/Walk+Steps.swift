@@ -63,7 +63,7 @@ extension IDX.Walk {
         return atTerminal ? .ask([form]) : .stop(pending(form, filled, document))
     }
 
-    private func pending(_ form: IDX.Remediation, _ filled: IDX.FilledForm, _ document: IDX.Document) -> IDX.PendingForm {
+    func pending(_ form: IDX.Remediation, _ filled: IDX.FilledForm, _ document: IDX.Document) -> IDX.PendingForm {
         var hint: String?
         if form.name == "enroll-authenticator", document.resolve("$.currentAuthenticator")?["contextualData"]?["sharedSecret"] != nil {
             hint =

@@ -19,6 +19,15 @@ extension IDX {
         var totpRetries = 1
         /// The enrollments whose QR code was drawn already: a form offered again is not drawn twice.
         var shownEnrollments: Set<String> = []
+        /// `--recover` / `--unlock`: taken once, when first offered.
+        var recoveryStarted = false
+        var unlockStarted = false
+        /// The identifier last answered, for messages and for signing in again after an unlock.
+        var lastIdentifier: String?
+        /// A new password was sent (the output says `password_changed` once the sign-in succeeds).
+        var newPasswordSent = false
+        /// The expiring password's warning, for the output.
+        var passwordWarning: PasswordExpiryWarning?
 
         init(login: EmbeddedLogin, server: AuthorizationServer, context: IdFlowContext) {
             self.login = login
@@ -34,7 +43,7 @@ extension IDX {
         /// Introspect (where a kept transaction stands, too), then the loop until the interaction code has been
         /// exchanged; `transaction` follows the state handle and expiry. Ctrl-C, or a wait that runs out, sends
         /// the document's `cancel` form before giving up, so the server's transaction ends with the run.
-        mutating func run(_ transaction: inout Transaction) async throws(IdFlowError) -> TokenOutput {
+        mutating func run(_ transaction: inout Transaction) async throws(IdFlowError) -> Outcome {
             var document = try await send(
                 IntrospectRequest(url: introspectURL(issuer: server.issuer), interactionHandle: transaction.interactionHandle))
             do throws(IdFlowError) {
@@ -49,8 +58,12 @@ extension IDX {
                                 "warning: --answer \(answers.names.sorted().joined(separator: ", ")) was not used: no form of this sign-in asked for it"
                             )
                         }
-                        return try await exchange(success, transaction)
+                        var output = try await exchange(success, transaction)
+                        output.passwordWarning = passwordWarning
+                        output.passwordChanged = newPasswordSent
+                        return .tokens(output)
                     }
+                    if endsWithSignInAgain(document) { return .signInAgain }
                     document = try await step(document, transaction)
                 }
             } catch {
@@ -64,8 +77,15 @@ extension IDX {
         }
 
         /// Takes one step from `document` and returns the server's next document.
+        /// How a walk ends: signed in, or the transaction ended with the user to sign in again in a new one.
+        enum Outcome {
+            case tokens(TokenOutput)
+            case signInAgain
+        }
+
         private mutating func step(_ document: Document, _ transaction: Transaction) async throws(IdFlowError) -> Document {
             try await answerAuthenticatorApp(document)
+            try answerPasswordForms(document)
             switch try nextStep(document) {
             case .send(let form, let filled):
                 formsSent += 1
@@ -77,12 +97,18 @@ extension IDX {
                 let next = try await proceed(form, body: filled.body)
                 answers.spend(filled.used)
                 if retriesRefusedCode(next, after: form, used: filled.used) { return next }
+                // A refused new password is chosen again (at a prompt), or kept for `--resume` (a script).
+                if Self.newPasswordForms.contains(form.name), next.offersAgain(form) { return next }
                 if atTerminal, next.offersAgain(form) {
                     // A wrong answer the server lets a person correct: say why, and the form is asked again.
                     for error in next.errors { context.console.line("error: \(error.message)") }
                     return next
                 }
-                try refuseErrors(next, after: form)
+                do throws(IdFlowError) {
+                    try refuseErrors(next, after: form)
+                } catch {
+                    throw await explainRefusal(error, next)
+                }
                 return next
             case .poll(let form):
                 if form.name == wanted { wanted = nil }

@@ -25,12 +25,18 @@ public struct LoginPKCE: Sendable {
     /// Save to the profile's token store (false with `--no-store`).
     public var store: Bool
     public var mfa: (any MFAResolver)?
+    /// With `.credentials`: the password that replaces an expired one (or a warned one, when given).
+    public var newPassword: NewPassword
 
-    public init(method: Method, clientSecret: Secret? = nil, store: Bool = true, mfa: (any MFAResolver)? = nil) {
+    public init(
+        method: Method, clientSecret: Secret? = nil, store: Bool = true, mfa: (any MFAResolver)? = nil,
+        newPassword: NewPassword = NewPassword()
+    ) {
         self.method = method
         self.clientSecret = clientSecret
         self.store = store
         self.mfa = mfa
+        self.newPassword = newPassword
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
@@ -40,14 +46,25 @@ public struct LoginPKCE: Sendable {
         }
         let code: String
         let request: AuthorizationRequest
+        var passwordStates: AuthnPasswordStates.Outcome?
         switch method {
         case .sessionToken(let token):
             request = try authorizationRequest(server, context, redirectURI: try configuredRedirectURI(context))
             code = try await server.http.send(SessionTokenAuthorizeRequest(authorization: request, sessionToken: token))
         case .credentials(let username, let password):
             let authn = AuthnAPI(http: context.http, orgURL: try oktaOrg(context, server))
-            let transaction = try await authn.authenticate(username: username, password: password)
-            let sessionToken = try await sessionToken(from: transaction, authn: authn)
+            let transaction: AuthnTransaction
+            do throws(IdFlowError) {
+                transaction = try await authn.authenticate(username: username, password: password)
+            } catch {
+                guard case .okta(401, let body, _) = error, body.errorCode == "E0000004" else { throw error }
+                throw await RefusedSignIn.explain(error, username: username, context: context)
+            }
+            let states = AuthnPasswordStates(
+                authn: authn, username: username, oldPassword: password, newPassword: newPassword, context: context)
+            let outcome = try await states.resolve(transaction)
+            passwordStates = outcome
+            let sessionToken = try await sessionToken(from: outcome.transaction, authn: authn, username: username)
             request = try authorizationRequest(server, context, redirectURI: try configuredRedirectURI(context))
             code = try await server.http.send(SessionTokenAuthorizeRequest(authorization: request, sessionToken: Secret(sessionToken)))
         case .browser(let port, let timeout, let opener):
@@ -63,10 +80,13 @@ public struct LoginPKCE: Sendable {
             code = line.contains("=") ? try AuthorizationResponse.code(from: line, expectedState: request.state) : line
         }
 
-        return try await server.completeLogin(context, scope: request.scope, nonce: .mustEqual(request.nonce), store: store) {
+        var output = try await server.completeLogin(context, scope: request.scope, nonce: .mustEqual(request.nonce), store: store) {
             () throws(IdFlowError) in
             try await server.tokenEndpoint.exchange(code: code, redirectURI: request.redirectURI, verifier: request.pkce.verifier)
         }
+        output.passwordWarning = passwordStates?.warning
+        output.passwordChanged = passwordStates?.changed ?? false
+        return output
     }
 
     private func configuredRedirectURI(_ context: IdFlowContext) throws(IdFlowError) -> String {
@@ -92,7 +112,7 @@ public struct LoginPKCE: Sendable {
         return url
     }
 
-    private func sessionToken(from transaction: AuthnTransaction, authn: AuthnAPI) async throws(IdFlowError) -> String {
+    private func sessionToken(from transaction: AuthnTransaction, authn: AuthnAPI, username: String) async throws(IdFlowError) -> String {
         switch transaction.status {
         case "SUCCESS":
             guard let token = transaction.sessionToken else { throw .protocolViolation("SUCCESS without a sessionToken") }
@@ -111,9 +131,12 @@ public struct LoginPKCE: Sendable {
             throw .authentication(
                 "the user must enroll a factor before signing in (\(transaction.status))", hint: "enroll in a browser first (--browser)")
         case "PASSWORD_EXPIRED", "PASSWORD_WARN":
-            throw .authentication("the password has expired (\(transaction.status))", hint: "change it, then log in again")
+            // Only after a step that comes before the password's (an MFA answer), which this flow does not go back from.
+            throw .authentication(
+                "the password of \(username) has expired (\(transaction.status), after multifactor authentication)",
+                hint: "change it with `idflow login-pkce --embedded --username \(username)` and \(NewPassword.options), then log in again")
         case "LOCKED_OUT":
-            throw .authentication("the user is locked out", hint: "unlock the user in the admin console")
+            throw RefusedSignIn.account(username, status: "LOCKED_OUT") ?? .authentication("the account \(username) is locked out")
         default:
             throw .protocolViolation("unexpected Authn status \(transaction.status) after primary authentication")
         }

@@ -34,6 +34,10 @@ public struct TokenOutput: Encodable, Sendable, Equatable {
     public var response: TokenResponse
     public var expiresAt: Date?
     public var idTokenClaims: JSONValue?
+    /// The sign-in warned that the password is about to expire (and it was not changed).
+    public var passwordWarning: PasswordExpiryWarning?
+    /// The sign-in changed the password (expired, warned, or reset after recovery).
+    public var passwordChanged = false
 
     public init(response: TokenResponse, expiresAt: Date?, idTokenClaims: JSONValue?) {
         self.response = response
@@ -44,6 +48,8 @@ public struct TokenOutput: Encodable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case expiresAt = "expires_at"
         case idTokenClaims = "id_token_claims"
+        case passwordWarning = "password_warning"
+        case passwordChanged = "password_changed"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -51,6 +57,8 @@ public struct TokenOutput: Encodable, Sendable, Equatable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(expiresAt.map(ISO8601.string), forKey: .expiresAt)
         try container.encodeIfPresent(idTokenClaims, forKey: .idTokenClaims)
+        try container.encodeIfPresent(passwordWarning, forKey: .passwordWarning)
+        if passwordChanged { try container.encode(true, forKey: .passwordChanged) }
     }
 }
 

@@ -29,11 +29,17 @@ public struct ActivationToken: Sendable, Equatable {
             token = segments[1]
         } else if segments.count == 3, segments[0] == "tokens", segments[2] == "verify" {
             token = segments[1]
+        } else if segments.count == 2, segments[0] == "reset_password" {
+            // An admin's reset (`lifecycle/reset_password`): redeemed the same way, to PASSWORD_RESET (okta-core.md §G).
+            token = segments[1]
+        } else if segments.count == 3, segments[0] == "signin", segments[1] == "reset-password" {
+            // `credentials/forgot_password` on an Identity Engine org.
+            token = segments[2]
         }
         guard let token else {
             throw .invalidInput(
-                "the activation URL has neither the /welcome/{token} nor the /tokens/{token}/verify form",
-                hint: "pass the activationUrl printed by `idflow activate`, or the token with --activation-token")
+                "the URL has none of the forms /welcome/{token}, /tokens/{token}/verify, /reset_password/{token} or /signin/reset-password/{token}",
+                hint: "pass the activationUrl printed by `idflow activate` (or a resetPasswordUrl), or the token with --activation-token")
         }
         var org = URLComponents()
         org.scheme = scheme

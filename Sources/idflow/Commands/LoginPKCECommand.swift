@@ -53,6 +53,14 @@ struct LoginPKCECommand: AsyncParsableCommand {
 
     @OptionGroup var answers: AnswerOptions
 
+    @Flag(help: "With --embedded: reset a forgotten password (the password's recover), verifying with an e-mailed or texted code.")
+    var recover = false
+
+    @Flag(help: "With --embedded: unlock a locked-out account (unlock-account), verifying with an e-mailed or texted code, then sign in.")
+    var unlock = false
+
+    @OptionGroup var newPassword: NewPasswordOptions
+
     @Option(
         help: ArgumentHelp(
             "With --username: answer an MFA_REQUIRED sign-in with this factor, waiting for it (progress on stderr).", valueName: "factor"))
@@ -72,11 +80,28 @@ struct LoginPKCECommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        guard method.given.count + (embedded ? 1 : 0) == 1 else {
+        // With --embedded, --username answers the identifier.
+        let methods = method.given.filter { !(embedded && $0 == "--username") }
+        guard methods.count + (embedded ? 1 : 0) == 1 else {
             throw ValidationError("choose exactly one of --session-token[-stdin], --username, --browser, --manual or --embedded")
         }
-        if !embedded && answers.given {
-            throw ValidationError("--answer, --remediation and --resume are used with --embedded")
+        if !embedded && (answers.given || recover || unlock) {
+            throw ValidationError("--answer, --remediation, --resume, --recover and --unlock are used with --embedded")
+        }
+        if recover && unlock { throw ValidationError("choose --recover (forgotten password) or --unlock (locked account), not both") }
+        if recover && method.passwordOptions.given {
+            throw ValidationError(
+                "--recover replaces a forgotten password: give the new one with --new-password-stdin or --new-password-file")
+        }
+        if newPassword.given && !embedded && method.username == nil {
+            throw ValidationError("--new-password-stdin and --new-password-file are used with --username or --embedded")
+        }
+        let readers =
+            [method.passwordOptions.passwordStdin, newPassword.newPasswordStdin, method.sessionTokenStdin]
+            + answers.answers.map { $0.hasSuffix("=@-") }
+        if readers.filter({ $0 }).count > 1 {
+            throw ValidationError(
+                "only one secret can come from standard input; read the others from files (--new-password-file, name=@FILE)")
         }
         try method.validateCombinations()
         if mfa != nil && method.username == nil { throw ValidationError("--mfa works with --username (Okta primary authentication)") }
@@ -86,13 +111,23 @@ struct LoginPKCECommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
             if embedded {
-                return try await answers.login(
-                    context, clientSecret: clientSecret, store: !noStore, signUp: false, pollTimeout: .seconds(mfaTimeout)
-                ).run(context)
+                var login = try answers.login(
+                    context, clientSecret: clientSecret, store: !noStore, signUp: false, pollTimeout: .seconds(mfaTimeout))
+                login.recover = recover
+                login.unlock = unlock
+                login.newPassword = try newPassword.read(context)
+                if let username = method.username {
+                    try login.answers.add("identifier", username, flag: "--username")
+                    if method.passwordOptions.given {
+                        try login.answers.add("credentials.passcode", method.passwordOptions.read(context).value, flag: "--password")
+                    }
+                }
+                return try await login.run(context)
             }
             let resolver = mfa.map { _ in PushMFA(context: context, timeout: .seconds(mfaTimeout)) }
             return try await LoginPKCE(
-                method: try method.chosen(context), clientSecret: try clientSecret.secret(context), store: !noStore, mfa: resolver
+                method: try method.chosen(context), clientSecret: try clientSecret.secret(context), store: !noStore, mfa: resolver,
+                newPassword: try newPassword.read(context)
             ).run(context)
         }
     }
