@@ -25,6 +25,9 @@ public struct EmbeddedLogin: Sendable {
     public var recover = false
     /// `--unlock`: take `unlock-account` when offered, then sign in again (idx.md §12.5).
     public var unlock = false
+    /// With `--unlock`: the password for the sign-in after the unlock, held back so that it never answers the
+    /// unlock's code.
+    public var passwordAfterUnlock: Secret?
     /// A loop that does not reach an interaction code within this many forms sent is a server fault.
     static let maximumSteps = 30
     static let signUpRemediation = "select-enroll-profile"
@@ -95,6 +98,10 @@ public struct EmbeddedLogin: Sendable {
         if again.answers.lookup("identifier") == nil, let identifier = walk.lastIdentifier {
             again.answers.answer("identifier", with: identifier)
         }
+        if let password = passwordAfterUnlock, again.answers.lookup("credentials.passcode") == nil {
+            again.answers.answer("credentials.passcode", with: password.value)
+        }
+        again.passwordAfterUnlock = nil
         context.message("idx: signing in again")
         var output = try await again.signIn(context)
         output.passwordChanged = output.passwordChanged || walk.newPasswordSent

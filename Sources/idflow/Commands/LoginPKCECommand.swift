@@ -44,6 +44,25 @@ struct LoginPKCECommand: AsyncParsableCommand {
                   --answer credentials.passcode=@- <<<"$PW"
               $ idflow login-pkce --embedded --resume "$TX" \\
                   --answer credentials.passcode=@- <<<"$CODE"
+
+            Account recovery: a password that has expired is replaced during the login (--username: Authn's \
+            PASSWORD_EXPIRED, the old password sent again; --embedded: reenroll-authenticator), from \
+            --new-password-stdin, --new-password-file or IDFLOW_NEW_PASSWORD, or typed twice at a terminal; in a \
+            script without one the run exits 3 saying which option to add (--embedded keeps the transaction for \
+            --resume). The new password is checked against the rules the server publishes before it is sent. A \
+            password about to expire only warns, on stderr and as "password_warning" in the output, unless a new \
+            one is given; "password_changed" is true when the login changed it. --embedded --recover resets a \
+            forgotten password (verify with an e-mailed or texted code, then the new password); --embedded \
+            --unlock unlocks a locked-out account the same way and then signs in with --password-*. A refused \
+            sign-in of a locked-out, suspended or deactivated account says so when an API token is configured \
+            (Okta answers them like a wrong password); `idflow user` has the admin's side.
+
+              $ idflow login-pkce --username jo@example.com --password-file old.txt \\
+                  --new-password-file new.txt
+              $ idflow login-pkce --embedded --recover --username jo@example.com \\
+                  --answer authenticator=okta_email
+              $ idflow login-pkce --embedded --resume "$TX" --answer credentials.passcode=@- \\
+                  --new-password-file new.txt <<<"$CODE"
             """)
 
     @OptionGroup var method: LoginMethodOptions
@@ -103,7 +122,7 @@ struct LoginPKCECommand: AsyncParsableCommand {
             throw ValidationError(
                 "only one secret can come from standard input; read the others from files (--new-password-file, name=@FILE)")
         }
-        try method.validateCombinations()
+        try method.validateCombinations(embedded: embedded)
         if mfa != nil && method.username == nil { throw ValidationError("--mfa works with --username (Okta primary authentication)") }
         guard mfaTimeout > 0 else { throw ValidationError("--mfa-timeout must be positive") }
     }
@@ -116,10 +135,14 @@ struct LoginPKCECommand: AsyncParsableCommand {
                 login.recover = recover
                 login.unlock = unlock
                 login.newPassword = try newPassword.read(context)
-                if let username = method.username {
-                    try login.answers.add("identifier", username, flag: "--username")
-                    if method.passwordOptions.given {
-                        try login.answers.add("credentials.passcode", method.passwordOptions.read(context).value, flag: "--password")
+                if let username = method.username { try login.answers.add("identifier", username, flag: "--username") }
+                if method.passwordOptions.given {
+                    let password = try method.passwordOptions.read(context)
+                    // After --unlock the password signs in; before, the unlock's code is asked, which it must not answer.
+                    if unlock {
+                        login.passwordAfterUnlock = password
+                    } else {
+                        try login.answers.add("credentials.passcode", password.value, flag: "--password")
                     }
                 }
                 return try await login.run(context)

@@ -43,12 +43,12 @@ struct LoginMethodOptions: ParsableArguments {
     }
 
     /// The combinations within the chosen method that the flags rule out.
-    func validateCombinations() throws {
+    func validateCombinations(embedded: Bool = false) throws {
         if sessionToken != nil && sessionTokenStdin {
             throw ValidationError("--session-token and --session-token-stdin cannot be used together")
         }
-        if username == nil && passwordOptions.given {
-            throw ValidationError("a password is only used with --username")
+        if username == nil && passwordOptions.given && !embedded {
+            throw ValidationError("a password is only used with --username or --embedded")
         }
         guard browserTimeout > 0 else { throw ValidationError("--browser-timeout must be positive") }
     }

@@ -53,6 +53,17 @@ import Testing
         (["login-pkce", "--browser", "--port", "8765", "--browser-timeout", "60"], LoginPKCECommand.self),
         (["login-pkce", "--manual"], LoginPKCECommand.self),
         (["login-pkce", "--embedded"], LoginPKCECommand.self),
+        (["login-pkce", "--embedded", "--recover", "--username", "jo@example.com"], LoginPKCECommand.self),
+        (["login-pkce", "--embedded", "--unlock", "--username", "jo@example.com", "--password-file", "pw"], LoginPKCECommand.self),
+        (
+            ["login-pkce", "--embedded", "--username", "jo@example.com", "--password-stdin", "--new-password-file", "n"],
+            LoginPKCECommand.self
+        ),
+        (["login-pkce", "--username", "jo@example.com", "--password-file", "pw", "--new-password-stdin"], LoginPKCECommand.self),
+        (["user", "get", "jo@example.com"], UserLifecycleCommand<GetOperation>.self),
+        (["user", "unlock", "00u1"], UserLifecycleCommand<UnlockOperation>.self),
+        (["user", "expire-password", "jo@example.com", "--temp-password"], UserExpirePasswordCommand.self),
+        (["user", "reset-password", "jo@example.com", "--send-email"], UserResetPasswordCommand.self),
         (
             ["login-pkce", "--embedded", "--answer", "identifier=jo@example.com", "--answer", "credentials.passcode=@-"],
             LoginPKCECommand.self
@@ -156,8 +167,14 @@ import Testing
         (["activate"], "Missing expected argument '--user <id-or-login>'"),
         (["login-pkce"], "choose exactly one of --session-token[-stdin], --username, --browser, --manual or --embedded"),
         (["login-pkce", "--embedded", "--browser"], "choose exactly one"),
-        (["login-pkce", "--browser", "--answer", "identifier=jo"], "--answer, --remediation and --resume are used with --embedded"),
-        (["login-pkce", "--manual", "--remediation", "identify"], "--answer, --remediation and --resume are used with --embedded"),
+        (
+            ["login-pkce", "--browser", "--answer", "identifier=jo"],
+            "--answer, --remediation, --resume, --recover and --unlock are used with --embedded"
+        ),
+        (
+            ["login-pkce", "--manual", "--remediation", "identify"],
+            "--answer, --remediation, --resume, --recover and --unlock are used with --embedded"
+        ),
         (["login-pkce", "--browser", "--manual"], "choose exactly one"),
         (["login-pkce", "--session-token", "s", "--username", "u"], "choose exactly one"),
         (
@@ -165,6 +182,11 @@ import Testing
             "--session-token and --session-token-stdin cannot be used together"
         ),
         (["login-pkce", "--browser", "--password-stdin"], "a password is only used with --username"),
+        (["login-pkce", "--browser", "--recover"], "--recover and --unlock are used with --embedded"),
+        (["login-pkce", "--embedded", "--recover", "--unlock"], "choose --recover (forgotten password) or --unlock"),
+        (["login-pkce", "--embedded", "--recover", "--password-stdin"], "--recover replaces a forgotten password"),
+        (["login-pkce", "--browser", "--new-password-stdin"], "are used with --username or --embedded"),
+        (["login-pkce", "--username", "u", "--password-stdin", "--new-password-stdin"], "only one secret can come from standard input"),
         (["login-pkce", "--browser", "--browser-timeout", "0"], "--browser-timeout must be positive"),
         (["login-device", "--device-timeout", "0"], "--device-timeout must be positive"),
         (["login-device", "--browser"], "Unknown option '--browser'"),

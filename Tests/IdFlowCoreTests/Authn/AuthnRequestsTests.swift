@@ -18,7 +18,11 @@ struct AuthnRequestsTests {
         let request = try PrimaryAuthenticationRequest(orgURL: Built.org, username: "jo@example.com", password: Secret("pw")).httpRequest()
         #expect(request.method == "POST")
         #expect(request.url.absoluteString == "https://example.okta.com/api/v1/authn")
-        #expect(try Built.json(request) == ["username": "jo@example.com", "password": "pw"])
+        // Asking to be warned is how a password about to expire becomes PASSWORD_WARN rather than a silent SUCCESS.
+        #expect(
+            try Built.json(request) == [
+                "username": "jo@example.com", "password": "pw", "options": ["warnBeforePasswordExpired": true],
+            ])
         #expect(!request.isIdempotent)
     }
 
