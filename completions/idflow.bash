@@ -173,13 +173,13 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|login-pkce|login-device|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|completion|help)
+    register|activate|set-password|user|login-pkce|login-device|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|completion|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo completion help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo completion help' -- "${cur}"))
         ;;
     esac
 }
@@ -447,11 +447,394 @@ _idflow_set-password() {
     esac
 }
 
+_idflow_user() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __idflow_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    get|unlock|suspend|unsuspend|expire-password|reset-password)
+        # Offer subcommand argument completions
+        "_idflow_user_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'get unlock suspend unsuspend expire-password reset-password' -- "${cur}"))
+        ;;
+    esac
+}
+
+_idflow_user_get() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    __idflow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user get -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    esac
+}
+
+_idflow_user_unlock() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    __idflow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user unlock -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    esac
+}
+
+_idflow_user_suspend() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    __idflow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user suspend -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    esac
+}
+
+_idflow_user_unsuspend() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    __idflow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user unsuspend -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    esac
+}
+
+_idflow_user_expire-password() {
+    repeating_flags=()
+    non_repeating_flags=(--temp-password --verbose -v --quiet -q --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    __idflow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user expire-password -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    esac
+}
+
+_idflow_user_reset-password() {
+    repeating_flags=()
+    non_repeating_flags=(--send-email --verbose -v --quiet -q --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    __idflow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user reset-password -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    esac
+}
+
 _idflow_login-pkce() {
     repeating_flags=()
-    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=(--answer)
-    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --new-password-file --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -486,6 +869,10 @@ _idflow_login-pkce() {
         return
         ;;
     '--totp-secret-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--new-password-file')
         __idflow_add_completions -f
         return
         ;;
@@ -1816,7 +2203,10 @@ _idflow_help() {
     # The subcommand names (added by idflow: the help command of ArgumentParser completes none).
     case "${COMP_WORDS[*]:2:COMP_CWORD-2}" in
     '')
-        COMPREPLY+=($(compgen -W 'register activate set-password login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo completion' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo completion' -- "${cur}"))
+        ;;
+    'user')
+        COMPREPLY+=($(compgen -W 'get unlock suspend unsuspend expire-password reset-password' -- "${cur}"))
         ;;
     'token')
         COMPREPLY+=($(compgen -W 'get inspect verify introspect revoke' -- "${cur}"))
