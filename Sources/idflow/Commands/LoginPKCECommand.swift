@@ -61,7 +61,8 @@ struct LoginPKCECommand: AsyncParsableCommand {
                   --new-password-file new.txt
               $ idflow login-pkce --embedded --recover --username jo@example.com \\
                   --answer authenticator=okta_email
-              $ idflow login-pkce --embedded --resume "$TX" --answer credentials.passcode=@- \\
+              $ idflow login-pkce --embedded --resume "$TX" \\
+                  --answer credentials.passcode=@- \\
                   --new-password-file new.txt <<<"$CODE"
             """)
 
