@@ -25,10 +25,11 @@ struct AccountRecoveryTests {
         return file.path
     }
 
-    static func authnLogin(_ sandbox: LiveSandbox, _ login: String, password: String = password, _ extra: [String] = []) async throws
-        -> IdFlowBinary.Result
-    {
-        try await sandbox.idflow(["login-pkce", "--username", login, "--password-stdin"] + extra, stdin: password)
+    static func authnLogin(
+        _ sandbox: LiveSandbox, _ login: String, password: String = password, _ extra: [String] = [], environment: [String: String] = [:]
+    ) async throws -> IdFlowBinary.Result {
+        try await sandbox.idflow(
+            ["login-pkce", "--username", login, "--password-stdin"] + extra, stdin: password, environment: environment)
     }
 
     static func embeddedLogin(_ sandbox: LiveSandbox, _ login: String, password: String = password, _ extra: [String] = []) async throws
@@ -264,12 +265,6 @@ struct AccountRecoveryTests {
         #expect(set.exitCode == 0, "\(set)")
         #expect(try await Self.status(sandbox, "reset@example.com") == "ACTIVE")
         #expect(try await Self.authnLogin(sandbox, "reset@example.com", password: Self.newPassword).exitCode == 0)
-    }
-}
-
-extension AccountRecoveryTests {
-    static func authnLogin(_ sandbox: LiveSandbox, _ login: String, environment: [String: String]) async throws -> IdFlowBinary.Result {
-        try await sandbox.idflow(["login-pkce", "--username", login, "--password-stdin"], stdin: password, environment: environment)
     }
 }
 
