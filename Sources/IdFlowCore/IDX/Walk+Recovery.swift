@@ -33,10 +33,11 @@ extension IDX.Walk {
         let settings = document.resolve("$.currentAuthenticator")?["settings"]
         if form.name == Self.expiryWarningForm, login.newPassword.given == nil, document.form(named: "skip") != nil {
             let days = settings?["daysToExpiry"]?.intValue
-            let message = document.messages.first { $0.key == "idx.password.expiring.message" }?.message
+            // The recorded message says what happens at expiry, not when; the days are in the settings.
+            let serverMessage = document.messages.first { $0.key == "idx.password.expiring.message" }?.message
+            let message = days.map { "the password of \(lastIdentifier ?? "the user") expires in \($0) day\($0 == 1 ? "" : "s")" }
             let warning = PasswordExpiryWarning(
-                daysToExpiry: days,
-                message: message ?? "the password expires " + (days.map { "in \($0) day\($0 == 1 ? "" : "s")" } ?? "soon"))
+                daysToExpiry: days, message: message ?? serverMessage ?? "the password of \(lastIdentifier ?? "the user") expires soon")
             context.notice(warning.notice)
             passwordWarning = warning
             wanted = "skip"

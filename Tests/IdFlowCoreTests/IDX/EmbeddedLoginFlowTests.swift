@@ -24,10 +24,14 @@ import Testing
 
     /// The recorded Identity Engine, its token endpoint answering the recorded token response (05) with an ID
     /// token for the nonce this run's interact request carried, and the keys that token is checked against.
-    func identityEngine() throws -> RoutedTransport {
+    func identityEngine(
+        passed: String = "04-success-with-interaction-code.json",
+        more: @escaping @Sendable (URLRequest) -> RoutedTransport.Reply? = { _ in nil }
+    ) throws -> RoutedTransport {
         let recorded = try JSONValue(data: try Fixtures.data("okta-idx/05-token-response.json"))
         let nonce = Locked<String?>(nil)
-        return RecordedIdentityEngine.transport { [server] request in
+        return RecordedIdentityEngine.transport(passed: passed) { [server] request in
+            if let reply = more(request) { return reply }
             switch request.route {
             case "POST /oauth2/default/v1/interact":
                 nonce.withLock { $0 = request.formBody["nonce"] }
