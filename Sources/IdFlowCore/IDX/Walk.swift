@@ -99,6 +99,12 @@ extension IDX {
                 if retriesRefusedCode(next, after: form, used: filled.used) { return next }
                 // A refused new password is chosen again (at a prompt), or kept for `--resume` (a script).
                 if Self.newPasswordForms.contains(form.name), next.offersAgain(form) { return next }
+                if atTerminal, next.offersAgain(form), next.errors.first?.key == "errors.E0000004", let lastIdentifier,
+                    let blocked = await RefusedSignIn.blockedAccount(lastIdentifier, context: context)
+                {
+                    // A locked or suspended account: asking for the password again could never succeed.
+                    throw blocked
+                }
                 if atTerminal, next.offersAgain(form) {
                     // A wrong answer the server lets a person correct: say why, and the form is asked again.
                     for error in next.errors { context.console.line("error: \(error.message)") }

@@ -25,6 +25,16 @@ enum RefusedSignIn {
         return account(username, status: status) ?? withHint(error, "the password of \(username) (\(status)) is wrong; check it")
     }
 
+    /// The failure for an account whose status keeps it from signing in, when an API token can tell; nil when it
+    /// could sign in (so the password was wrong) or nobody can say. At a terminal this ends the prompts that could
+    /// never succeed.
+    static func blockedAccount(_ username: String, context: IdFlowContext) async -> IdFlowError? {
+        guard context.configuration.apiToken != nil, let api = try? context.usersAPI(),
+            let status = try? await api.user(username).0.status
+        else { return nil }
+        return account(username, status: status)
+    }
+
     /// The failure for an account whose status keeps it from signing in; nil for one that can (ACTIVE,
     /// PASSWORD_EXPIRED: then the password was wrong).
     static func account(_ username: String, status: String) -> IdFlowError? {

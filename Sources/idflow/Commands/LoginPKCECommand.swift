@@ -113,9 +113,6 @@ struct LoginPKCECommand: AsyncParsableCommand {
             throw ValidationError(
                 "--recover replaces a forgotten password: give the new one with --new-password-stdin or --new-password-file")
         }
-        if newPassword.given && !embedded && method.username == nil {
-            throw ValidationError("--new-password-stdin and --new-password-file are used with --username or --embedded")
-        }
         let readers =
             [method.passwordOptions.passwordStdin, newPassword.newPasswordStdin, method.sessionTokenStdin]
             + answers.answers.map { $0.hasSuffix("=@-") }
@@ -147,6 +144,11 @@ struct LoginPKCECommand: AsyncParsableCommand {
                     }
                 }
                 return try await login.run(context)
+            }
+            if newPassword.given && method.username == nil {
+                context.notice(
+                    "warning: --new-password-* is used with --username and --embedded only; with --browser or --manual the sign-in page asks for a new password"
+                )
             }
             let resolver = mfa.map { _ in PushMFA(context: context, timeout: .seconds(mfaTimeout)) }
             return try await LoginPKCE(

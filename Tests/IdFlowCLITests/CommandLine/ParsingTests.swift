@@ -185,7 +185,6 @@ import Testing
         (["login-pkce", "--browser", "--recover"], "--recover and --unlock are used with --embedded"),
         (["login-pkce", "--embedded", "--recover", "--unlock"], "choose --recover (forgotten password) or --unlock"),
         (["login-pkce", "--embedded", "--recover", "--password-stdin"], "--recover replaces a forgotten password"),
-        (["login-pkce", "--browser", "--new-password-stdin"], "are used with --username or --embedded"),
         (["login-pkce", "--username", "u", "--password-stdin", "--new-password-stdin"], "only one secret can come from standard input"),
         (["login-pkce", "--browser", "--browser-timeout", "0"], "--browser-timeout must be positive"),
         (["login-device", "--device-timeout", "0"], "--device-timeout must be positive"),
