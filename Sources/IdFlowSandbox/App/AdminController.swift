@@ -87,8 +87,9 @@ struct AdminController {
 
     /// `GET /sandbox/outbox` → `[{"to","subject","activationUrl","sentAt"}]` for mails and
     /// `[{"to","subject","code","sentAt"}]` for a custom registration's texts, and `[{"to","subject","code","channel",
-    /// "sentAt"}]` for an Identity Engine code (`channel` email, sms or voice; `to` the address or E.164 number), oldest
-    /// first.
+    /// "sentAt"}]` for an Identity Engine code (`channel` email, sms or voice; `to` the address or E.164 number), and
+    /// `[{"to","subject","link","recoveryToken","sentAt"}]` for a password-reset or unlock mail, oldest first. An Authn
+    /// recovery text is an ordinary code entry (`channel` sms or voice).
     @Sendable func outbox(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let messages = await state.outboxMessages
         return .json(
@@ -98,6 +99,8 @@ struct AdminController {
                     if let url = message.activationUrl { entry["activationUrl"] = .string(url) }
                     if let code = message.code { entry["code"] = .string(code) }
                     if let channel = message.channel { entry["channel"] = .string(channel) }
+                    if let link = message.link { entry["link"] = .string(link) }
+                    if let token = message.recoveryToken { entry["recoveryToken"] = .string(token) }
                     entry["sentAt"] = .string(Timestamps.iso8601(message.sentAt))
                     return .object(entry)
                 }))

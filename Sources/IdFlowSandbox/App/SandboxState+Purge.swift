@@ -22,6 +22,7 @@ extension SandboxState {
         [
             "users": users.count,
             "activationGrants": activationGrants.count,
+            "recoveryGrants": recoveryGrants.count,
             "transactions": transactions.count,
             "sessionTokens": sessionTokens.count,
             "pendingAuthorizations": pendingAuthorizations.count,
@@ -55,6 +56,7 @@ extension SandboxState {
     func purgeExpiredRecords() {
         let now = clock.now
         activationGrants = activationGrants.filter { $0.value.expiresAt > now }
+        recoveryGrants = recoveryGrants.filter { $0.value.expiresAt > now }
         transactions = transactions.filter { $0.value.expiresAt > now }
         sessionTokens = sessionTokens.filter { $0.value.expiresAt > now }
         pendingAuthorizations = pendingAuthorizations.filter { $0.value.expiresAt > now }

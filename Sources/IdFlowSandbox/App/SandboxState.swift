@@ -23,6 +23,8 @@ public actor SandboxState {
     // Directory.
     var users = UserDirectory()
     var activationGrants: [String: ActivationGrant] = [:]
+    /// Recovery tokens (e-mailed links, `reset_password`/`forgot_password` URLs) by token (`Recovery/`).
+    var recoveryGrants: [String: RecoveryGrant] = [:]
 
     // Authn.
     var transactions: [String: AuthnTransaction] = [:]

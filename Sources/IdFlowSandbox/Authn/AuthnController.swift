@@ -16,27 +16,46 @@ struct AuthnController {
             try await verifyFactor(request, context: context, resend: true)
         }
         routes.post("/api/v1/authn/previous", use: previous)
+        AuthnRecoveryController(state: state).register(in: routes)
     }
 
-    /// Every field any of the three `POST /api/v1/authn` forms uses.
+    /// Every field any `POST /api/v1/authn…` call uses.
     struct AuthnBody: Decodable {
         var username: String?
         var password: String?
         var token: String?
         var stateToken: String?
         var newPassword: String?
+        var oldPassword: String?
+        var relayState: String?
+        var options: Options?
+        var factorType: String?
+        var passCode: String?
+        var recoveryToken: String?
+        var answer: String?
+
+        /// Primary authentication's `options`; only the warning is acted on.
+        struct Options: Decodable {
+            var warnBeforePasswordExpired: Bool?
+        }
     }
 
-    /// `{"token"}` redeems an activation token, `{"username","password"}` signs in,
+    /// `{"token"}` redeems an activation token or a password-reset token, `{"username","password"}` signs in,
     /// `{"stateToken"}` alone reads the transaction.
     @Sendable func authenticate(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         var request = request
         let body = try await request.decodeJSONBody(AuthnBody.self, context: context) ?? AuthnBody()
         let outcome: AuthnOutcome
         if let token = body.token {
-            outcome = try await state.redeemActivationToken(token)
+            if let reset = try await state.redeemPasswordResetToken(token) {
+                outcome = reset
+            } else {
+                outcome = try await state.redeemActivationToken(token)
+            }
         } else if let username = body.username, let password = body.password {
-            outcome = try await state.authenticate(username: username, password: password)
+            outcome = try await state.authenticate(
+                username: username, password: password,
+                warnBeforePasswordExpired: body.options?.warnBeforePasswordExpired ?? false, relayState: body.relayState)
         } else if let stateToken = body.stateToken {
             outcome = try await state.transactionState(stateToken: stateToken)
         } else {

@@ -6,22 +6,20 @@ enum AuthnWire {
     static func render(_ outcome: AuthnOutcome, orgURL: String) -> JSONValue {
         switch outcome {
         case .passwordReset(let transaction, let user):
-            var object: JSONObject = [
-                "stateToken": .string(transaction.stateToken),
-                "expiresAt": .string(Timestamps.iso8601(transaction.expiresAt)),
-                "status": .string(transaction.status.rawValue),
-            ]
-            if let recoveryType = transaction.recoveryType { object["recoveryType"] = .string(recoveryType) }
-            object["_embedded"] = ["user": embeddedUser(user), "policy": PasswordPolicy.authnPolicy]
-            object["_links"] = [
-                "next": [
-                    "name": "resetPassword",
-                    "href": .string("\(orgURL)/api/v1/authn/credentials/reset_password"),
-                    "hints": ["allow": ["POST"]],
+            // An activation shows the recorded activation policy and names the link `resetPassword`; a recovery the
+            // policy of `authn-password-reset-after-recovery-answer.json` (with `age`), and `password`, as recorded.
+            let activation = transaction.recoveryType == .accountActivation
+            return transactionBody(
+                transaction, recoveryType: transaction.recoveryType,
+                embedded: [
+                    "user": embeddedUser(user), "policy": activation ? PasswordPolicy.authnPolicy : PasswordPolicy.recoveryPolicy,
                 ],
-                "cancel": ["href": .string("\(orgURL)/api/v1/authn/cancel"), "hints": ["allow": ["POST"]]],
-            ]
-            return .object(object)
+                links: [
+                    "next": link(
+                        "\(orgURL)/api/v1/authn/credentials/reset_password", name: activation ? "resetPassword" : "password"),
+                    "cancel": link("\(orgURL)/api/v1/authn/cancel"),
+                ]
+            ).asValue
         case .success(let sessionToken, let expiresAt, let user):
             return [
                 "expiresAt": .string(Timestamps.iso8601(expiresAt)),
@@ -46,6 +44,8 @@ enum AuthnWire {
                 embedded: ["user": embeddedUser(user), "factors": [PushFactorWire.enrollableFactor(orgURL: orgURL)]],
                 links: ["cancel": link("\(orgURL)/api/v1/authn/cancel")]
             ).asValue
+        case .passwordExpired, .passwordWarn, .lockedOut, .recoveryChallenge, .recovery, .unlocked:
+            return renderRecovery(outcome, orgURL: orgURL)
         case .mfaChallenge(let transaction, let user, let factor, let result):
             let verify = "\(orgURL)/api/v1/authn/factors/\(factor.enrollment.pushMethodId)/verify"
             var body = transactionBody(transaction, factorResult: result, embedded: [:], links: [:])
@@ -69,9 +69,11 @@ enum AuthnWire {
         }
     }
 
-    /// `stateToken`, `expiresAt`, `status`, then `_embedded` and `_links`, in the recorded order.
-    private static func transactionBody(
-        _ transaction: AuthnTransaction, factorResult: String? = nil, embedded: JSONObject, links: JSONObject
+    /// `stateToken`, `expiresAt`, `status`, `relayState` when the transaction has one, then `_embedded` and `_links`, in
+    /// the recorded order.
+    static func transactionBody(
+        _ transaction: AuthnTransaction, factorResult: String? = nil, recoveryType: RecoveryType? = nil, embedded: JSONObject,
+        links: JSONObject
     ) -> JSONObject {
         var body: JSONObject = [
             "stateToken": .string(transaction.stateToken),
@@ -79,13 +81,20 @@ enum AuthnWire {
             "status": .string(transaction.status.rawValue),
         ]
         if let factorResult { body["factorResult"] = .string(factorResult) }
+        if let recoveryType { body["recoveryType"] = .string(recoveryType.rawValue) }
+        if let relayState = transaction.relayState { body["relayState"] = .string(relayState) }
         body["_embedded"] = .object(embedded)
         body["_links"] = .object(links)
         return body
     }
 
-    private static func link(_ href: String) -> JSONValue {
-        ["href": .string(href), "hints": ["allow": ["POST"]]]
+    /// A transaction link: `{"name"?, "href", "hints": {"allow": ["POST"]}}`.
+    static func link(_ href: String, name: String? = nil) -> JSONValue {
+        var object = JSONObject()
+        if let name { object["name"] = .string(name) }
+        object["href"] = .string(href)
+        object["hints"] = ["allow": ["POST"]]
+        return .object(object)
     }
 
     /// `_embedded.policy` of an MFA step: remembering the device is not offered.
@@ -97,7 +106,7 @@ enum AuthnWire {
     }
 
     /// `_embedded.user`: id, passwordChanged and a short profile with the org's locale defaults.
-    private static func embeddedUser(_ user: UserRecord) -> JSONValue {
+    static func embeddedUser(_ user: UserRecord) -> JSONValue {
         [
             "id": .string(user.id),
             "passwordChanged": JSONValue(user.passwordChanged.map(Timestamps.iso8601)),

@@ -3,6 +3,10 @@ import Foundation
 /// An Authn transaction the sandbox can be in.
 enum AuthnStatus: String, Sendable {
     case passwordReset = "PASSWORD_RESET"
+    case passwordExpired = "PASSWORD_EXPIRED"
+    case passwordWarn = "PASSWORD_WARN"
+    case recoveryChallenge = "RECOVERY_CHALLENGE"
+    case recovery = "RECOVERY"
     case mfaRequired = "MFA_REQUIRED"
     case mfaEnroll = "MFA_ENROLL"
     case mfaChallenge = "MFA_CHALLENGE"
@@ -14,14 +18,30 @@ struct AuthnTransaction: Sendable {
     let stateToken: String
     let userId: String
     var status: AuthnStatus
-    /// `ACCOUNT_ACTIVATION` for the activation-token flow.
-    let recoveryType: String?
+    /// `ACCOUNT_ACTIVATION` for the activation-token flow, `PASSWORD` or `UNLOCK` for a recovery.
+    let recoveryType: RecoveryType?
     /// Slides forward on every use; clients must read `expiresAt` rather than assume a lifetime.
     var expiresAt: Date
     /// In MFA_CHALLENGE: the push factor (method enrollment id) being verified.
     var factorId: String?
     /// In MFA_CHALLENGE: the push challenge sent, until its result has been reported.
     var pushTransactionId: String?
+    /// Echoed on every state when the sign-in or recovery started with one.
+    var relayState: String?
+    /// What the password check found that must be dealt with after MFA (expired, or about to expire).
+    var passwordStep: PasswordStep?
+    /// In RECOVERY_CHALLENGE: how the code went (SMS or CALL) and the one valid code; no code for a recovery that
+    /// cannot succeed (unknown user, no phone), which answers like any other so that it tells nothing.
+    var recoveryFactor: RecoveryFactor?
+    var recoveryCode: IDXCode?
+}
+
+/// A password that needs attention once the user is otherwise signed in (okta-core.md §F1).
+enum PasswordStep: Sendable {
+    /// PASSWORD_EXPIRED: only a change of password lets the user in.
+    case expired
+    /// PASSWORD_WARN: the password expires in this many days; the user may change it or skip.
+    case warn(daysToExpiry: Int)
 }
 
 /// Who a session token authenticated, and when; what `/authorize?sessionToken=` needs.
@@ -44,6 +64,16 @@ enum AuthnOutcome: Sendable {
     case mfaRequired(AuthnTransaction, UserRecord, [PushFactor])
     case mfaEnroll(AuthnTransaction, UserRecord)
     case mfaChallenge(AuthnTransaction, UserRecord, PushFactor, factorResult: String)
+    case passwordExpired(AuthnTransaction, UserRecord)
+    case passwordWarn(AuthnTransaction, UserRecord, daysToExpiry: Int)
+    /// A locked user's sign-in when the policy shows lockout; `unlock` says whether self-service unlock is offered.
+    case lockedOut(unlock: Bool)
+    /// A code (SMS/CALL, with its transaction) or a link (EMAIL, no transaction) is on its way.
+    case recoveryChallenge(AuthnTransaction?, RecoveryFactor, RecoveryType, relayState: String?)
+    /// The factor is proven; the user's security question comes next.
+    case recovery(AuthnTransaction, UserRecord, question: String)
+    /// The end of a self-service unlock: SUCCESS without a session.
+    case unlocked(UserRecord)
 }
 
 /// The classic Authn API (okta-core.md §C): activation-token redemption, primary authentication,
@@ -69,7 +99,7 @@ extension SandboxState {
         if user.password == nil, user.status == .provisioned || user.status == .recovery {
             let transaction = AuthnTransaction(
                 stateToken: RandomToken.stateToken(), userId: user.id, status: .passwordReset,
-                recoveryType: "ACCOUNT_ACTIVATION", expiresAt: now + Self.stateTokenLifetime)
+                recoveryType: .accountActivation, expiresAt: now + Self.stateTokenLifetime)
             transactions[transaction.stateToken] = transaction
             return .passwordReset(transaction, user)
         }
@@ -77,15 +107,56 @@ extension SandboxState {
         return succeed(userId: user.id)
     }
 
-    /// `POST /api/v1/authn {"username","password"}`: only an ACTIVE user with that password succeeds;
-    /// every other case is the same E0000004, so the API does not reveal which logins exist.
-    /// `mfaPolicy` may ask for push MFA first (`SandboxState+Push.swift`).
-    func authenticate(username: String, password: String) throws -> AuthnOutcome {
-        guard let user = verifiedUser(username: username, password: password) else {
+    /// `POST /api/v1/authn {"username","password"}`: an ACTIVE user with that password succeeds, after push MFA when
+    /// `mfaPolicy` asks for it (`SandboxState+AuthnPush.swift`) and then PASSWORD_EXPIRED, or PASSWORD_WARN when
+    /// `warnBeforePasswordExpired` and the password expires within the policy's warning window. A locked user gets
+    /// LOCKED_OUT only when the policy shows lockout failures; every other failure is the same E0000004, so the API
+    /// does not reveal which logins exist.
+    func authenticate(
+        username: String, password: String, warnBeforePasswordExpired: Bool = false, relayState: String? = nil
+    ) throws -> AuthnOutcome {
+        let step: PasswordStep?
+        let user: UserRecord
+        switch checkPassword(username: username, password: password) {
+        case .refused:
             throw OktaErrorResponse.authenticationFailed
+        case .lockedOut:
+            let lockout = configuration.passwordPolicy.lockout
+            guard lockout.showLockoutFailures else { throw OktaErrorResponse.authenticationFailed }
+            return .lockedOut(unlock: lockout.selfServiceUnlock)
+        case .expired(let expired):
+            (user, step) = (expired, .expired)
+        case .accepted(let accepted, let daysToExpiry):
+            user = accepted
+            step = warnBeforePasswordExpired ? daysToExpiry.map { .warn(daysToExpiry: $0) } : nil
         }
-        if let step = secondFactorStep(for: user) { return step }
-        return succeed(userId: user.id)
+        if let mfa = secondFactorStep(for: user, passwordStep: step, relayState: relayState) { return mfa }
+        var transaction = AuthnTransaction(
+            stateToken: RandomToken.stateToken(), userId: user.id, status: .success, recoveryType: nil,
+            expiresAt: clock.now + Self.stateTokenLifetime, relayState: relayState, passwordStep: step)
+        return finishPrimaryAuthentication(&transaction)
+    }
+
+    /// After the password (and MFA, if any): PASSWORD_EXPIRED or PASSWORD_WARN when the password needs attention,
+    /// else SUCCESS. The transaction is stored only when it goes on.
+    func finishPrimaryAuthentication(_ transaction: inout AuthnTransaction) -> AuthnOutcome {
+        guard let step = transaction.passwordStep, let user = users[transaction.userId] else {
+            transaction.status = .success
+            if transactions[transaction.stateToken] != nil { transactions[transaction.stateToken] = transaction }
+            return succeed(userId: transaction.userId)
+        }
+        noteRecordActivity()
+        transaction.expiresAt = clock.now + Self.stateTokenLifetime
+        switch step {
+        case .expired:
+            transaction.status = .passwordExpired
+            transactions[transaction.stateToken] = transaction
+            return .passwordExpired(transaction, user)
+        case .warn(let days):
+            transaction.status = .passwordWarn
+            transactions[transaction.stateToken] = transaction
+            return .passwordWarn(transaction, user, daysToExpiry: days)
+        }
     }
 
     /// The ACTIVE user with this login and a password that has not expired, or nil (`checkPassword`, which counts
@@ -95,31 +166,44 @@ extension SandboxState {
         return user
     }
 
-    /// `POST /api/v1/authn {"stateToken"}`: the transaction as it stands (extending its life).
+    /// `POST /api/v1/authn {"stateToken"}`: the transaction as it stands (extending its life). A push challenge in
+    /// progress is read by polling its verify link instead.
     func transactionState(stateToken: String) throws -> AuthnOutcome {
+        var transaction = try liveTransaction(stateToken)
+        transaction.expiresAt = clock.now + Self.stateTokenLifetime
+        let user = users[transaction.userId]
+        let outcome: AuthnOutcome
+        switch (transaction.status, user) {
+        case (.passwordReset, let user?): outcome = .passwordReset(transaction, user)
+        case (.passwordExpired, let user?): outcome = .passwordExpired(transaction, user)
+        case (.passwordWarn, let user?):
+            guard case .warn(let days) = transaction.passwordStep else { throw OktaErrorResponse.wrongAuthnState }
+            outcome = .passwordWarn(transaction, user, daysToExpiry: days)
+        case (.mfaRequired, let user?): outcome = .mfaRequired(transaction, user, pushFactors(userId: user.id))
+        case (.recoveryChallenge, _):
+            outcome = .recoveryChallenge(
+                transaction, transaction.recoveryFactor ?? .sms, transaction.recoveryType ?? .password, relayState: transaction.relayState)
+        case (.recovery, let user?):
+            guard let question = idxEnrollments[user.id]?.securityQuestion?.question else { throw OktaErrorResponse.wrongAuthnState }
+            outcome = .recovery(transaction, user, question: question)
+        default: throw OktaErrorResponse.wrongAuthnState
+        }
+        transactions[stateToken] = transaction
+        return outcome
+    }
+
+    /// `POST /api/v1/authn/credentials/reset_password` in PASSWORD_RESET (an activation or a recovery): the new
+    /// password (E0000080 when it breaks the policy, the transaction kept for another try), the user ACTIVE, and
+    /// SUCCESS with a session token.
+    func resetPassword(stateToken: String, newPassword: String) throws -> AuthnOutcome {
         var transaction = try liveTransaction(stateToken)
         guard transaction.status == .passwordReset, let user = users[transaction.userId] else {
             throw OktaErrorResponse.wrongAuthnState
         }
         transaction.expiresAt = clock.now + Self.stateTokenLifetime
         transactions[stateToken] = transaction
-        return .passwordReset(transaction, user)
-    }
-
-    /// `POST /api/v1/authn/credentials/reset_password`: sets the first password and activates the user.
-    func resetPassword(stateToken: String, newPassword: String) throws -> AuthnOutcome {
-        var transaction = try liveTransaction(stateToken)
-        guard transaction.status == .passwordReset, var user = users[transaction.userId] else {
-            throw OktaErrorResponse.wrongAuthnState
-        }
-        let now = clock.now
-        transaction.expiresAt = now + Self.stateTokenLifetime
-        transactions[stateToken] = transaction
-        let failed = PasswordPolicy.failedRules(newPassword, login: user.login)
-        guard failed.isEmpty else { throw OktaErrorResponse.passwordPolicy(failed) }
-        user.setPassword(newPassword, at: now)
-        if user.status != .active { user.transition(to: .active, at: now) }
-        users[user.id] = user
+        try checkNewPassword(newPassword, for: user)
+        completePasswordChange(userId: user.id, newPassword: newPassword)
         // The token stays known in SUCCESS so that reusing it is E0000079, not "unknown token".
         transaction.status = .success
         transactions[stateToken] = transaction

@@ -22,8 +22,9 @@ extension SandboxState {
         }
     }
 
-    /// After a good password: MFA_REQUIRED (or MFA_ENROLL) when `mfaPolicy` asks for a second factor.
-    func secondFactorStep(for user: UserRecord) -> AuthnOutcome? {
+    /// After a good password: MFA_REQUIRED (or MFA_ENROLL) when `mfaPolicy` asks for a second factor. The
+    /// transaction keeps the password's `passwordStep` for after the push (okta-core.md §F1: MFA comes first).
+    func secondFactorStep(for user: UserRecord, passwordStep: PasswordStep? = nil, relayState: String? = nil) -> AuthnOutcome? {
         let factors = pushFactors(userId: user.id)
         switch configuration.mfaPolicy {
         case .never: return nil
@@ -33,7 +34,7 @@ extension SandboxState {
         noteRecordActivity()
         let transaction = AuthnTransaction(
             stateToken: RandomToken.stateToken(), userId: user.id, status: factors.isEmpty ? .mfaEnroll : .mfaRequired,
-            recoveryType: nil, expiresAt: clock.now + Self.stateTokenLifetime)
+            recoveryType: nil, expiresAt: clock.now + Self.stateTokenLifetime, relayState: relayState, passwordStep: passwordStep)
         transactions[transaction.stateToken] = transaction
         return factors.isEmpty ? .mfaEnroll(transaction, user) : .mfaRequired(transaction, user, factors)
     }
@@ -55,9 +56,8 @@ extension SandboxState {
             switch challenge.currentStatus(at: now) {
             case .waiting: result = "WAITING"
             case .approved:
-                transaction.status = .success
-                transactions[stateToken] = transaction
-                return succeed(userId: user.id)
+                transaction.pushTransactionId = nil
+                return finishPrimaryAuthentication(&transaction)
             case .denied: result = "REJECTED"
             case .expired: result = "TIMEOUT"
             }

@@ -221,12 +221,17 @@ extension SandboxState {
 
     // MARK: Token state
 
+    /// The statuses whose users' tokens keep working.
+    static let tokenHoldingStatuses: Set<UserStatus> = [.active, .passwordExpired, .lockedOut, .recovery]
+
     /// The user behind a signed access token, if the token is active: known, not revoked (itself or
-    /// its family), not expired by the sandbox clock, and from this authorization server.
+    /// its family), not expired by the sandbox clock, and from this authorization server. An expired, reset or
+    /// locked password does not end the user's tokens (Okta revokes them on suspend and deactivate, not there): a
+    /// phone must still answer the push that comes before PASSWORD_EXPIRED.
     func activeAccessToken(_ claims: AccessTokenClaims, server: AuthorizationServer) -> UserRecord? {
         guard let record = accessTokens[claims.jti], !record.revoked, record.expiresAt > clock.now,
             let family = tokenFamilies[record.familyID], !family.revoked, family.server == server,
-            let user = users[family.userId], user.status == .active
+            let user = users[family.userId], Self.tokenHoldingStatuses.contains(user.status)
         else { return nil }
         return user
     }

@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// `/api/v1/users/{id}/lifecycle/*`: the status machine of okta-core.md §B.
+/// `/api/v1/users/{id}/lifecycle/*` and `credentials/forgot_password`: the status machine of okta-core.md §B and §G.
 ///
 /// Bodies are never read: SDKs send these with an empty body and any content type.
 struct LifecycleController {
@@ -19,6 +19,45 @@ struct LifecycleController {
             try await state.setSuspended(false, userId: request.pathParameter("id", context: context))
             return .json([:])
         }
+        routes.post("\(base)/expire_password", use: expirePassword)
+        routes.post("\(base)/expire_password_with_temp_password") { request, context in
+            let temporary = try await state.expirePasswordWithTempPassword(
+                userId: request.pathParameter("id", context: context),
+                revokeSessions: request.queryParameters.bool("revokeSessions", default: false))
+            return .json(["tempPassword": .string(temporary)])
+        }
+        routes.post("\(base)/reset_password") { request, context in
+            let outcome = try await state.resetPasswordLink(
+                userId: request.pathParameter("id", context: context),
+                sendEmail: request.queryParameters.bool("sendEmail", default: true),
+                revokeSessions: request.queryParameters.bool("revokeSessions", default: false))
+            return .json(Self.render(outcome))
+        }
+        routes.post("/api/v1/users/:id/credentials/forgot_password") { request, context in
+            let outcome = try await state.forgotPasswordLink(
+                userId: request.pathParameter("id", context: context),
+                sendEmail: request.queryParameters.bool("sendEmail", default: true))
+            return .json(Self.render(outcome))
+        }
+        routes.post("\(base)/unlock") { request, context in
+            try await state.unlock(userId: request.pathParameter("id", context: context))
+            return .json([:])
+        }
+        routes.post("\(base)/reset_factors") { request, context in
+            try await state.resetFactors(userId: request.pathParameter("id", context: context))
+            return .json([:])
+        }
+    }
+
+    /// `expire_password` → the full user, now PASSWORD_EXPIRED; with the older `?tempPassword=true` form,
+    /// `{"tempPassword"}` as `expire_password_with_temp_password` answers.
+    @Sendable func expirePassword(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let id = request.pathParameter("id", context: context)
+        if request.queryParameters.bool("tempPassword", default: false) {
+            return .json(["tempPassword": .string(try await state.expirePasswordWithTempPassword(userId: id, revokeSessions: false))])
+        }
+        let user = try await state.expirePassword(userId: id)
+        return .json(UserWire.render(user, orgURL: await state.orgURL, style: state.configuration.activationURLStyle))
     }
 
     /// `activate?sendEmail=` (default true): `{}` when e-mailed, else the token and URL.
@@ -41,6 +80,13 @@ struct LifecycleController {
     @Sendable func deactivate(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         try await state.deactivate(userId: request.pathParameter("id", context: context))
         return .json([:])
+    }
+
+    static func render(_ outcome: RecoveryLinkOutcome) -> JSONValue {
+        switch outcome {
+        case .emailed: return [:]
+        case .url(let url): return ["resetPasswordUrl": .string(url)]
+        }
     }
 
     static func render(_ outcome: ActivationOutcome) -> JSONValue {

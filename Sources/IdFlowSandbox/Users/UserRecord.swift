@@ -95,15 +95,26 @@ public struct OutboxMessage: Sendable, Equatable {
     public let code: String?
     /// How an Identity Engine code travelled: `email`, `sms` or `voice` (nil for other messages).
     public let channel: String?
+    /// The link of a password-reset or unlock mail (`{org}/reset_password/drp…`, `{org}/signin/reset-password/dfp…`,
+    /// `{org}/signin/unlock/…`): what a user would click.
+    public let link: String?
+    /// The recovery token inside `link`, redeemable with `POST /api/v1/authn/recovery/token {"recoveryToken"}` (and,
+    /// for a password reset, `POST /api/v1/authn {"token"}`), so a test need not cut it out of the URL.
+    public let recoveryToken: String?
     /// The sandbox-clock time of sending.
     public let sentAt: Date
 
-    public init(to: String, subject: String, activationUrl: String? = nil, code: String? = nil, channel: String? = nil, sentAt: Date) {
+    public init(
+        to: String, subject: String, activationUrl: String? = nil, code: String? = nil, channel: String? = nil,
+        link: String? = nil, recoveryToken: String? = nil, sentAt: Date
+    ) {
         self.to = to
         self.subject = subject
         self.activationUrl = activationUrl
         self.code = code
         self.channel = channel
+        self.link = link
+        self.recoveryToken = recoveryToken
         self.sentAt = sentAt
     }
 }

@@ -66,7 +66,8 @@ enum UserWire {
             pairs =
                 [("schema", schema), ("activate", action("lifecycle/activate")), ("self", selfLink)]
                 + (style == .identityEngine ? [("resetFactors", resetFactors)] : []) + [("type", type)]
-        case .active:
+        case .active, .passwordExpired:
+            // PASSWORD_EXPIRED offers the same eleven as ACTIVE (`user-expire-password-oie.json`).
             pairs = [
                 ("suspend", action("lifecycle/suspend")), ("schema", schema),
                 ("resetPassword", action("lifecycle/reset_password")),
@@ -87,10 +88,13 @@ enum UserWire {
                 ("reactivate", action("lifecycle/reactivate")), ("self", selfLink),
                 ("resetFactors", resetFactors), ("type", type), ("deactivate", deactivate),
             ]
-        case .passwordExpired, .lockedOut:
+        case .lockedOut:
+            // Not recorded as a single user (only as a list element): what the calls allowed on it offer.
             pairs = [
-                ("schema", schema), ("self", selfLink), ("resetFactors", resetFactors), ("type", type),
-                ("deactivate", deactivate),
+                ("schema", schema), ("unlock", action("lifecycle/unlock")),
+                ("resetPassword", action("lifecycle/reset_password")),
+                ("forgotPassword", action("credentials/forgot_password")), ("self", selfLink),
+                ("resetFactors", resetFactors), ("type", type), ("deactivate", deactivate),
             ]
         }
         return .object(JSONObject(pairs))

@@ -62,22 +62,9 @@ struct AuthnControllerTests {
     }
 
     @Test(
-        "each failed password rule is its own E0000080 cause",
-        arguments: [
-            ("Ab1", ["Passwords must have at least 8 characters."]),
-            ("ABCDEFG1", ["Passwords must have at least one lowercase letter."]),
-            ("abcdefg1", ["Passwords must have at least one uppercase letter."]),
-            ("Abcdefgh", ["Passwords must have at least one number."]),
-            ("Xmarie-curie9", ["Passwords must not contain parts of your username."]),
-            (
-                "",
-                [
-                    "Passwords must have at least 8 characters.", "Passwords must have at least one lowercase letter.",
-                    "Passwords must have at least one uppercase letter.", "Passwords must have at least one number.",
-                ]
-            ),
-        ])
-    func passwordPolicy(password: String, causes: [String]) async throws {
+        "a password breaking any rule is E0000080 with the policy in one cause, as Okta words it",
+        arguments: ["Ab1", "ABCDEFG1", "abcdefg1", "Abcdefgh", "Xmarie-curie9", ""])
+    func passwordPolicy(password: String) async throws {
         try await withSandbox { api in
             let id = try #require(try await api.createUser(email: "Marie-Curie@example.com")["id"] as? String)
             let stateToken = try await api.stateToken(activationToken: try await api.activationToken(userId: id))
@@ -87,10 +74,11 @@ struct AuthnControllerTests {
             #expect(reply.status == .forbidden)
             let error = try reply.oktaError()
             #expect(error.code == "E0000080")
+            #expect(error.summary == "The password does meet the complexity requirements of the current password policy.")
             #expect(
-                error.summary
-                    == "The password does not meet the complexity requirements of the current password policy.")
-            #expect(error.causes == causes)
+                error.causes == [
+                    "Passwords must have at least 8 characters, a lowercase letter, an uppercase letter, a number, no parts of your username"
+                ])
             // The transaction survives a rejected password; a good one still works.
             let retry = try await api.send(
                 .post, "/api/v1/authn/credentials/reset_password",

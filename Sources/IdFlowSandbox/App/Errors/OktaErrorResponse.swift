@@ -94,11 +94,31 @@ extension OktaErrorResponse {
         return Self(.forbidden, "E0000079", summary, causes: [summary])
     }()
 
-    /// E0000080: a new password failed the policy; one cause per failed rule so a client can list them.
-    static func passwordPolicy(_ failedRules: [String]) -> Self {
-        Self(
-            .forbidden, "E0000080",
-            "The password does not meet the complexity requirements of the current password policy.",
-            causes: failedRules)
-    }
+    /// E0000080: a new password failed the policy. Worded as recorded (`error-E0000080-password-complexity.json`, "does
+    /// meet" sic) with one cause listing every rule of the policy, not only the broken ones: what Okta sends.
+    static let passwordPolicy = Self(
+        .forbidden, "E0000080", "The password does meet the complexity requirements of the current password policy.",
+        causes: [PasswordPolicy.requirements])
+
+    /// E0000014: change_password with the wrong old password (`error-E0000014-change-password-wrong-old-password.json`).
+    static let wrongOldPassword = Self(
+        .forbidden, "E0000014", "Update of credentials failed", causes: ["oldPassword: The credentials provided were incorrect."])
+
+    /// E0000032: `lifecycle/unlock` on a user who is not LOCKED_OUT (`error-E0000032-unlock-not-locked.json`).
+    static let unlockNotAllowed = Self(
+        .forbidden, "E0000032", "Unlock is not allowed for this user.", causes: ["The user is not locked out."])
+
+    /// E0000034: `credentials/forgot_password` on a user who cannot reset a password (no password, not live).
+    static let forgotPasswordNotAllowed = Self(.forbidden, "E0000034", "Forgot password not allowed on specified user.")
+
+    /// E0000006: a recovery the password policy does not allow (the factor is not a recovery authenticator, or
+    /// self-service unlock is off). Okta's exact answer was not recorded; this is its generic refusal.
+    static let recoveryNotAllowed = Self(.forbidden, "E0000006", "You do not have permission to perform the requested action")
+
+    /// E0000068: a wrong recovery code (`recovery/factors/{SMS|CALL}/verify`), worded as Okta's reference.
+    static let invalidPasscode = Self(
+        .forbidden, "E0000068", "Invalid Passcode/Answer", causes: ["Your token doesn't match our records. Please try again."])
+
+    /// E0000087: a wrong recovery answer (`error-E0000087-wrong-recovery-answer.json`).
+    static let wrongRecoveryAnswer = Self(.forbidden, "E0000087", "The recovery question answer did not match our records.")
 }
