@@ -104,6 +104,25 @@ import Testing
         }
     }
 
+    @Test func anOktaVerifyPushCanProveWhoForgotThePassword() async throws {
+        try await withSandbox(configure: RecoveryPolicies.configure(recovery: RecoveryPolicy(authenticators: [.oktaVerify]))) { api in
+            let device = try await api.enrollDevice(email: "ova@example.com")
+            let pkce = PKCEPair()
+            let (stateHandle, select) = try await api.recoverFromPasswordChallenge(login: "ova@example.com", pkce: pkce)
+            #expect(select.offeredIDs("select-authenticator-authenticate") == ["autidflowsandbox0000"])
+            let waiting = try await api.idx(
+                "challenge", ["authenticator": ["id": "autidflowsandbox0000", "methodType": "push"], "stateHandle": stateHandle])
+            #expect(waiting.remediationNames.first == "challenge-poll")
+            let challenge = try #require(try await api.pendingChallenges(device).first)
+            #expect(try await api.respond(to: challenge, device: device).status == .ok)
+            let reset = try await api.idx("authenticators/poll", ["stateHandle": stateHandle])
+            #expect(reset.remediationNames == ["reset-authenticator"])
+            let success = try await api.idx(
+                "challenge/answer", ["credentials": ["passcode": Self.newPassword], "stateHandle": stateHandle])
+            try await api.redeem(success, pkce: pkce)
+        }
+    }
+
     @Test func recoveringBeforeNamingTheUserAsksForTheUsername() async throws {
         try await withSandbox { api in
             _ = try await api.registerActiveUser(email: "dee@example.com")
