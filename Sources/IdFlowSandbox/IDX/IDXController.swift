@@ -24,6 +24,8 @@ struct IDXController {
         routes.post("/idp/idx/credential/enroll", use: credentialEnroll)
         routes.post("/idp/idx/challenge/send", use: send)
         routes.post("/idp/idx/skip", use: skip)
+        routes.post("/idp/idx/recover", use: recover)
+        routes.post("/idp/idx/unlock-account", use: unlockAccount)
         routes.post("/idp/idx/cancel", use: cancel)
     }
 
@@ -68,14 +70,42 @@ struct IDXController {
     }
 
     /// `identify {"identifier", "stateHandle"}` → the password challenge (for any identifier: whether the
-    /// user exists is only revealed by the password check).
+    /// user exists is only revealed by the password check). From `identify-recovery`, the user's recovery
+    /// authenticators (`select-authenticator-authenticate`), or 400 with `oie.selfservice.reset.password.not.allowed`.
     @Sendable func identify(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
-        guard let transaction = await liveTransaction(body), case .identify = transaction.step else { return IDXWire.expired() }
+        guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
+        let recovering: Bool
+        switch transaction.step {
+        case .identify: recovering = false
+        case .identifyRecovery: recovering = true
+        default: return IDXWire.expired()
+        }
         guard let identifier = body["identifier"]?.stringValue, !identifier.isEmpty else {
             return await document(transaction, error: IDXMessage(text: "Enter a username.", key: "errors.E0000001"), status: .badRequest)
         }
+        if recovering { return await document(await state.beginRecovery(transaction, login: identifier)) }
         return await document(await state.identify(transaction, login: identifier))
+    }
+
+    /// `recover {"stateHandle"}` (the password's `recover`, idx.md §12.3): from `identify`, `identify-recovery`; from the
+    /// password challenge, the recovery authenticators of the user named there (`select-authenticator-authenticate`
+    /// with `recoveryAuthenticator`); without any, 400 with `oie.selfservice.reset.password.not.allowed`.
+    @Sendable func recover(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
+        guard let outcome = await state.recover(transaction) else {
+            return await document(transaction, error: Self.notOffered, status: .badRequest)
+        }
+        return await document(outcome)
+    }
+
+    /// `unlock-account {"stateHandle"}` from `identify` (idx.md §12.5) → `select-authenticator-unlock-account`; with
+    /// `passwordPolicy.lockout.selfServiceUnlock` off, 400 with `oie.selfservice.user.unlock.not.allowed`.
+    @Sendable func unlockAccount(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
+        return await document(await state.beginUnlock(transaction))
     }
 
     /// `select-enroll-profile {"stateHandle"}` (idx.md §9) → the `enroll-profile` form; with sign-up turned off
@@ -117,23 +147,32 @@ struct IDXController {
     /// `challenge {"authenticator": {"id", "methodType"}, "stateHandle"}` (`select-authenticator-authenticate`,
     /// `authenticator-verification-data`, and Okta Verify's `resend`) → the chosen factor's `challenge-authenticator`
     /// (a code in the outbox for e-mail and phone), `authenticator-verification-data` for a phone or Okta Verify
-    /// without a method, or `challenge-poll` for a push sent to the user's newest app-authenticator enrollment.
+    /// without a method, or `challenge-poll` for a push sent to the user's newest app-authenticator enrollment. From
+    /// `select-authenticator-unlock-account`, `{"identifier", "authenticator"}` names the user too; an identifier that
+    /// cannot unlock is 400 with `oie.selfservice.user.unlock.not.allowed`.
     @Sendable func challenge(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
         guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
         let chosen = body["authenticator"]
+        let clientOS = AuthnController.clientOS(userAgent: request.headers[.userAgent])
+        if case .selectUnlockAuthenticator = transaction.step {
+            return await document(
+                await state.chooseUnlockAuthenticator(
+                    transaction, identifier: body["identifier"]?.stringValue ?? "", id: chosen?["id"]?.stringValue,
+                    methodType: chosen?["methodType"]?.stringValue, clientOS: clientOS))
+        }
         guard
             let next = await state.chooseAuthenticator(
-                transaction, id: chosen?["id"]?.stringValue, methodType: chosen?["methodType"]?.stringValue,
-                clientOS: AuthnController.clientOS(userAgent: request.headers[.userAgent]))
+                transaction, id: chosen?["id"]?.stringValue, methodType: chosen?["methodType"]?.stringValue, clientOS: clientOS)
         else { return await document(transaction, error: Self.notOffered, status: .badRequest) }
         return await document(next)
     }
 
-    /// `challenge/answer {"credentials": {…}, "stateHandle"}`: the password of a sign-in (a wrong one is
-    /// `errors.E0000004` on the same challenge, 401), or the credentials of a factor or an enrollment (a wrong one
-    /// is a message on its field, 400: `api.authn.error.PASSCODE_INVALID`, `authfactor.challenge.soft_token.*`,
-    /// `securityQuestion.answer.tooShort.arg`, …).
+    /// `challenge/answer {"credentials": {…}, "stateHandle"}`: the password of a sign-in (a wrong one, or any from a
+    /// locked-out or suspended user, is `errors.E0000004` on the same challenge, 401), the credentials of a factor or an
+    /// enrollment (a wrong one is a message on its field, 400: `api.authn.error.PASSCODE_INVALID`,
+    /// `authfactor.challenge.soft_token.*`, `securityQuestion.answer.tooShort.arg`, …), or a new password
+    /// (`password.passwordRequirementsNotMet` on its field, 400).
     @Sendable func answer(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
         let credentials = body["credentials"]
@@ -149,6 +188,8 @@ struct IDXController {
             return await document(await state.answerFactor(transaction, credentials: credentials))
         case .enrollPassword, .enrollEmail, .enrollPhone, .enrollSecurityQuestion, .enrollGoogleOTP:
             return await document(await state.answerEnrollment(transaction, credentials: credentials))
+        case .changePassword:
+            return await document(await state.answerNewPassword(transaction, password: credentials?["passcode"]?.stringValue ?? ""))
         default:
             return IDXWire.expired()
         }
@@ -175,10 +216,12 @@ struct IDXController {
     }
 
     /// `skip {"stateHandle"}` at sign-up, once only optional authenticators are left → the new user and the success
-    /// document; anywhere else 400 with the step as it was.
+    /// document; at `reenroll-authenticator-warning`, on with the sign-in and the password unchanged; anywhere else 400
+    /// with the step as it was.
     @Sendable func skip(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
         guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
+        if let next = await state.skipPasswordChange(transaction) { return await document(next) }
         guard let next = await state.skipEnrollment(transaction) else {
             return await document(transaction, error: Self.notOffered, status: .badRequest)
         }

@@ -44,6 +44,16 @@ enum IDXStep: Sendable {
     case enrollGoogleOTP(IDXEnrollee, secret: String)
     /// Signed in (or signed up): the success document with its interaction code.
     case success(interactionCode: String, userId: String)
+    /// `identify-recovery` (idx.md §12.3): a password recovery begun before the user was named asks who it is for.
+    case identifyRecovery
+    /// `select-authenticator-unlock-account` (idx.md §12.5): who is locked out, and which recovery authenticator
+    /// proves it.
+    case selectUnlockAuthenticator
+    /// A new password (idx.md §12.3, §12.4): after a recovery, for a password that has expired, or (with `skip`) for
+    /// one about to.
+    case changePassword(IDXSignIn, IDXPasswordChange)
+    /// The account was unlocked (or was not locked): an INFO message and nothing to submit; the user signs in anew.
+    case unlocked(userId: String)
 
     /// The user the transaction is about once the sandbox has revealed who it is.
     var userId: String? {
@@ -52,12 +62,14 @@ enum IDXStep: Sendable {
             .challengeSecurityQuestion(let signIn), .challengeTOTP(let signIn, _), .challengePush(let signIn, _),
             .pushEnded(let signIn, _):
             return signIn.userId
-        case .oktaVerifyMissing(let userId), .success(_, let userId):
+        case .oktaVerifyMissing(let userId), .success(_, let userId), .unlocked(let userId):
             return userId
+        case .changePassword(let signIn, _):
+            return signIn.userId
         case .selectEnroll(let enrollee), .enrollPassword(let enrollee), .enrollEmail(let enrollee, _), .enrollPhoneData(let enrollee),
             .enrollPhone(let enrollee, _, _), .enrollSecurityQuestion(let enrollee), .enrollGoogleOTP(let enrollee, _):
             return enrollee.signIn?.userId
-        case .identify, .challengePassword, .enrollProfile:
+        case .identify, .challengePassword, .enrollProfile, .identifyRecovery, .selectUnlockAuthenticator:
             return nil
         }
     }
@@ -94,10 +106,33 @@ enum IDXStep: Sendable {
     }
 }
 
-/// A sign-in past its password: the user, and the factors passed so far (the password first).
+/// A sign-in past its password: the user, and the factors passed so far (the password first). A recovery or an unlock
+/// is one too, whose user proves who they are without the password (`passed` starts empty) with the password policy's
+/// recovery authenticators, so that it goes through the same choice, codes and answers as a sign-in's factors.
 struct IDXSignIn: Sendable {
     let userId: String
     var passed: [IDXPolicy.Authenticator] = [.password]
+    var purpose = IDXPurpose.signIn
+}
+
+/// Why a user proves who they are with a factor, and so what a passed factor leads to.
+enum IDXPurpose: Sendable {
+    /// The policy's further factors, then the success document.
+    case signIn
+    /// A forgotten password (`recover`): one recovery authenticator, then `reset-authenticator`.
+    case recoverPassword
+    /// A locked account (`unlock-account`): one recovery authenticator, then the account is unlocked.
+    case unlockAccount
+}
+
+/// Why the Identity Engine asks for a new password, which names the form (idx.md §12.3, §12.4).
+enum IDXPasswordChange: Sendable, Equatable {
+    /// `reset-authenticator`: a recovery's user proved who they are.
+    case reset
+    /// `reenroll-authenticator`: the right password, but expired; no way around the change.
+    case expired
+    /// `reenroll-authenticator-warning`: the right password, expiring in `daysToExpiry` days; `skip` goes on without.
+    case expiring(daysToExpiry: Int)
 }
 
 /// Who enrolls an authenticator: someone signing up (nothing exists until the end), or a user signing in who lacks
@@ -186,6 +221,13 @@ struct IDXMessage: Sendable {
     let text: String
     let key: String?
     var params: [JSONValue]? = nil
+    var severity = Severity.error
+
+    /// The message's `class`.
+    enum Severity: String, Sendable {
+        case error = "ERROR"
+        case info = "INFO"
+    }
 }
 
 /// Validation messages for the fields of a form, by field path (`userProfile.email`, `credentials.passcode`), to send
@@ -231,6 +273,9 @@ struct IDXView: Sendable {
     var enrolled: [IDXPolicy.Authenticator] = []
     /// The number of a number challenge, for `contextualData.correctAnswer`.
     var correctAnswer: String?
+    /// The password policy: its complexity for a new password's `settings`, whether `identify` offers
+    /// `unlock-account`, and whether the password can be recovered at all.
+    var passwordPolicy = PasswordPolicySettings()
 
     struct User: Sendable {
         let id: String

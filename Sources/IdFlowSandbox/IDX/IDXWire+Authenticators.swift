@@ -94,15 +94,22 @@ extension IDXWire {
 
     /// An option of `select-authenticator-authenticate` (`authenticatorEnrollments` index `index`): a fixed
     /// `methodType`, or for the phone (`phone-challenge-sms.json`) and Okta Verify (`google-otp-challenge.json`) the
-    /// methods to choose from; Okta Verify's relates to `authenticators`, as recorded.
-    static func authenticateOption(_ authenticator: IDXPolicy.Authenticator, index: Int, view: IDXView) -> JSONValue {
+    /// methods to choose from; Okta Verify's relates to `authenticators`, as recorded. Before the user is known
+    /// (`enrollmentKnown` false, `unlock-account-select-authenticator.json`) the phone's has no `enrollmentId`.
+    static func authenticateOption(
+        _ authenticator: IDXPolicy.Authenticator, index: Int, view: IDXView, enrollmentKnown: Bool = true
+    ) -> JSONValue {
         let id = authenticatorID(authenticator)
         var fields: [JSONValue] = [["name": "id", "required": true, "value": .string(id), "mutable": false]]
         var relatesTo = "$.authenticatorEnrollments.value[\(index)]"
         switch authenticator {
         case .phone:
             fields.append(methodChoice(["sms": "SMS", "voice": "Voice call"], order: ["sms", "voice"], required: false))
-            fields.append(["name": "enrollmentId", "required": true, "value": .string(view.enrollments.phone?.id ?? ""), "mutable": false])
+            if enrollmentKnown {
+                fields.append([
+                    "name": "enrollmentId", "required": true, "value": .string(view.enrollments.phone?.id ?? ""), "mutable": false,
+                ])
+            }
         case .oktaVerify:
             fields.append(view.policy.oktaVerifyTOTP ? oktaVerifyMethodChoice(required: false) : fixedMethod("push"))
             relatesTo = "$.authenticators.value[\(index)]"

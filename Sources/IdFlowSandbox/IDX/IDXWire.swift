@@ -55,7 +55,9 @@ enum IDXWire {
         var authenticators: [JSONValue]?
         var enrollments: [JSONValue]?
         var enrollmentAuthenticator: JSONValue?
+        var recoveryAuthenticator: JSONValue?
         let offered = view.offered
+        let recoverable = !view.passwordPolicy.recovery.authenticators.isEmpty
 
         /// `select-authenticator-authenticate` with the sign-in's remaining factors, their authenticators and the
         /// user's enrollments of them (one index for both lists).
@@ -96,10 +98,17 @@ enum IDXWire {
             if view.policy.signUp {
                 forms.append(form("select-enroll-profile", href: href("enroll"), fields: [], stateHandle: stateHandle))
             }
+            if view.passwordPolicy.lockout.selfServiceUnlock, recoverable {
+                forms.append(unlockAccountForm(stateHandle: stateHandle, orgURL: orgURL))
+            }
         case .challengePassword:
             forms.append(challengePassword(stateHandle, orgURL: orgURL))
             let enrollment = enrollmentObject(.password, view: view)
-            current = ("currentAuthenticatorEnrollment", enrollment)
+            // `03-challenge-authenticator-password.json`: the password's `recover`, where some authenticator may recover.
+            current = (
+                "currentAuthenticatorEnrollment",
+                recoverable ? withRecover(enrollment, stateHandle: stateHandle, orgURL: orgURL) : enrollment
+            )
             authenticators = [authenticatorObject(.password)]
             enrollments = [enrollment]
         case .selectAuthenticator, .pushEnded:
@@ -305,7 +314,36 @@ enum IDXWire {
             enrollmentAuthenticator = authenticatorObject(.googleOTP)
         case .success:
             break
+        case .identifyRecovery:
+            forms.append(identifyRecoveryForm(stateHandle: stateHandle, orgURL: orgURL))
+        case .selectUnlockAuthenticator:
+            forms.append(unlockSelectForm(offered, view: view, stateHandle: stateHandle, orgURL: orgURL))
+            authenticators = offered.map { authenticatorObject($0) }
+            enrollments = offered.map { anonymousEnrollment($0) }
+        case .changePassword(_, let reason):
+            // `recovery-reset-authenticator.json`, `password-expired-reenroll-authenticator.json`,
+            // `password-expiry-warning.json` (which lists no authenticator and no recovery authenticator).
+            forms.append(
+                passcodeForm(
+                    passwordChangeName(reason), relatesTo: "$.currentAuthenticator", label: "New password", secret: true,
+                    stateHandle: stateHandle, orgURL: orgURL, errors: errors["credentials.passcode"]))
+            var daysToExpiry: Int?
+            if case .expiring(let days) = reason {
+                daysToExpiry = days
+                forms.append(form("skip", href: href("skip"), fields: [], stateHandle: stateHandle))
+                messages.append(message(passwordExpiring))
+            }
+            let password = with(authenticatorObject(.password), ["settings": passwordSettings(daysToExpiry: daysToExpiry)])
+            current = ("currentAuthenticator", password)
+            authenticators = daysToExpiry == nil ? [authenticatorObject(.password)] : []
+            enrollments = view.enrolled.map { enrollmentObject($0, view: view, withProfile: false) }
+            if daysToExpiry == nil { recoveryAuthenticator = password }
+        case .unlocked:
+            messages.append(message(accountUnlocked))
         }
+        // A recovery's factor steps name the authenticator being recovered (`recovery-select-authenticator-authenticate.json`,
+        // `recovery-challenge-email.json`).
+        if transaction.step.signIn?.purpose == .recoverPassword { recoveryAuthenticator = authenticatorObject(.password) }
 
         if !forms.isEmpty { members.append(("remediation", ["type": "array", "value": .array(forms)])) }
         if let error { messages.append(message(error)) }
@@ -316,6 +354,7 @@ enum IDXWire {
         if let enrollmentAuthenticator {
             members.append(("enrollmentAuthenticator", ["type": "object", "value": enrollmentAuthenticator]))
         }
+        if let recoveryAuthenticator { members.append(("recoveryAuthenticator", ["type": "object", "value": recoveryAuthenticator])) }
         if let user = view.user { members.append(("user", ["type": "object", "value": userValue(user)])) }
         members.append(("cancel", form("cancel", href: href("cancel"), fields: [], stateHandle: stateHandle)))
         members.append(
@@ -335,15 +374,16 @@ enum IDXWire {
     /// A message object; without a key (as Okta sends some), no `i18n`.
     static func message(_ message: IDXMessage) -> JSONValue {
         guard let key = message.key else {
-            return .object(JSONObject([("message", .string(message.text)), ("class", "ERROR")]))
+            return .object(JSONObject([("message", .string(message.text)), ("class", .string(message.severity.rawValue))]))
         }
-        return self.message(message.text, key: key, params: message.params)
+        return self.message(message.text, key: key, params: message.params, severity: message.severity)
     }
 
-    static func message(_ text: String, key: String, params: [JSONValue]? = nil) -> JSONValue {
+    static func message(_ text: String, key: String, params: [JSONValue]? = nil, severity: IDXMessage.Severity = .error) -> JSONValue {
         var i18n: [(String, JSONValue)] = [("key", .string(key))]
         if let params { i18n.append(("params", .array(params))) }
-        return .object(JSONObject([("message", .string(text)), ("i18n", .object(JSONObject(i18n))), ("class", "ERROR")]))
+        return .object(
+            JSONObject([("message", .string(text)), ("i18n", .object(JSONObject(i18n))), ("class", .string(severity.rawValue))]))
     }
 
     /// The top-level message of a push that ended without approval. `api.authn.poll.error.push_rejected` is the

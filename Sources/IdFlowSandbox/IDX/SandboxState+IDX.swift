@@ -35,12 +35,20 @@ extension SandboxState {
         updateStep(transaction, to: .challengePassword(login: login))
     }
 
-    /// `challenge/answer`: a wrong password (or an unknown or inactive user) leaves the challenge as it was
-    /// and returns nil. The right one goes on to what the policy asks next (`continueSignIn`).
+    /// `challenge/answer`: a wrong password (or an unknown, locked-out, suspended or otherwise inactive user) leaves the
+    /// challenge as it was and returns nil, and counts toward the lockout (`checkPassword`). The right one goes on to
+    /// what the policy asks next (`continueSignIn`), or first to a new password when it has expired or is about to
+    /// (`passwordAccepted`).
     func answerPassword(_ transaction: IDXTransaction, password: String) -> IDXTransaction? {
-        guard case .challengePassword(let login) = transaction.step, let user = verifiedUser(username: login, password: password)
-        else { return nil }
-        return continueSignIn(transaction, IDXSignIn(userId: user.id))
+        guard case .challengePassword(let login) = transaction.step else { return nil }
+        switch checkPassword(username: login, password: password) {
+        case .accepted(let user, let daysToExpiry):
+            return passwordAccepted(transaction, userId: user.id, expired: false, daysToExpiry: daysToExpiry)
+        case .expired(let user):
+            return passwordAccepted(transaction, userId: user.id, expired: true, daysToExpiry: nil)
+        case .lockedOut, .refused:
+            return nil
+        }
     }
 
     /// After a factor (or an enrollment at sign-in): a required Okta Verify the user lacks is a refusal; a required
@@ -48,6 +56,7 @@ extension SandboxState {
     /// the policy); enough factors sign in; otherwise `select-authenticator-authenticate` among the user's remaining
     /// authenticators, or, when none is left, the enrollment of an optional one.
     func continueSignIn(_ transaction: IDXTransaction, _ progress: IDXSignIn) -> IDXTransaction {
+        if progress.purpose != .signIn { return continueRecovery(transaction, progress) }
         let policy = configuration.idx
         let userId = progress.userId
         if policy.required.contains(.oktaVerify), !userHas(.oktaVerify, userId: userId) {
@@ -81,9 +90,11 @@ extension SandboxState {
     }
 
     /// The policy's authenticators the user has and has not passed in this sign-in, in the policy's order: what
-    /// `select-authenticator-authenticate` offers.
+    /// `select-authenticator-authenticate` offers. A recovery offers the password policy's recovery authenticators.
     func usableFactors(_ progress: IDXSignIn) -> [IDXPolicy.Authenticator] {
-        configuration.idx.authenticators.filter {
+        let candidates =
+            progress.purpose == .signIn ? configuration.idx.authenticators : configuration.passwordPolicy.recovery.authenticators
+        return candidates.filter {
             $0 != .password && !progress.passed.contains($0) && userHas($0, userId: progress.userId)
         }
     }
@@ -102,6 +113,7 @@ extension SandboxState {
     /// authenticators offered and enrolled, the app-authenticator enrollment a push goes (or would go) to.
     func idxView(_ transaction: IDXTransaction) -> IDXView {
         var view = IDXView(transaction: transaction, policy: configuration.idx)
+        view.passwordPolicy = configuration.passwordPolicy
         let step = transaction.step
         if let enrollee = step.enrollee {
             let remaining = remainingToEnroll(enrollee)
@@ -119,6 +131,10 @@ extension SandboxState {
         } else if let progress = step.signIn {
             view.offered = usableFactors(progress)
             view.enrolled = view.offered
+        } else if case .changePassword(let progress, _) = step {
+            view.enrolled = IDXPolicy.Authenticator.allCases.filter { userHas($0, userId: progress.userId) }
+        } else if case .selectUnlockAuthenticator = step {
+            view.offered = configuration.passwordPolicy.recovery.authenticators
         }
         guard let userId = step.userId, let user = users[userId] else { return view }
         view.enrollments = idxEnrollments[userId] ?? IDXUserEnrollments()

@@ -42,7 +42,7 @@ extension SandboxState {
             if case .challengeCode(_, let last) = transaction.step, last.channel == .email, isTooSoon(after: last) {
                 return .tooSoon(transaction)
             }
-            let code = sendIDXCode(to: user.email, channel: .email, subject: "Your sign-in verification code")
+            let code = sendIDXCode(to: user.email, channel: .email, subject: Self.codeSubject(progress.purpose))
             return .sent(updateStep(transaction, to: .challengeCode(progress, code)))
         case (.phone, let method?):
             guard let channel = IDXCodeChannel(rawValue: method), channel != .email,
@@ -51,7 +51,7 @@ extension SandboxState {
             if case .challengeCode(_, let last) = transaction.step, last.channel == channel, isTooSoon(after: last) {
                 return .tooSoon(transaction)
             }
-            let code = sendIDXCode(to: phone.phoneNumber, channel: channel, subject: "Your sign-in verification code")
+            let code = sendIDXCode(to: phone.phoneNumber, channel: channel, subject: Self.codeSubject(progress.purpose))
             return .sent(updateStep(transaction, to: .challengeCode(progress, code)))
         case (.oktaVerify, nil) where !configuration.idx.oktaVerifyTOTP:
             return .sent(sendPush(transaction, progress, clientOS: clientOS))
@@ -179,7 +179,7 @@ extension SandboxState {
             let address = last.channel == .email ? users[progress.userId]?.email : idxEnrollments[progress.userId]?.phone?.phoneNumber
             guard let address else { return nil }
             if isTooSoon(after: last) { return .tooSoon(transaction) }
-            let code = sendIDXCode(to: address, channel: last.channel, subject: "Your sign-in verification code")
+            let code = sendIDXCode(to: address, channel: last.channel, subject: Self.codeSubject(progress.purpose))
             return .sent(updateStep(transaction, to: .challengeCode(progress, code)))
         case .enrollEmail(let enrollee, let last):
             if isTooSoon(after: last) { return .tooSoon(transaction) }

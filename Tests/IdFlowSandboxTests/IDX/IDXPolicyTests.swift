@@ -508,13 +508,14 @@ extension SandboxClient {
             let handle = try await api.interact(pkce: PKCEPair())
             let identify = try IDXDocument(
                 try await api.send(.post, "/idp/idx/introspect", json: ["interactionHandle": handle], auth: .none))
-            #expect(identify.remediationNames == ["identify"])
+            // No `select-enroll-profile`; `unlock-account` stays (the password policy's self-service unlock, on by default).
+            #expect(identify.remediationNames == ["identify", "unlock-account"])
             let stateHandle = try #require(identify.stateHandle)
             let refused = try await api.idx("enroll", ["stateHandle": stateHandle])
             #expect(refused.status == .forbidden)
             #expect(refused.messageKeys == ["errors.E0000006"])
             #expect(refused.stateHandle == stateHandle)
-            #expect(refused.remediationNames == ["identify"])
+            #expect(refused.remediationNames == ["identify", "unlock-account"])
             let info = try await api.send(.get, "/sandbox/info").object()
             let policy = try #require(info["idx"] as? [String: Any])
             #expect((policy["enroll"] as? [String: Any])?["required"] as? [String] == ["password"])
