@@ -4,7 +4,8 @@ import Hummingbird
 
 /// The Identity Engine's interaction code flow (idx.md §11): `{issuer}/v1/interact`, `/idp/idx/introspect` and
 /// the hrefs its documents hand out, for password sign-in with the second factor and the sign-up that
-/// `IDXPolicy` (`--config` key `idx`) asks for. Request bodies are read as JSON whatever their content type
+/// `IDXPolicy` (`--config` key `idx`) asks for, and account recovery under the password policy (`recover`, a new
+/// password for an expired one, `unlock-account`). Request bodies are read as JSON whatever their content type
 /// says (`application/json` or `application/ion+json`, with or without `okta-version`), as §4 asks of a server.
 struct IDXController {
     let state: SandboxState

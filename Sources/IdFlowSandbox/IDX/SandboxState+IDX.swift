@@ -2,7 +2,7 @@ import Foundation
 
 /// The Identity Engine's interaction code flow (idx.md §2–§6, §11, §12): password sign-in, then the policy's further
 /// factors (`SandboxState+IDXFactors.swift`); enrollment, at sign-up or at sign-in, is in
-/// `SandboxState+IDXEnroll.swift`. An interaction code
+/// `SandboxState+IDXEnroll.swift`; recovery, expired passwords and unlock in `SandboxState+IDXRecovery.swift`. An interaction code
 /// is a separate token in front of an ordinary authorization code, so neither grant redeems the other's.
 extension SandboxState {
     static let idxTransactionLifetime: TimeInterval = 10 * 60

@@ -40,8 +40,8 @@ extension SandboxState {
     /// `identify-recovery`'s identifier, or the login of the password challenge → `select-authenticator-authenticate`
     /// among the user's recovery authenticators; without one, the same step with `resetNotAllowed`.
     func beginRecovery(_ transaction: IDXTransaction, login: String) -> IDXOutcome {
-        let recoverable: Set<UserStatus> = [.active, .passwordExpired, .lockedOut, .recovery]
-        guard let user = findUser(login: login), recoverable.contains(user.status) else {
+        // The statuses a new password would lead out of: SUSPENDED and the like cannot recover.
+        guard let user = findUser(login: login), Self.statusesANewPasswordEnds.contains(user.status) else {
             return .refused(transaction, message: Self.resetNotAllowed)
         }
         let progress = IDXSignIn(userId: user.id, passed: [], purpose: .recoverPassword)
