@@ -13,7 +13,7 @@ extension IDXWire {
     static func passwordSettings(daysToExpiry: Int? = nil) -> JSONValue {
         var settings: JSONObject = [
             "complexity": with(complexity, ["excludeUsername": true, "excludeAttributes": .array([])]),
-            "age": ["minAgeMinutes": 0, "historyCount": 1],
+            "age": PasswordPolicy.age,
         ]
         if let daysToExpiry { settings["daysToExpiry"] = .int(daysToExpiry) }
         return .object(settings)

@@ -82,11 +82,7 @@ extension SandboxState {
         case .recoverPassword:
             return updateStep(transaction, to: .changePassword(progress, .reset))
         case .unlockAccount:
-            if var user = users[progress.userId], user.status == .lockedOut {
-                user.failedPasswordAttempts = 0
-                user.transition(to: .active, at: clock.now)
-                users[user.id] = user
-            }
+            if users[progress.userId]?.status == .lockedOut { unlockUser(userId: progress.userId) }
             return updateStep(transaction, to: .unlocked(userId: progress.userId))
         case .signIn:
             return continueSignIn(transaction, progress)

@@ -22,15 +22,16 @@ extension SandboxState {
     /// `reset_password` on a LOCKED_OUT user likewise ends ACTIVE).
     @discardableResult
     func setNewPassword(userId: String, to password: String) throws(NewPasswordRefusal) -> UserRecord {
-        guard var user = users[userId], Self.statusesANewPasswordEnds.contains(user.status) else { throw .notAllowed }
+        guard let user = users[userId], Self.statusesANewPasswordEnds.contains(user.status) else { throw .notAllowed }
+        if let refusal = Self.refusal(of: password, for: user) { throw refusal }
+        return completePasswordChange(userId: userId, newPassword: password)
+    }
+
+    /// Why `password` cannot replace `user`'s: the complexity rules it breaks, or it is the current password (the
+    /// history of one published as `age.historyCount`); nil when it can. Authn's change and reset ask the same.
+    static func refusal(of password: String, for user: UserRecord) -> NewPasswordRefusal? {
         let failed = PasswordPolicy.failedRules(password, login: user.login)
-        guard failed.isEmpty else { throw .requirementsNotMet(failedRules: failed) }
-        if user.password?.matches(password) == true { throw .reused }
-        let now = clock.now
-        user.setPassword(password, at: now)
-        user.failedPasswordAttempts = 0
-        if user.status != .active { user.transition(to: .active, at: now) }
-        users[userId] = user
-        return user
+        guard failed.isEmpty else { return .requirementsNotMet(failedRules: failed) }
+        return user.password?.matches(password) == true ? .reused : nil
     }
 }

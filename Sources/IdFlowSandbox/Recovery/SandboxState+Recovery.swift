@@ -51,9 +51,10 @@ extension SandboxState {
         configuration.passwordPolicy.recovery.authenticators.contains(factor.authenticator)
     }
 
-    /// E0000080 when `password` breaks the complexity policy for this user.
+    /// E0000080 when `password` breaks the complexity policy for this user or is the current password (the same
+    /// rules as the Identity Engine's new password, `SandboxState.refusal(of:for:)`).
     func checkNewPassword(_ password: String, for user: UserRecord) throws {
-        if !PasswordPolicy.failedRules(password, login: user.login).isEmpty { throw OktaErrorResponse.passwordPolicy }
+        if Self.refusal(of: password, for: user) != nil { throw OktaErrorResponse.passwordPolicy }
     }
 
     /// The end of a reset or change of password (already checked): the new password, status ACTIVE, no failed

@@ -32,8 +32,8 @@ enum PasswordPolicy {
         return .object(object)
     }
 
-    /// No minimum age and no history: the sandbox accepts the same password again.
-    static let age: JSONValue = ["minAgeMinutes": 0, "historyCount": 0]
+    /// No minimum age; the history of one every new password is checked against (`SandboxState.refusal(of:for:)`).
+    static let age: JSONValue = ["minAgeMinutes": 0, "historyCount": 1]
 
     /// The policy in one sentence, as Okta puts it in E0000080's cause (`error-E0000080-password-complexity.json`).
     static let requirements =
