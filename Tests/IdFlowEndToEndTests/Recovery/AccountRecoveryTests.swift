@@ -155,9 +155,10 @@ struct AccountRecoveryTests {
         #expect(try weak.json()["remediation"] == "reset-authenticator", "\(weak.stdout)")
 
         let done = try await sandbox.idflow(
-            ["login-pkce", "--embedded", "--resume", transaction, "--new-password-stdin"], stdin: Self.newPassword)
+            ["login-pkce", "--embedded", "--resume", transaction, "--new-password-stdin", "--verbose"], stdin: Self.newPassword)
         #expect(done.exitCode == 0, "\(done)")
         #expect(try done.json()["password_changed"] == true)
+        #expect(!done.stderr.contains(Self.newPassword), "the new password reached the trace")
         #expect(try await Self.authnLogin(sandbox, "forgot@example.com", password: Self.newPassword).exitCode == 0)
     }
 
@@ -221,9 +222,11 @@ struct AccountRecoveryTests {
         let unlocked = try await sandbox.idflow(
             [
                 "login-pkce", "--embedded", "--unlock", "--resume", transaction, "--username", "lock@example.com", "--password-file",
-                passwordFile, "--answer", "credentials.passcode=@-",
+                passwordFile, "--answer", "credentials.passcode=@-", "--verbose",
             ], stdin: code)
         #expect(unlocked.exitCode == 0, "\(unlocked)")
+        #expect(unlocked.stderr.contains("signing in again"), "\(unlocked.stderr)")
+        #expect(!unlocked.stderr.contains(Self.password) && !unlocked.stderr.contains("\"\(code)\""), "a secret reached the trace")
         #expect(try unlocked.json()["access_token"] != nil)
         #expect(try await Self.status(sandbox, "lock@example.com") == "ACTIVE")
     }
