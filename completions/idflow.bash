@@ -1235,7 +1235,7 @@ _idflow_token_get() {
 
 _idflow_token_inspect() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--offline --verbose -v --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1

@@ -58,7 +58,7 @@ function __idflow_parse_tokens -S
             case 'get'
                 __idflow_parse_subcommand 0 'min-ttl=' 'output=' 'token-type=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'q/quiet' 'timeout=' 'max-retries=' 'ca-file=' 'client-cert=' 'client-key=' 'proxy=' 'pretty' 'compact' 'version' 'h/help'
             case 'inspect'
-                __idflow_parse_subcommand 1 'type=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'q/quiet' 'timeout=' 'max-retries=' 'ca-file=' 'client-cert=' 'client-key=' 'proxy=' 'pretty' 'compact' 'version' 'h/help'
+                __idflow_parse_subcommand 1 'type=' 'offline' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'q/quiet' 'timeout=' 'max-retries=' 'ca-file=' 'client-cert=' 'client-key=' 'proxy=' 'pretty' 'compact' 'version' 'h/help'
             case 'verify'
                 __idflow_parse_subcommand 1 'type=' 'audience=' 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'q/quiet' 'timeout=' 'max-retries=' 'ca-file=' 'client-cert=' 'client-key=' 'proxy=' 'pretty' 'compact' 'version' 'h/help'
             case 'introspect'
@@ -543,6 +543,7 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token get" version' -l 'version' -d 'Show the version.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token get" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" type' -l 'type' -d 'Which stored token to use when none is given: access, refresh or id. A refresh token that is not a JWT (Okta\'s are opaque) is described, not decoded.' -rfka 'access refresh id'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" offline' -l 'offline' -d 'Do not ask the issuer for its clock (its Date header); times by this machine\'s clock only.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" org-url' -l 'org-url' -d 'The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" api-token-file' -l 'api-token-file' -d 'A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).' -rF
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow token inspect" issuer' -l 'issuer' -d 'The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).' -rfka ''

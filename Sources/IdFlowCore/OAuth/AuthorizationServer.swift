@@ -72,7 +72,17 @@ public struct AuthorizationServer: Sendable {
         }
         let policy = TokenValidationPolicy(
             issuer: metadata.issuer, audience: client.clientID, nonce: nonce, accessToken: response.accessToken, now: now())
-        return try await validator.validate(idToken, policy: policy)
+        do throws(IdFlowError) {
+            return try await validator.validate(idToken, policy: policy)
+        } catch {
+            // A token stamped by a server whose clock differs from this machine's says so, with the skew.
+            let clock = await ServerClock.measure(http: http, now: now, url: OpenIDConfigurationRequest(issuer: issuer).url)
+            throw await ServerClock.explain(error, clock: clock, now: policy.now) { (time: Date) throws(IdFlowError) in
+                var atServerTime = policy
+                atServerTime.now = time
+                _ = try await validator.validate(idToken, policy: atServerTime)
+            }
+        }
     }
 
     static func asksForIDToken(_ scope: String?) -> Bool {

@@ -6,10 +6,13 @@ import Foundation
 public struct InspectToken: Sendable {
     public var token: TokenInput
     public var kind: TokenKind
+    /// Skip asking the issuer for its clock (`--offline`).
+    public var offline: Bool
 
-    public init(token: TokenInput, kind: TokenKind = .access) {
+    public init(token: TokenInput, kind: TokenKind = .access, offline: Bool = false) {
         self.token = token
         self.kind = kind
+        self.offline = offline
     }
 
     public struct Output: Encodable, Sendable {
@@ -22,6 +25,13 @@ public struct InspectToken: Sendable {
         public var expiresIn: String?
         /// Whole seconds until `exp`, negative once it has passed: what a script compares (`expiresIn` is for people).
         public var expiresInSeconds: Int?
+        public var issuedAt: String?
+        public var issuedAgo: String?
+        /// Whole seconds since `iat` by this machine's clock; negative for a token stamped in its future.
+        public var issuedAgoSeconds: Int?
+        /// The same times by the issuer's clock (its `Date` header) and the skew between the clocks; null when the
+        /// issuer was not asked (`--offline`, a token from another issuer) or did not answer.
+        @NullWhenAbsent public var serverClock: ServerClock.Reading? = nil
         /// Always false: inspect decodes, it never checks a signature (use `token verify`).
         public var signatureVerified = false
         /// An opaque token's length in characters, the one thing it shows without its issuer.
@@ -30,18 +40,33 @@ public struct InspectToken: Sendable {
         public var note: String?
     }
 
-    public func run(_ context: IdFlowContext) throws(IdFlowError) -> Output {
-        let value = try token.resolve(kind: kind, context: context).value
+    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Output {
+        let resolved = try token.resolve(kind: kind, context: context)
+        let value = resolved.value
         if kind == .refresh, Self.isOpaque(value) {
             return Output(format: "opaque", length: value.count, note: Self.opaqueNote)
         }
         let jwt = try DecodedJWT(value)
         let now = context.now()
-        let expiry = jwt.expiresAt
-        let seconds = expiry.map { $0.timeIntervalSince(now) }
+        let local = TokenTimes(jwt, at: now)
+        var serverClock: ServerClock.Reading?
+        if !offline, let issuer = Self.clockIssuer(jwt, resolved, context), let clock = await ServerClock.measure(context, issuer: issuer) {
+            serverClock = ServerClock.Reading(clock: clock, times: TokenTimes(jwt, at: clock.serverTime(context.now())))
+        }
         return Output(
-            format: "jwt", header: jwt.header, claims: jwt.claims, expiresAt: expiry.map(ISO8601.string), expired: expiry.map { $0 < now },
-            expiresIn: seconds.map(Self.humanInterval), expiresInSeconds: seconds.map { Int($0.rounded(.down)) })
+            format: "jwt", header: jwt.header, claims: jwt.claims, expiresAt: jwt.expiresAt.map(ISO8601.string),
+            expired: jwt.expiresAt.map { $0 < now }, expiresIn: local.expiresIn, expiresInSeconds: local.expiresInSeconds,
+            issuedAt: jwt.issuedAt.map(ISO8601.string), issuedAgo: local.issuedAgo, issuedAgoSeconds: local.issuedAgoSeconds,
+            serverClock: serverClock)
+    }
+
+    /// Whose clock to ask: a stored token's issuer, or the configured issuer when the token names it. A pasted token
+    /// from anywhere else is not a reason to contact the host it names.
+    static func clockIssuer(_ jwt: DecodedJWT, _ resolved: TokenInput.Resolved, _ context: IdFlowContext) -> URL? {
+        if let pinned = try? resolved.issuer(context) { return pinned }
+        guard let configured = try? context.configuration.requireIssuer(), jwt.claims["iss"]?.stringValue == configured.absoluteString
+        else { return nil }
+        return configured
     }
 
     /// A token with no `.` at all cannot be a JWS or JWE: an opaque handle only its issuer can read.

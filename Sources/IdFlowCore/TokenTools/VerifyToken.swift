@@ -19,16 +19,40 @@ public struct VerifyToken: Sendable {
         public var issuer: String
         public var header: JSONValue
         public var claims: JSONValue
+        /// When it expires and was issued, by this machine's clock.
+        public var expiresIn: String?
+        public var expiresInSeconds: Int?
+        public var issuedAgo: String?
+        public var issuedAgoSeconds: Int?
+        /// The same by the issuer's clock, with the skew; null when its `Date` could not be read.
+        @NullWhenAbsent public var serverClock: ServerClock.Reading? = nil
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Output {
         let resolved = try token.resolve(kind: kind, context: context)
         let value = resolved.value
         let issuer = try await DiscoveredIssuer.discover(context, issuer: try resolved.issuer(context))
-        let policy = TokenValidationPolicy(
-            issuer: issuer.metadata.issuer, audience: audience, nonce: .notInThisGrant(.standaloneVerification), accessToken: nil,
-            now: context.now())
-        let claims = try await issuer.validator.validate(value, policy: policy)
-        return Output(valid: true, issuer: issuer.metadata.issuer, header: try DecodedJWT(value).header, claims: claims)
+        let jwt = try DecodedJWT(value)
+        let now = context.now()
+        let clock = await ServerClock.measure(context, issuer: issuer.issuer)
+        let claims: JSONValue
+        do throws(IdFlowError) {
+            claims = try await issuer.validator.validate(value, policy: policy(issuer, at: now))
+        } catch {
+            throw await ServerClock.explain(error, clock: clock, now: now) { (time: Date) throws(IdFlowError) in
+                _ = try await issuer.validator.validate(value, policy: policy(issuer, at: time))
+            }
+        }
+        let local = TokenTimes(jwt, at: now)
+        return Output(
+            valid: true, issuer: issuer.metadata.issuer, header: jwt.header, claims: claims, expiresIn: local.expiresIn,
+            expiresInSeconds: local.expiresInSeconds, issuedAgo: local.issuedAgo, issuedAgoSeconds: local.issuedAgoSeconds,
+            serverClock: clock.map { ServerClock.Reading(clock: $0, times: TokenTimes(jwt, at: $0.serverTime(now))) })
+    }
+
+    private func policy(_ issuer: DiscoveredIssuer, at time: Date) -> TokenValidationPolicy {
+        TokenValidationPolicy(
+            issuer: issuer.metadata.issuer, audience: audience, nonce: .notInThisGrant(.standaloneVerification), accessToken: nil, now: time
+        )
     }
 }

@@ -53,12 +53,12 @@ struct TokenFlowsTests {
         #expect(error?.exitStatus == .localState)
     }
 
-    @Test func inspectDecodesWithoutTheNetwork() throws {
+    @Test func inspectDecodesWithoutTheNetwork() async throws {
         let transport = ScriptedTransport([])
         let context = Self.context(transport)
         let now = context.now().timeIntervalSince1970
         let jwt = try TestKeys.craft(header: ["alg": "RS256", "kid": "k1"], claims: ["sub": "00u1", "exp": .number(now + 600)])
-        let output = try InspectToken(token: .argument(jwt), kind: .id).run(context)
+        let output = try await InspectToken(token: .argument(jwt), kind: .id).run(context)
         let printed = try JSONValue(data: JSONOutput.encode(output, style: .compact))
         #expect(printed["claims"]?["sub"] == "00u1")
         #expect(printed["header"]?["kid"] == "k1")
@@ -71,29 +71,29 @@ struct TokenFlowsTests {
     }
 
     /// `expiresInSeconds` is what a script compares: whole seconds until `exp`, negative once it has passed.
-    @Test func inspectGivesTheExpiryInSecondsNegativeWhenPast() throws {
+    @Test func inspectGivesTheExpiryInSecondsNegativeWhenPast() async throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000.4)
         var context = Self.context(ScriptedTransport([]))
         context.now = { now }
-        func inspect(exp: Double) throws -> JSONValue {
+        func inspect(exp: Double) async throws -> JSONValue {
             let jwt = try TestKeys.craft(header: ["alg": "RS256"], claims: ["sub": "00u1", "exp": .number(exp)])
-            return try JSONValue(data: JSONOutput.encode(try InspectToken(token: .argument(jwt)).run(context), style: .compact))
+            return try JSONValue(data: JSONOutput.encode(try await InspectToken(token: .argument(jwt)).run(context), style: .compact))
         }
-        let live = try inspect(exp: 1_700_003_600)
+        let live = try await inspect(exp: 1_700_003_600)
         #expect(live["expiresInSeconds"] == 3599)
         #expect(live["expiresIn"] == "in 59 min 59 s")
         #expect(live["expired"] == false)
-        let past = try inspect(exp: 1_699_999_880)
+        let past = try await inspect(exp: 1_699_999_880)
         #expect(past["expiresInSeconds"] == -121)
         #expect(past["expired"] == true)
     }
 
     /// Okta's refresh tokens are opaque: inspect says so and what it can, instead of failing to decode.
-    @Test func inspectOfAnOpaqueRefreshTokenDescribesIt() throws {
+    @Test func inspectOfAnOpaqueRefreshTokenDescribesIt() async throws {
         let transport = ScriptedTransport([])
         let context = Self.context(transport)
         try Self.store(context, refreshToken: "hdCBd3Fp0aJ7mpz8ePYh1MuvzPkxUe1vLp9Nj4TBqS8")
-        let output = try InspectToken(token: .stored, kind: .refresh).run(context)
+        let output = try await InspectToken(token: .stored, kind: .refresh).run(context)
         let printed = try JSONValue(data: JSONOutput.encode(output, style: .compact))
         #expect(printed["format"] == "opaque")
         #expect(printed["length"] == 43)
@@ -103,7 +103,7 @@ struct TokenFlowsTests {
         #expect(transport.requests.isEmpty)
 
         // The same text as an access token is still refused: an access token is expected to be a JWT here.
-        let refused = Built.error { () throws(IdFlowError) in try InspectToken(token: .stored, kind: .access).run(context) }
+        let refused = await failure { () throws(IdFlowError) in try await InspectToken(token: .stored, kind: .access).run(context) }
         #expect(refused?.exitStatus == .usage)
     }
 
@@ -113,13 +113,17 @@ struct TokenFlowsTests {
             ["iss": .string(Self.issuer), "sub": "00u1", "aud": "api://default", "iat": .number(now), "exp": .number(now + 600)],
             with: TestKeys.rsa,
             kid: "k1")
-        let transport = ScriptedTransport([try Self.discovery(), .json(200, try TestKeys.jwks(TestKeys.jwk(TestKeys.rsa, kid: "k1")))])
+        // Discovery, then its `Date` read for the issuer's clock, then the keys.
+        let transport = ScriptedTransport([
+            try Self.discovery(), try Self.discovery(), .json(200, try TestKeys.jwks(TestKeys.jwk(TestKeys.rsa, kid: "k1"))),
+        ])
         let output = try await VerifyToken(token: .argument(jwt), kind: .access, audience: "api://default").run(Self.context(transport))
         #expect(output.valid)
         #expect(output.issuer == Self.issuer)
         #expect(output.claims["sub"] == "00u1")
         #expect(
             transport.requests.map { $0.url?.absoluteString } == [
+                "https://example.com/oauth2/default/.well-known/openid-configuration",
                 "https://example.com/oauth2/default/.well-known/openid-configuration", "https://example.com/oauth2/default/v1/keys",
             ])
     }

@@ -7,7 +7,11 @@ struct TokenInspectCommand: AsyncParsableCommand {
         abstract: "Decode a JWT's header and claims and say when it expires. Never checks the signature (see `token verify`).",
         discussion: """
             Prints {"format": "jwt", "header", "claims", "expiresAt", "expired", "expiresIn" (text), "expiresInSeconds" \
-            (negative once expired), "signatureVerified": false}. Okta's refresh tokens are opaque, not JWTs: with \
+            (negative once expired), "issuedAt", "issuedAgo", "issuedAgoSeconds", "serverClock", "signatureVerified": \
+            false}. "serverClock" has the same times by the issuer's clock and "skewSeconds" (how far the issuer's \
+            clock, read from its Date header, is ahead of this machine's), for a stored token or one of the \
+            configured issuer; null with --offline, for another issuer's token, or when the issuer does not answer \
+            within 3 s. Okta's refresh tokens are opaque, not JWTs: with \
             --type refresh such a token is described as {"format": "opaque", "length", "note"}; ask the issuer about it \
             with `idflow token introspect --type refresh`.
 
@@ -24,11 +28,14 @@ struct TokenInspectCommand: AsyncParsableCommand {
     )
     var type: TokenKind = .access
 
+    @Flag(help: "Do not ask the issuer for its clock (its Date header); times by this machine's clock only.")
+    var offline = false
+
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try InspectToken(token: TokenInput(argument: token), kind: type).run(context)
+            try await InspectToken(token: TokenInput(argument: token), kind: type, offline: offline).run(context)
         }
     }
 }
