@@ -256,7 +256,8 @@ struct TokenControllerTests {
 
     @Test("refresh rotates: each use returns a new refresh token; the old one works only within the grace period")
     func rotationWithinGrace() async throws {
-        try await withSandbox { api in
+        // A frozen clock: the 20 s below must stay inside the 30 s grace however slowly the machine runs.
+        try await withSandbox(configure: { $0.freezeClock = true }) { api in
             let tokens = try await api.signInWithPKCE(email: "rot@example.com")
             let original = try #require(tokens["refresh_token"] as? String)
             let first = try await api.refresh(original)
