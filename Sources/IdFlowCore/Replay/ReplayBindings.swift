@@ -66,7 +66,7 @@ struct ReplayBindings {
     private func unique(_ base: String) -> String {
         let taken = Set(variables.map(\.name))
         // Names the script itself uses, and ones the shell gives a meaning of its own.
-        let reserved: Set<String> = ["IDFLOW_OUT", "PATH", "HOME", "IFS", "PWD", "SECONDS", "RANDOM", "UID", "SHELL", "TERM"]
+        let reserved = Set("IDFLOW_OUT PATH HOME IFS PWD SECONDS RANDOM UID SHELL TERM".split(separator: " ").map(String.init))
         var name = base
         var number = 2
         while taken.contains(name) || reserved.contains(name) {
