@@ -201,13 +201,16 @@ public final class CurlScript: Sendable {
                 let (path, value) = queue.removeFirst()
                 switch value {
                 case .object(let members):
+                    // An Identity Engine form field names its secret: `{"name": "interaction_code", "value": …}`.
+                    let fieldName = members["name"]?.stringValue.flatMap { ReplayBindings.isSecret(key: $0, url: url) ? $0 : nil }
                     for key in members.keys.sorted() {
                         let member = members[key] ?? .null
                         let memberPath = path + [.key(key)]
-                        if ReplayBindings.isSecret(key: key, url: url), let text = member.stringValue {
+                        let secretName = ReplayBindings.isSecret(key: key, url: url) ? key : key == "value" ? fieldName : nil
+                        if let secretName, let text = member.stringValue {
                             let jqPath = JQProgram.path(memberPath)
                             if let variable = bindings.bindAnswer(
-                                text, key: key, origin: "\(jqPath) of the answer above (request \(step))",
+                                text, key: secretName, origin: "\(jqPath) of the answer above (request \(step))",
                                 extraction: "jq -r \(ShellWord.quote(jqPath)) \(file)", step: step)
                             {
                                 found.append(variable)

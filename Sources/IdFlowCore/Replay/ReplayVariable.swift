@@ -60,6 +60,7 @@ public struct ReplayVariable: Equatable, Sendable {
         case "password": return "the password of the user (--password-stdin, --password-file or the prompt)"
         case "newpassword": return "the new password (--new-password-stdin, --new-password-file or the prompt)"
         case "oldpassword": return "the old password"
+        case "passcode": return "what the user answered an authenticator with (the password, or a one-time code)"
         case "code_verifier": return "the PKCE code verifier idflow made for this run (its challenge is in the authorize URL above)"
         case "client_secret", "clientsecret": return "the client secret (--client-secret-file or env OKTA_OAUTH2_CLIENTSECRET)"
         case "token" where url.contains("/authn"):

@@ -175,6 +175,28 @@ struct CurlReplayTests {
         #expect(claims["email"] == "pk@example.com")
     }
 
+    /// Identity Engine: the embedded sign-in's script carries the interaction handle, the state handle and the
+    /// interaction code from answer to answer; replayed, it signs in again up to the code's redemption.
+    @Test func embeddedSignInReplaysUpToTheInteractionCode() async throws {
+        let sandbox = try await LiveSandbox.start()
+        _ = try await sandbox.createActiveUser(email: "idx@example.com", password: Self.password)
+        let file = curlFile(sandbox, "embedded")
+        let login = try await sandbox.idflow(
+            ["login-pkce", "--embedded", "--username", "idx@example.com", "--password-stdin", "--curl-file", file.path],
+            stdin: Self.password)
+        #expect(login.exitCode == 0, "\(login)")
+        let text = try script(file, withoutAny: [Self.password])
+        #expect(declared(text).sorted() == ["PASSCODE", "PKCE_VERIFIER"], "\(text)")
+        #expect(text.contains("STATE_HANDLE: .stateHandle of the answer above"), "\(text)")
+        #expect(text.contains("INTERACTION_CODE: .successWithInteractionCode"), "\(text)")
+        let replayed = try replay(
+            text, in: sandbox, exporting: ["PASSCODE": Self.password, "PKCE_VERIFIER": "not-the-verifier-idflow-made-0123456789abcdef"])
+        #expect(replayed.status == 0, "\(replayed)")
+        #expect(replayed.answers.values.contains { $0["successWithInteractionCode"] != nil }, "signed in again: \(replayed)")
+        #expect(replayed.statuses.dropLast().allSatisfy { $0 == 200 }, "\(replayed)")
+        #expect(replayed.statuses.last == 400, "the code redeemed with another verifier: \(replayed)")
+    }
+
     /// `--curl` writes to stderr and IDFLOW_CURL=1 is the same; the stream is the script bash can run.
     @Test func curlOnStderrIsTheSameScript() async throws {
         let sandbox = try await LiveSandbox.start()
