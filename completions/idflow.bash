@@ -186,9 +186,9 @@ _idflow() {
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --summary-json --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --summary-json --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=(--attr --answer)
-    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --totp-secret-file --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --totp-secret-file --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -279,6 +279,10 @@ _idflow_register() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -305,9 +309,9 @@ _idflow_register() {
 
 _idflow_activate() {
     repeating_flags=()
-    non_repeating_flags=(--send-email --reactivate --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--send-email --reactivate --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--user --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--user --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -342,6 +346,10 @@ _idflow_activate() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -368,9 +376,9 @@ _idflow_activate() {
 
 _idflow_set-password() {
     repeating_flags=()
-    non_repeating_flags=(--activation-url-stdin --password-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--activation-url-stdin --password-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--activation-token --activation-token-file --activation-url --activation-url-file --password-file --password --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--activation-token --activation-token-file --activation-url --activation-url-file --password-file --password --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -423,6 +431,10 @@ _idflow_set-password() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -472,9 +484,9 @@ _idflow_user() {
 
 _idflow_user_get() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -506,6 +518,10 @@ _idflow_user_get() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -532,9 +548,9 @@ _idflow_user_get() {
 
 _idflow_user_unlock() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -566,6 +582,10 @@ _idflow_user_unlock() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -592,9 +612,9 @@ _idflow_user_unlock() {
 
 _idflow_user_suspend() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -626,6 +646,10 @@ _idflow_user_suspend() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -652,9 +676,9 @@ _idflow_user_suspend() {
 
 _idflow_user_unsuspend() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -686,6 +710,10 @@ _idflow_user_unsuspend() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -712,9 +740,9 @@ _idflow_user_unsuspend() {
 
 _idflow_user_expire-password() {
     repeating_flags=()
-    non_repeating_flags=(--temp-password --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--temp-password --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -746,6 +774,10 @@ _idflow_user_expire-password() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -772,9 +804,9 @@ _idflow_user_expire-password() {
 
 _idflow_user_reset-password() {
     repeating_flags=()
-    non_repeating_flags=(--send-email --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--send-email --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -806,6 +838,10 @@ _idflow_user_reset-password() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -832,9 +868,9 @@ _idflow_user_reset-password() {
 
 _idflow_login-pkce() {
     repeating_flags=()
-    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --no-store --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=(--answer)
-    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --new-password-file --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --new-password-file --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -914,6 +950,10 @@ _idflow_login-pkce() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -940,9 +980,9 @@ _idflow_login-pkce() {
 
 _idflow_login-device() {
     repeating_flags=()
-    non_repeating_flags=(--open --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--open --no-store --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--device-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--device-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -981,6 +1021,10 @@ _idflow_login-device() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1007,9 +1051,9 @@ _idflow_login-device() {
 
 _idflow_refresh() {
     repeating_flags=()
-    non_repeating_flags=(--refresh-token-stdin --no-store --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--refresh-token-stdin --no-store --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1045,6 +1089,10 @@ _idflow_refresh() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1071,9 +1119,9 @@ _idflow_refresh() {
 
 _idflow_api() {
     repeating_flags=()
-    non_repeating_flags=(--include -i --raw --no-refresh --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--include -i --raw --no-refresh --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=(-H --header)
-    non_repeating_options=(-X --method --data --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(-X --method --data --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1113,6 +1161,10 @@ _idflow_api() {
         ;;
     '--state-dir')
         __idflow_add_completions -d
+        return
+        ;;
+    '--curl-file')
+        __idflow_add_completions -f
         return
         ;;
     '--timeout')
@@ -1164,9 +1216,9 @@ _idflow_token() {
 
 _idflow_token_get() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--min-ttl --output --token-type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--min-ttl --output --token-type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1209,6 +1261,10 @@ _idflow_token_get() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1235,9 +1291,9 @@ _idflow_token_get() {
 
 _idflow_token_inspect() {
     repeating_flags=()
-    non_repeating_flags=(--offline --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1273,6 +1329,10 @@ _idflow_token_inspect() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1299,9 +1359,9 @@ _idflow_token_inspect() {
 
 _idflow_token_verify() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --audience --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--type --audience --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1340,6 +1400,10 @@ _idflow_token_verify() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1366,9 +1430,9 @@ _idflow_token_verify() {
 
 _idflow_token_introspect() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1408,6 +1472,10 @@ _idflow_token_introspect() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1434,9 +1502,9 @@ _idflow_token_introspect() {
 
 _idflow_token_revoke() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1476,6 +1544,10 @@ _idflow_token_revoke() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1502,9 +1574,9 @@ _idflow_token_revoke() {
 
 _idflow_userinfo() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1536,6 +1608,10 @@ _idflow_userinfo() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1562,9 +1638,9 @@ _idflow_userinfo() {
 
 _idflow_logout() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1598,6 +1674,10 @@ _idflow_logout() {
         ;;
     '--state-dir')
         __idflow_add_completions -d
+        return
+        ;;
+    '--curl-file')
+        __idflow_add_completions -f
         return
         ;;
     '--timeout')
@@ -1649,9 +1729,9 @@ _idflow_enroll() {
 
 _idflow_enroll_create() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--push-token --name --totp-secret-file --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--push-token --name --totp-secret-file --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1697,6 +1777,10 @@ _idflow_enroll_create() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1723,9 +1807,9 @@ _idflow_enroll_create() {
 
 _idflow_enroll_list() {
     repeating_flags=()
-    non_repeating_flags=(--check --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--check --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1757,6 +1841,10 @@ _idflow_enroll_list() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1783,9 +1871,9 @@ _idflow_enroll_list() {
 
 _idflow_enroll_update() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --pin-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--push-token --user-verification --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--push-token --user-verification --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1828,6 +1916,10 @@ _idflow_enroll_update() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1862,9 +1954,9 @@ _idflow_enroll_update() {
 
 _idflow_enroll_delete() {
     repeating_flags=()
-    non_repeating_flags=(--local-only --access-token-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--local-only --access-token-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1894,6 +1986,10 @@ _idflow_enroll_delete() {
         ;;
     '--state-dir')
         __idflow_add_completions -d
+        return
+        ;;
+    '--curl-file')
+        __idflow_add_completions -f
         return
         ;;
     '--timeout')
@@ -1930,9 +2026,9 @@ _idflow_enroll_delete() {
 
 _idflow_challenges() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--enrollment --wait --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--enrollment --wait --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1971,6 +2067,10 @@ _idflow_challenges() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -1997,9 +2097,9 @@ _idflow_challenges() {
 
 _idflow_resolve() {
     repeating_flags=()
-    non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--transaction-id --enrollment --number --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--transaction-id --enrollment --number --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -2045,6 +2145,10 @@ _idflow_resolve() {
         __idflow_add_completions -d
         return
         ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -2071,9 +2175,9 @@ _idflow_resolve() {
 
 _idflow_totp() {
     repeating_flags=()
-    non_repeating_flags=(--secret-stdin --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--secret-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -2107,6 +2211,10 @@ _idflow_totp() {
         ;;
     '--state-dir')
         __idflow_add_completions -d
+        return
+        ;;
+    '--curl-file')
+        __idflow_add_completions -f
         return
         ;;
     '--timeout')

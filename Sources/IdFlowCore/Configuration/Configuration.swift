@@ -27,6 +27,8 @@ public struct Configuration: Sendable {
     public var clientSecretSource: SecretSource?
     /// What a company network needs from every request: a CA bundle, a client certificate, a proxy.
     public var transportOptions = CurlTransport.Options()
+    /// `--curl`, `--curl-file PATH`, `IDFLOW_CURL=1`: where each request is also written as a curl command; nil for nowhere.
+    public var curl: CurlScript.Output?
 
     public static let defaultScope = "openid profile email offline_access"
 

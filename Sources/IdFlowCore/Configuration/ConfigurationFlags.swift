@@ -19,13 +19,18 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var clientCertificate: String?
     public var clientKey: String?
     public var proxy: String?
+    /// `--curl` (stderr) and `--curl-file PATH`: each request also written as a curl command.
+    public var curl: Bool
+    public var curlFile: String?
 
     public init(
         orgURL: String? = nil, apiTokenFile: String? = nil, apiToken: String? = nil, issuer: String? = nil, clientID: String? = nil,
         redirectURI: String? = nil, scope: String? = nil, profile: String? = nil, stateDirectory: String? = nil, verbose: Bool = false,
         timeoutSeconds: Double? = nil, maxRetries: Int? = nil, quiet: Bool = false, caFile: String? = nil,
-        clientCertificate: String? = nil, clientKey: String? = nil, proxy: String? = nil
+        clientCertificate: String? = nil, clientKey: String? = nil, proxy: String? = nil, curl: Bool = false, curlFile: String? = nil
     ) {
+        self.curl = curl
+        self.curlFile = curlFile
         self.quiet = quiet
         self.caFile = caFile
         self.clientCertificate = clientCertificate

@@ -22,6 +22,7 @@ public struct ConfigurationResolver: Sendable {
         public static let stateDirectory = "IDFLOW_STATE_DIR"
         public static let verbose = "IDFLOW_VERBOSE"
         public static let quiet = "IDFLOW_QUIET"
+        public static let curl = "IDFLOW_CURL"
         public static let timeout = "IDFLOW_TIMEOUT"
         public static let maxRetries = "IDFLOW_MAX_RETRIES"
         public static let tokenServer = "IDFLOW_TOKEN_SERVER"
@@ -99,6 +100,11 @@ public struct ConfigurationResolver: Sendable {
             stateDirectory: stateDirectory(flag: flags.stateDirectory, profile: entry),
             verbose: flags.verbose || ["1", "true", "yes"].contains(env(Variable.verbose)?.lowercased() ?? ""))
         configuration.quiet = flags.quiet || ["1", "true", "yes"].contains(env(Variable.quiet)?.lowercased() ?? "")
+        if let path = flags.curlFile {
+            configuration.curl = .file(HomeDirectory.expand(path, environment: environment))
+        } else if flags.curl || ["1", "true", "yes"].contains(env(Variable.curl)?.lowercased() ?? "") {
+            configuration.curl = .standardError
+        }
         configuration.explicitScope = flags.scope ?? env(Variable.scope) ?? entry?.scope
         configuration.tokenServer = try (env(Variable.tokenServer) ?? entry?.tokenServer).map { text throws(IdFlowError) in
             try Self.parseBaseURL(text, setting: "token server")

@@ -39,7 +39,10 @@ public struct IdFlowContext: Sendable {
     ) throws(IdFlowError) -> IdFlowContext {
         let secrets = SecretReader(readStandardInput: console.readStandardInput, environment: environment, warn: { console.line($0) })
         let configuration = try ConfigurationResolver(environment: environment, secrets: secrets).resolve(flags)
-        return make(configuration: configuration, secrets: secrets, console: console, transport: transport(), sleep: sleep)
+        let curl = try configuration.curl.map { output throws(IdFlowError) in
+            try CurlScript.make(output, transport: configuration.transportOptions, console: console)
+        }
+        return make(configuration: configuration, secrets: secrets, console: console, transport: transport(), curl: curl, sleep: sleep)
     }
 
     /// The context of a real run with an already resolved configuration (the demo builds its own); stdin is
@@ -50,7 +53,7 @@ public struct IdFlowContext: Sendable {
     }
 
     private static func make(
-        configuration: Configuration, secrets: SecretReader, console: Console, transport: (any HTTPTransport)?,
+        configuration: Configuration, secrets: SecretReader, console: Console, transport: (any HTTPTransport)?, curl: CurlScript? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) -> IdFlowContext {
         let trace = configuration.verbose ? HTTPTrace(write: { console.line($0) }) : nil
@@ -58,7 +61,8 @@ public struct IdFlowContext: Sendable {
         if let trace { notes = { trace.note($0) } }
         let http = HTTPClient(
             transport: transport ?? StandardTransport.make(options: configuration.transportOptions, notes: notes),
-            timeout: configuration.timeout, retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries), trace: trace, sleep: sleep)
+            timeout: configuration.timeout, retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries), trace: trace, curl: curl,
+            sleep: sleep)
         return IdFlowContext(configuration: configuration, http: http, secrets: secrets, console: console)
     }
 

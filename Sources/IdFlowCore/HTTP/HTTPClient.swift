@@ -10,6 +10,8 @@ public struct HTTPClient: Sendable {
     public var timeout: Duration
     public var retryPolicy: RetryPolicy
     public var trace: HTTPTrace?
+    /// `--curl`: each request also written as a curl command (`CurlScript`).
+    public var curl: CurlScript?
     /// Waits between attempts; tests replace it to run instantly and record the waits.
     public var sleep: @Sendable (Duration) async throws -> Void
     /// Adds up to this much random time to each wait, so many clients do not retry in lockstep.
@@ -17,13 +19,14 @@ public struct HTTPClient: Sendable {
 
     public init(
         transport: any HTTPTransport, timeout: Duration = .seconds(30), retryPolicy: RetryPolicy = RetryPolicy(maxRetries: 3),
-        trace: HTTPTrace? = nil, maxJitter: Duration = .milliseconds(250),
+        trace: HTTPTrace? = nil, curl: CurlScript? = nil, maxJitter: Duration = .milliseconds(250),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.transport = transport
         self.timeout = timeout
         self.retryPolicy = retryPolicy
         self.trace = trace
+        self.curl = curl
         self.maxJitter = maxJitter
         self.sleep = sleep
     }
@@ -34,6 +37,8 @@ public struct HTTPClient: Sendable {
         try TransportSecurity.check(request.url)
         let urlRequest = makeURLRequest(request)
         var attempt = 0
+        // One command per request, however often it is retried: a replay sends it once.
+        let step = curl?.request(urlRequest)
         while true {
             attempt += 1
             trace?.request(urlRequest, attempt: attempt)
@@ -50,7 +55,9 @@ public struct HTTPClient: Sendable {
                 }
                 let response = HTTPResponse(status: http.statusCode, lowercasedHeaders: headers, body: data, url: http.url ?? request.url)
                 trace?.response(response, elapsed: ContinuousClock.now - started)
-                if retriesLeft, retryPolicy.shouldRetry(status: response.status, request: request) {
+                let retrying = retriesLeft && retryPolicy.shouldRetry(status: response.status, request: request)
+                if let step { curl?.answer(step, response, retried: retrying) }
+                if retrying {
                     try await wait(before: attempt, after: response)
                     continue
                 }
@@ -65,6 +72,7 @@ public struct HTTPClient: Sendable {
                 let urlError = (error as? URLError) ?? URLError(.unknown)
                 let reason = Self.describe(error)
                 trace?.failure(request.url, reason: reason, elapsed: ContinuousClock.now - started)
+                if let step { curl?.failure(step, reason: reason) }
                 if retriesLeft, retryPolicy.shouldRetry(error: urlError, request: request) {
                     try await wait(before: attempt, after: nil)
                     continue

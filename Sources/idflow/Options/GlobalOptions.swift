@@ -47,6 +47,18 @@ struct GlobalOptions: ParsableArguments {
     var verbose = false
 
     @Flag(
+        help:
+            "Also write each HTTP request to stderr as a runnable curl command, secrets as shell variables (env IDFLOW_CURL=1).")
+    var curl = false
+
+    @Option(
+        name: .customLong("curl-file"),
+        help: ArgumentHelp(
+            "Write the curl script of the run to this file instead (created 0600, written as the run goes).", valueName: "path"),
+        completion: .file())
+    var curlFile: String?
+
+    @Flag(
         name: .shortAndLong,
         help:
             "No headlines or progress on stderr; errors, warnings, prompts and what you must act on (a URL, a code) still show (env IDFLOW_QUIET=1)."
@@ -103,7 +115,8 @@ struct GlobalOptions: ParsableArguments {
         ConfigurationFlags(
             orgURL: orgURL, apiTokenFile: apiTokenFile, issuer: issuer, clientID: clientID, redirectURI: redirectURI, scope: scope,
             profile: profile, stateDirectory: stateDirectory, verbose: verbose, timeoutSeconds: timeout, maxRetries: maxRetries,
-            quiet: quiet, caFile: caFile, clientCertificate: clientCertificate, clientKey: clientKey, proxy: proxy)
+            quiet: quiet, caFile: caFile, clientCertificate: clientCertificate, clientKey: clientKey, proxy: proxy,
+            curl: curl, curlFile: curlFile)
     }
 
     /// The options above by name: true for those that take a value. `GlobalArguments` reads it to move them
@@ -111,7 +124,7 @@ struct GlobalOptions: ParsableArguments {
     static let names: [String: Bool] = [
         "--org-url": true, "--api-token-file": true, "--issuer": true, "--client-id": true, "--redirect-uri": true,
         "--scope": true, "--profile": true, "--state-dir": true, "--timeout": true, "--max-retries": true, "--ca-file": true,
-        "--client-cert": true, "--client-key": true, "--proxy": true,
+        "--client-cert": true, "--client-key": true, "--proxy": true, "--curl-file": true, "--curl": false,
         "-v": false, "--verbose": false, "-q": false, "--quiet": false, "--pretty": false, "--compact": false,
     ]
 

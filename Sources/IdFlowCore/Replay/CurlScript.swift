@@ -1,0 +1,248 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The `--curl` script of a run: every request the `HTTPClient` sends, in order, as a curl command a person can
+/// run again or paste into a runbook, with each secret a shell variable and each answer's status after it.
+///
+/// It lives in the client, not in the commands, so every command and every step of a multi-step flow is in
+/// it. On stderr it is written as the run goes, each variable declared just before its first use; in a file
+/// it is rewritten after each request with all the variables declared at the top, so a run that fails still
+/// leaves what it sent.
+public final class CurlScript: Sendable {
+    /// Where the script goes.
+    public enum Output: Sendable, Equatable {
+        case standardError
+        case file(String)
+    }
+
+    private struct State {
+        var bindings = ReplayBindings()
+        var steps: [String] = []
+        var count = 0
+        /// The step whose command was written last, so its status can follow it without saying which it is.
+        var lastCommand = 0
+        var headerWritten = false
+    }
+
+    private let state = Locked(State())
+    private let sink: Sink
+    private let transportArguments: [String]
+
+    private enum Sink: Sendable {
+        case stream(@Sendable (String) -> Void)
+        case file(Int32)
+    }
+
+    /// A script written through `write` (stderr), each piece as it comes.
+    public init(write: @escaping @Sendable (String) -> Void, transport: CurlTransport.Options = .init()) {
+        sink = .stream(write)
+        transportArguments = Self.arguments(for: transport)
+    }
+
+    /// A script in the file at `path`, created 0600 (an existing one is emptied and made 0600).
+    public init(file path: String, transport: CurlTransport.Options = .init()) throws(IdFlowError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw .configuration(
+                "cannot write the --curl-file \(path): \(String(cString: strerror(errno)))",
+                hint: "pass a path in a folder you can write, not a symbolic link")
+        }
+        fchmod(fd, 0o600)
+        sink = .file(fd)
+        transportArguments = Self.arguments(for: transport)
+        state.withLock { render(&$0) }
+    }
+
+    deinit {
+        if case .file(let fd) = sink { close(fd) }
+    }
+
+    public static func make(_ output: Output, transport: CurlTransport.Options, console: Console) throws(IdFlowError) -> CurlScript {
+        switch output {
+        case .standardError: return CurlScript(write: { console.line($0) }, transport: transport)
+        case .file(let path): return try CurlScript(file: path, transport: transport)
+        }
+    }
+
+    /// Writes the command for `request` (as the client sends it) and returns its number for `answer`.
+    func request(_ request: URLRequest) -> Int {
+        state.withLock { state in
+            state.count += 1
+            let command = CurlCommand(
+                step: state.count, method: request.httpMethod ?? "GET", url: request.url ?? URL(fileURLWithPath: "/"),
+                headers: (request.allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) }, body: request.httpBody,
+                transportArguments: transportArguments)
+            let text = command.render(&state.bindings)
+            state.lastCommand = state.count
+            append(text, &state)
+            return state.count
+        }
+    }
+
+    /// Writes the status of request `step` and, for each secret first met in the answer, how the script reads it.
+    func answer(_ step: Int, _ response: HTTPResponse, retried: Bool) {
+        state.withLock { state in
+            var lines = ["# → \(response.status)" + (state.lastCommand == step ? "" : " (request \(step))")]
+            if retried {
+                lines[0] += " (idflow waited and sent it again)"
+            } else {
+                for variable in bindAnswer(step, response, &state.bindings) {
+                    if let assignment = variable.assignment { lines.append(assignment) }
+                }
+            }
+            state.lastCommand = 0
+            append(lines.joined(separator: "\n"), &state)
+        }
+    }
+
+    /// Writes that request `step` got no answer.
+    func failure(_ step: Int, reason: String) {
+        state.withLock { state in
+            let line = "# → no answer" + (state.lastCommand == step ? "" : " to request \(step)") + ": " + ShellWord.commentText(reason)
+            state.lastCommand = 0
+            append(line, &state)
+        }
+    }
+
+    /// The whole script as it stands (what a file holds).
+    public var text: String {
+        state.withLock { state in Self.renderText(state) }
+    }
+
+    private func append(_ text: String, _ state: inout State) {
+        switch sink {
+        case .stream(let write):
+            var pieces: [String] = []
+            if !state.headerWritten {
+                pieces.append(Self.header)
+                state.headerWritten = true
+            }
+            let declarations = state.bindings.takeUndeclared()
+            if !declarations.isEmpty { pieces.append(declarations.map(\.declaration).joined(separator: "\n")) }
+            pieces.append(text)
+            state.steps.append(text)
+            write(pieces.joined(separator: "\n"))
+        case .file:
+            state.steps.append(text)
+            render(&state)
+        }
+    }
+
+    private func render(_ state: inout State) {
+        guard case .file(let fd) = sink else { return }
+        _ = state.bindings.takeUndeclared()
+        let bytes = Array(Self.renderText(state).utf8)
+        // Rewritten in place: the descriptor stays the one opened 0600, and a reader sees at worst a shorter script.
+        _ = ftruncate(fd, 0)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
+            if written <= 0 { break }
+            offset += written
+        }
+    }
+
+    private static func renderText(_ state: State) -> String {
+        var pieces = [header]
+        let variables = state.bindings.variables
+        if !variables.isEmpty {
+            var block = ["# Secrets: export those read from the environment before running; the others are set from an answer below."]
+            for variable in variables {
+                switch variable.source {
+                case .environment: block.append(variable.declaration)
+                case .answer(let step, _):
+                    let origin = variable.origin.replacingOccurrences(
+                        of: "of the answer above (request \(step))", with: "of the answer to request \(step)")
+                    block.append("# \(variable.name): \(ShellWord.commentText(origin)), set after it")
+                }
+            }
+            pieces.append(block.joined(separator: "\n"))
+        }
+        pieces += state.steps
+        return pieces.joined(separator: "\n\n") + "\n"
+    }
+
+    static let header = """
+        #!/usr/bin/env bash
+        # idflow --curl: the HTTP requests of one run, in order, as curl commands (needs curl and jq).
+        # Each answer is saved as $IDFLOW_OUT/<n>.json with its headers in <n>.headers; each status is printed as "<n> <status>".
+        set -euo pipefail
+        IDFLOW_OUT="${IDFLOW_OUT:-$(mktemp -d)}"
+        """
+
+    /// The curl options matching the run's company-network settings (paths only, never a secret).
+    static func arguments(for options: CurlTransport.Options) -> [String] {
+        var arguments: [String] = []
+        if let caFile = options.caFile { arguments.append("--cacert " + ShellWord.quote(caFile)) }
+        if let directory = options.caDirectory { arguments.append("--capath " + ShellWord.quote(directory)) }
+        if let certificate = options.clientCertificate { arguments.append("--cert " + ShellWord.quote(certificate)) }
+        if let key = options.clientKey { arguments.append("--key " + ShellWord.quote(key)) }
+        if let proxy = options.proxy { arguments.append("--proxy " + ShellWord.quote(proxy)) }
+        return arguments
+    }
+
+    /// The secrets first met in an answer: JSON members (the nearest first) and the parameters of a redirect.
+    private func bindAnswer(_ step: Int, _ response: HTTPResponse, _ bindings: inout ReplayBindings) -> [ReplayVariable] {
+        var found: [ReplayVariable] = []
+        let url = response.url.absoluteString
+        let file = "\"$IDFLOW_OUT/\(step).json\""
+        if let document = try? JSONValue(data: response.body) {
+            var queue: [([JQProgram.PathComponent], JSONValue)] = [([], document)]
+            while !queue.isEmpty {
+                let (path, value) = queue.removeFirst()
+                switch value {
+                case .object(let members):
+                    // An Identity Engine form field names its secret: `{"name": "interaction_code", "value": …}`.
+                    let fieldName = members["name"]?.stringValue.flatMap { ReplayBindings.isSecret(key: $0, url: url) ? $0 : nil }
+                    for key in members.keys.sorted() {
+                        let member = members[key] ?? .null
+                        let memberPath = path + [.key(key)]
+                        let secretName = ReplayBindings.isSecret(key: key, url: url) ? key : key == "value" ? fieldName : nil
+                        if let secretName, let text = member.stringValue {
+                            let jqPath = JQProgram.path(memberPath)
+                            if let variable = bindings.bindAnswer(
+                                text, key: secretName, origin: "\(jqPath) of the answer above (request \(step))",
+                                extraction: "jq -r \(ShellWord.quote(jqPath)) \(file)", step: step)
+                            {
+                                found.append(variable)
+                            }
+                        } else {
+                            queue.append((memberPath, member))
+                        }
+                    }
+                case .array(let items):
+                    for (index, item) in items.enumerated() { queue.append((path + [.index(index)], item)) }
+                default: break
+                }
+            }
+        }
+        if let location = response.header("Location"), let components = URLComponents(string: location) {
+            let parameters =
+                (components.queryItems ?? []) + FormEncoding.decode(components.fragment ?? "").map { URLQueryItem(name: $0.0, value: $0.1) }
+            for item in parameters where ReplayBindings.isSecret(key: item.name, url: url) {
+                let name = item.name
+                // The name goes into a sed pattern: only one made of letters, digits and `_` is used there.
+                guard let value = item.value, !name.isEmpty, name.allSatisfy({ ($0.isLetter || $0.isNumber || $0 == "_") && $0.isASCII })
+                else { continue }
+                let pattern = "s/^[Ll][Oo][Cc][Aa][Tt][Ii][Oo][Nn]:.*[?&#]\(name)=\\([^&#[:space:]]*\\).*/\\1/p"
+                let extraction = "sed -n \(ShellWord.quote(pattern)) \"$IDFLOW_OUT/\(step).headers\" | head -n 1"
+                if let variable = bindings.bindAnswer(
+                    value, key: item.name, origin: "\(item.name)= in the Location of the answer above (request \(step))",
+                    extraction: extraction, step: step)
+                {
+                    found.append(variable)
+                }
+            }
+        }
+        return found
+    }
+}
