@@ -173,13 +173,13 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|user|login-pkce|login-device|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|completion|help)
+    register|activate|set-password|user|login-pkce|login-device|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|doctor|completion|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo completion help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion help' -- "${cur}"))
         ;;
     esac
 }
@@ -2286,6 +2286,66 @@ _idflow_demo() {
     __idflow_offer_flags_options 0
 }
 
+_idflow_doctor() {
+    repeating_flags=()
+    non_repeating_flags=(--offline --verbose -v --quiet -q --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    __idflow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion doctor -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    esac
+}
+
 _idflow_completion() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -2311,7 +2371,7 @@ _idflow_help() {
     # The subcommand names (added by idflow: the help command of ArgumentParser completes none).
     case "${COMP_WORDS[*]:2:COMP_CWORD-2}" in
     '')
-        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo completion' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion' -- "${cur}"))
         ;;
     'user')
         COMPREPLY+=($(compgen -W 'get unlock suspend unsuspend expire-password reset-password' -- "${cur}"))

@@ -42,7 +42,7 @@ struct IdFlow: AsyncParsableCommand {
             RegisterCommand.self, ActivateCommand.self, SetPasswordCommand.self, UserCommand.self, LoginPKCECommand.self,
             LoginDeviceCommand.self, RefreshCommand.self, ApiCommand.self, TokenCommand.self, UserinfoCommand.self, LogoutCommand.self,
             EnrollCommand.self, ChallengesCommand.self, ResolveCommand.self, TOTPCommand.self, SandboxCommand.self, DemoCommand.self,
-            CompletionCommand.self,
+            DoctorCommand.self, CompletionCommand.self,
         ]
     )
 

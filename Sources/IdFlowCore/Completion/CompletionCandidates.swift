@@ -70,14 +70,17 @@ public struct CompletionCandidates: Sendable {
         profiles()[resolver.profileName(flag: flags.profile)]
     }
 
+    private var chosen: ConfigurationResolver.SettingChoices {
+        let okta = (try? YAMLFile.load(OktaYAMLFile.self, at: resolver.oktaYAMLURL))?.okta?.client
+        return resolver.choices(flags, profileName: resolver.profileName(flag: flags.profile), entry: profile, okta: okta)
+    }
+
     var stateDirectory: URL {
-        resolver.stateDirectory(flag: flags.stateDirectory, profile: profile)
+        resolver.stateDirectory(chosen.stateDirectory)
     }
 
     private var orgURL: URL? {
-        let okta = (try? YAMLFile.load(OktaYAMLFile.self, at: resolver.oktaYAMLURL))?.okta?.client
-        return resolver.orgURLText(flag: flags.orgURL, profile: profile, okta: okta)
-            .flatMap { try? ConfigurationResolver.parseBaseURL($0, setting: "org URL") }
+        chosen.orgURL.flatMap { try? ConfigurationResolver.parseBaseURL($0.text, setting: "org URL") }
     }
 
     private static func unquoted(_ word: String) -> String {

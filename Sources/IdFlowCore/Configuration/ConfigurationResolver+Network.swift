@@ -59,22 +59,34 @@ extension ConfigurationResolver {
         into options: inout CurlTransport.Options
     ) throws(IdFlowError) {
         options.noProxy = NetworkVariable.noProxy.lazy.compactMap { self.env($0) }.first
-        if let proxy = flags.proxy {
+        guard let choice = proxyChoice(flags, profile: entry, okta: okta) else { return }
+        switch choice.source {
+        case .flag:
             // `--proxy ""` means none, whatever the environment says.
-            options.proxy = proxy.isEmpty ? nil : try Self.proxyURL(proxy, setting: "--proxy")
-            return
-        }
-        if let (name, value) = NetworkVariable.proxy.lazy.compactMap({ name in self.env(name).map { (name, $0) } }).first {
-            options.proxy = try Self.proxyURL(value, setting: name)
-        } else if let proxy = entry?.proxy, !proxy.isEmpty {
-            options.proxy = try Self.proxyURL(proxy, setting: "profile key proxy")
-        } else if let proxy = okta?.proxy, let host = proxy.host, !host.isEmpty {
-            let hostAndPort = proxy.port.map { "\(host):\($0.value)" } ?? host
-            options.proxy = try Self.proxyURL(hostAndPort, setting: "okta.client.proxy in \(oktaYAMLURL.path)")
-            if let username = proxy.username, !username.isEmpty {
-                options.proxyCredentials = .init(username: username, password: proxy.password ?? "")
+            options.proxy = choice.text.isEmpty ? nil : try Self.proxyURL(choice.text, setting: "--proxy")
+        case .environment(let name):
+            options.proxy = try Self.proxyURL(choice.text, setting: name)
+        case .profile:
+            options.proxy = try Self.proxyURL(choice.text, setting: "profile key proxy")
+        case .oktaYAML:
+            options.proxy = try Self.proxyURL(choice.text, setting: "okta.client.proxy in \(oktaYAMLURL.path)")
+            if let username = okta?.proxy?.username, !username.isEmpty {
+                options.proxyCredentials = .init(username: username, password: okta?.proxy?.password ?? "")
             }
         }
+    }
+
+    /// The proxy as given: `--proxy` (the empty string: none) > `https_proxy`… > the profile > `okta.yaml`'s host and port.
+    func proxyChoice(_ flags: ConfigurationFlags, profile entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?) -> SettingChoice? {
+        if let proxy = flags.proxy { return SettingChoice(text: proxy, source: .flag("--proxy")) }
+        if let (name, value) = NetworkVariable.proxy.lazy.compactMap({ name in self.env(name).map { (name, $0) } }).first {
+            return SettingChoice(text: value, source: .environment(name))
+        }
+        if let proxy = entry?.proxy, !proxy.isEmpty { return SettingChoice(text: proxy, source: .profile(key: "proxy")) }
+        if let proxy = okta?.proxy, let host = proxy.host, !host.isEmpty {
+            return SettingChoice(text: proxy.port.map { "\(host):\($0.value)" } ?? host, source: .oktaYAML(key: "okta.client.proxy"))
+        }
+        return nil
     }
 
     /// A proxy as curl accepts it: `host:port` means `http://host:port`; the schemes libcurl speaks to a proxy.
@@ -92,7 +104,7 @@ extension ConfigurationResolver {
     }
 
     /// The first of flag, environment variable and profile value that is set, with the name a message should use.
-    private func pick(_ flag: String?, _ flagName: String, _ variable: String, _ profile: String?, _ profileName: String)
+    func pick(_ flag: String?, _ flagName: String, _ variable: String, _ profile: String?, _ profileName: String)
         -> (String, String)?
     {
         if let flag { return (expand(flag), flagName) }

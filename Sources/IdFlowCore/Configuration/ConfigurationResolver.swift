@@ -61,18 +61,15 @@ public struct ConfigurationResolver: Sendable {
         flag ?? env(Variable.profile) ?? "default"
     }
 
-    /// The org URL as given: `--org-url` > `OKTA_CLIENT_ORGURL` > the profile > `okta.yaml`.
-    func orgURLText(flag: String?, profile entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?) -> String? {
-        flag ?? env(Variable.orgURL) ?? entry?.orgUrl ?? okta?.orgUrl
+    /// Where tokens and keys live: the chosen text with `~` expanded, else the XDG default.
+    func stateDirectory(_ choice: SettingChoice?) -> URL {
+        choice.map { URL(fileURLWithPath: HomeDirectory.expand($0.text, environment: environment), isDirectory: true) }
+            ?? defaultStateDirectory
     }
 
-    /// Where tokens and keys live: `--state-dir` > `IDFLOW_STATE_DIR` > the profile's `stateDir` > the XDG default.
-    func stateDirectory(flag: String?, profile entry: ProfileEntry?) -> URL {
-        (flag ?? env(Variable.stateDirectory) ?? entry?.stateDir)
-            .map { URL(fileURLWithPath: HomeDirectory.expand($0, environment: environment), isDirectory: true) } ?? defaultStateDirectory
-    }
-
-    public func resolve(_ flags: ConfigurationFlags) throws(IdFlowError) -> Configuration {
+    /// The profile named and its entry in the profile file; an unknown profile (other than `default`) or an
+    /// unreadable file is an error.
+    func profileEntry(_ flags: ConfigurationFlags) throws(IdFlowError) -> (name: String, entry: ProfileEntry?) {
         let profileName = profileName(flag: flags.profile)
         let profiles = try YAMLFile.load(ProfileFile.self, at: profileFileURL)?.profiles ?? [:]
         let entry = profiles[profileName]
@@ -85,19 +82,23 @@ public struct ConfigurationResolver: Sendable {
                     : "add it under `profiles:` or pick one of: \(known.joined(separator: ", "))\(Suggestion.didYouMean(profileName, among: known))"
             )
         }
-        let okta = try YAMLFile.load(OktaYAMLFile.self, at: oktaYAMLURL)?.okta?.client
+        return (profileName, entry)
+    }
 
-        let orgText = orgURLText(flag: flags.orgURL, profile: entry, okta: okta)
-        let issuerText = flags.issuer ?? env(Variable.issuer) ?? entry?.issuer
+    public func resolve(_ flags: ConfigurationFlags) throws(IdFlowError) -> Configuration {
+        let (profileName, entry) = try profileEntry(flags)
+        let okta = try YAMLFile.load(OktaYAMLFile.self, at: oktaYAMLURL)?.okta?.client
+        let chosen = choices(flags, profileName: profileName, entry: entry, okta: okta)
+
         var configuration = Configuration(
-            orgURL: try orgText.map { text throws(IdFlowError) in try Self.parseBaseURL(text, setting: "org URL") },
-            apiToken: try resolveAPIToken(flags, entry: entry, okta: okta),
-            issuer: try issuerText.map { text throws(IdFlowError) in try Self.parseBaseURL(text, setting: "issuer") },
-            clientID: flags.clientID ?? env(Variable.clientID) ?? entry?.clientId,
-            redirectURI: flags.redirectURI ?? env(Variable.redirectURI) ?? entry?.redirectUri,
-            scope: flags.scope ?? env(Variable.scope) ?? entry?.scope ?? Configuration.defaultScope,
+            orgURL: try chosen.orgURL.map { choice throws(IdFlowError) in try Self.parseBaseURL(choice.text, setting: "org URL") },
+            apiToken: try resolveAPIToken(chosen.apiToken),
+            issuer: try chosen.issuer.map { choice throws(IdFlowError) in try Self.parseBaseURL(choice.text, setting: "issuer") },
+            clientID: chosen.clientID?.text,
+            redirectURI: chosen.redirectURI?.text,
+            scope: chosen.scope?.text ?? Configuration.defaultScope,
             profile: profileName,
-            stateDirectory: stateDirectory(flag: flags.stateDirectory, profile: entry),
+            stateDirectory: stateDirectory(chosen.stateDirectory),
             verbose: flags.verbose || ["1", "true", "yes"].contains(env(Variable.verbose)?.lowercased() ?? ""))
         configuration.quiet = flags.quiet || ["1", "true", "yes"].contains(env(Variable.quiet)?.lowercased() ?? "")
         if let path = flags.curlFile {
@@ -105,24 +106,31 @@ public struct ConfigurationResolver: Sendable {
         } else if flags.curl || ["1", "true", "yes"].contains(env(Variable.curl)?.lowercased() ?? "") {
             configuration.curl = .standardError
         }
-        configuration.explicitScope = flags.scope ?? env(Variable.scope) ?? entry?.scope
-        configuration.tokenServer = try (env(Variable.tokenServer) ?? entry?.tokenServer).map { text throws(IdFlowError) in
-            try Self.parseBaseURL(text, setting: "token server")
+        configuration.explicitScope = chosen.scope?.text
+        configuration.tokenServer = try chosen.tokenServer.map { choice throws(IdFlowError) in
+            try Self.parseBaseURL(choice.text, setting: "token server")
         }
         configuration.transportOptions = try transportOptions(flags, profile: entry, okta: okta)
-        configuration.clientSecretSource =
-            env(Variable.clientSecret) != nil ? .environment(Variable.clientSecret) : entry?.clientSecretFile.map(SecretSource.file)
+        configuration.clientSecretSource = chosen.clientSecret.map { choice in
+            choice.source == .environment(Variable.clientSecret) ? .environment(Variable.clientSecret) : .file(choice.text)
+        }
 
-        var timeoutSeconds = flags.timeoutSeconds ?? entry?.timeout
-        if flags.timeoutSeconds == nil, let text = env(Variable.timeout) { timeoutSeconds = try Self.number(text, Variable.timeout) }
+        var timeoutSeconds: Double?
+        if let choice = chosen.timeout {
+            timeoutSeconds = choice.number
+            if timeoutSeconds == nil { timeoutSeconds = try Self.number(choice.text, Variable.timeout) }
+        }
         if let seconds = timeoutSeconds {
             guard seconds > 0, seconds <= 3600 else {
                 throw .invalidInput("the timeout must be more than 0 and at most 3600 seconds, not \(seconds)")
             }
             configuration.timeout = .milliseconds(Int(seconds * 1000))
         }
-        var maxRetries = flags.maxRetries ?? entry?.maxRetries
-        if flags.maxRetries == nil, let text = env(Variable.maxRetries) { maxRetries = Int(try Self.number(text, Variable.maxRetries)) }
+        var maxRetries: Int?
+        if let choice = chosen.maxRetries {
+            maxRetries = Int(choice.number ?? 0)
+            if choice.number == nil { maxRetries = Int(try Self.number(choice.text, Variable.maxRetries)) }
+        }
         if let retries = maxRetries {
             guard (0...20).contains(retries) else {
                 throw .invalidInput("--max-retries must be between 0 and 20, not \(retries)")
@@ -132,15 +140,14 @@ public struct ConfigurationResolver: Sendable {
         return configuration
     }
 
-    private func resolveAPIToken(_ flags: ConfigurationFlags, entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?) throws(IdFlowError)
-        -> Secret?
-    {
-        if let file = flags.apiTokenFile { return try secrets.read("API token", from: .file(file)) }
-        if let token = flags.apiToken { return try secrets.read("API token", from: .argument(token)) }
-        if let token = env(Variable.apiToken) { return Secret(token) }
-        if let file = entry?.apiTokenFile { return try secrets.read("API token", from: .file(file)) }
-        if let token = entry?.apiToken ?? okta?.token, !token.isEmpty { return Secret(token) }
-        return nil
+    /// The API token of the chosen source: a file is read, a value taken as it is.
+    private func resolveAPIToken(_ choice: SettingChoice?) throws(IdFlowError) -> Secret? {
+        guard let choice else { return nil }
+        switch choice.source {
+        case .flag("--api-token-file"), .profile(key: "apiTokenFile"): return try secrets.read("API token", from: .file(choice.text))
+        case .flag: return try secrets.read("API token", from: .argument(choice.text))
+        default: return Secret(choice.text)
+        }
     }
 
     /// Parses an org or issuer URL: absolute http(s) with a host, no query; a trailing slash is dropped.

@@ -8,6 +8,9 @@ public struct TokenValidationPolicy: Sendable {
         "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512",
     ]
 
+    /// How far a token's times may be off unless a caller says otherwise; `doctor` warns about a clock further off.
+    public static let defaultClockSkew: Duration = .seconds(120)
+
     /// Compared with `iss` as an exact string (no trailing-slash or case folding).
     public var issuer: String
     /// Must be `aud` or one of its members (and equal `azp` when the token carries one); nil skips the audience check.
@@ -25,7 +28,8 @@ public struct TokenValidationPolicy: Sendable {
 
     public init(
         issuer: String, audience: String? = nil, nonce: NonceRequirement, accessToken: String? = nil,
-        allowedAlgorithms: Set<String> = TokenValidationPolicy.defaultAllowedAlgorithms, clockSkew: Duration = .seconds(120),
+        allowedAlgorithms: Set<String> = TokenValidationPolicy.defaultAllowedAlgorithms,
+        clockSkew: Duration = TokenValidationPolicy.defaultClockSkew,
         now: Date = Date()
     ) {
         self.issuer = issuer

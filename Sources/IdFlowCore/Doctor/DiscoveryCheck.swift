@@ -1,0 +1,62 @@
+import Foundation
+
+/// The issuer's discovery document: fetched, naming the configured issuer exactly, and which flows its
+/// endpoints make possible.
+enum DiscoveryCheck {
+    /// The document at `{issuer}/.well-known/openid-configuration` as published, whatever issuer it names (the
+    /// check compares), and its grant types.
+    static func fetch(_ issuer: URL, http: HTTPClient) async throws(IdFlowError) -> (OpenIDConfiguration, grantTypes: [String]) {
+        let url = issuer.appendingPathComponent(".well-known/openid-configuration")
+        let response = try await http.send(.get(url))
+        guard response.status != 404 else {
+            throw .notFound(
+                "no discovery document at \(url.absoluteString)", hint: "check --issuer (Okta: {org}/oauth2/default or the org URL)")
+        }
+        guard response.isSuccess else { throw response.failure(hint: "the issuer's discovery document could not be fetched") }
+        let document = try response.decode(OpenIDConfiguration.self)
+        let grants = (try? JSONValue(data: response.body))?["grant_types_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        return (document, grants)
+    }
+
+    static func run(configuration: Configuration, http: HTTPClient) async -> DoctorCheck {
+        let issuer: URL
+        let document: OpenIDConfiguration
+        let grants: [String]
+        do throws(IdFlowError) {
+            issuer = try configuration.requireIssuer()
+            let fetched = try await fetch(issuer, http: http)
+            document = fetched.0
+            grants = fetched.grantTypes
+        } catch {
+            return .failed("discovery", error, kind: kindOfFetchFailure(error))
+        }
+        guard document.issuer == issuer.absoluteString else {
+            return DoctorCheck(
+                "discovery", .fail,
+                "the discovery document names the issuer \(document.issuer), but the configured issuer is \(issuer.absoluteString)",
+                fix: "use exactly \(document.issuer) as --issuer (or OKTA_OAUTH2_ISSUER, profile key issuer)", kind: .security)
+        }
+        func yes(_ present: Bool) -> String { present ? "yes" : "no" }
+        let flows = [
+            "PKCE \(yes(true))", "device grant \(yes(document.deviceAuthorizationEndpoint != nil))",
+            "IDX \(yes(grants.contains("interaction_code")))", "introspection \(yes(document.introspectionEndpoint != nil))",
+            "revocation \(yes(document.revocationEndpoint != nil))",
+        ]
+        var endpoints = ["authorization", "token", "jwks"]
+        if document.userinfoEndpoint != nil { endpoints.append("userinfo") }
+        if document.deviceAuthorizationEndpoint != nil { endpoints.append("device_authorization") }
+        if document.introspectionEndpoint != nil { endpoints.append("introspection") }
+        if document.revocationEndpoint != nil { endpoints.append("revocation") }
+        if document.endSessionEndpoint != nil { endpoints.append("end_session") }
+        return DoctorCheck(
+            "discovery", .ok,
+            "issuer \(document.issuer) as configured; endpoints: \(endpoints.joined(separator: ", ")); flows: \(flows.joined(separator: ", "))"
+        )
+    }
+
+    /// A document that is missing or unreadable is the configuration's fault (exit 3), a connection failure the
+    /// network's.
+    static func kindOfFetchFailure(_ error: IdFlowError) -> IdFlowExitCode {
+        DoctorCheck.kind(of: error)
+    }
+}

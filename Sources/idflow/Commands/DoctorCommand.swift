@@ -1,0 +1,30 @@
+import ArgumentParser
+import IdFlowCore
+
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the configuration, the org, discovery, the JWKS, the clock, the API token and the state directory.",
+        discussion: """
+            Prints {"ok", "checks": [{"name", "status", "detail", "fix"}]} on stdout and one line per check on stderr; \
+            status is ok, warn, fail or skipped. Exits 0 when no check failed, else with the code of the most severe \
+            failure: 13 security, 4 credentials, 6 network, 12 local state, 3 configuration rejected. A configuration \
+            other commands refuse (an unknown profile, a bad URL) is reported as a failed check.
+
+              $ idflow doctor | jq -r '.checks[] | select(.status == "fail") | .fix'
+              $ idflow doctor --offline --profile staging
+            """)
+
+    @Flag(help: "Skip the checks that need the network (org, discovery, JWKS, clock, credentials).")
+    var offline = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let environment = CommandRunner.environment
+        let doctor = Doctor(flags: global.flags, environment: environment.variables, offline: offline)
+        try await CommandRunner.runResolving(global) { resolved in
+            await doctor.run(resolved, console: environment.console)
+        }
+    }
+}

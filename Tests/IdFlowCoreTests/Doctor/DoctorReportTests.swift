@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import IdFlowCore
+
+/// The exit code a script branches on after `doctor`, and a slow check that cannot hold the others up.
+struct DoctorReportTests {
+    @Test func theMostSevereFailureDecidesTheExitCode() {
+        func report(_ kinds: [IdFlowExitCode?], warn: Bool = false) -> DoctorReport {
+            var checks = kinds.enumerated().map { DoctorCheck("c\($0.offset)", .fail, "x", kind: $0.element) }
+            if warn { checks.append(DoctorCheck("clock", .warn, "off")) }
+            return DoctorReport(checks: checks)
+        }
+        #expect(report([], warn: true).exitStatus == .success)
+        #expect(report([], warn: true).ok)
+        #expect(report([.rejected, .localState]).exitStatus == .localState)
+        #expect(report([.localState, .network]).exitStatus == .network)
+        #expect(report([.network, .authentication]).exitStatus == .authentication)
+        #expect(report([.authentication, .security, .rejected]).exitStatus == .security)
+        #expect(report([nil]).exitStatus == .rejected)
+        #expect(!report([.network]).ok)
+    }
+
+    @Test func theDocumentHasTheContractsKeysOnly() throws {
+        let report = DoctorReport(checks: [
+            DoctorCheck("state", .fail, "open", fix: "chmod 700 /x", kind: .localState), DoctorCheck("org", .skipped, "offline"),
+        ])
+        let json = try JSONValue(data: JSONEncoder().encode(report))
+        #expect(json["ok"] == false)
+        #expect(json["checks"]?.arrayValue?.first == ["name": "state", "status": "fail", "detail": "open", "fix": "chmod 700 /x"])
+        #expect(json["checks"]?.arrayValue?.last == ["name": "org", "status": "skipped", "detail": "offline"])
+    }
+
+    @Test func aCheckThatOutlastsItsTimeoutFailsWithoutHoldingTheRunUp() async {
+        let started = ContinuousClock.now
+        let check = await Doctor.bounded("org", .milliseconds(200)) {
+            try? await Task.sleep(for: .seconds(300))
+            return DoctorCheck("org", .ok, "late")
+        }
+        // Not waited for: the report came long before the check would have (a loaded test run delays the timer).
+        #expect(ContinuousClock.now - started < .seconds(300))
+        #expect(check.status == .fail)
+        #expect(check.detail == "timed out after 1 s")
+        #expect(check.kind == .network)
+    }
+}
