@@ -1291,7 +1291,7 @@ _idflow_token_get() {
 
 _idflow_token_inspect() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--offline --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 1
@@ -2288,9 +2288,9 @@ _idflow_demo() {
 
 _idflow_doctor() {
     repeating_flags=()
-    non_repeating_flags=(--offline --verbose -v --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--offline --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -2320,6 +2320,10 @@ _idflow_doctor() {
         ;;
     '--state-dir')
         __idflow_add_completions -d
+        return
+        ;;
+    '--curl-file')
+        __idflow_add_completions -f
         return
         ;;
     '--timeout')

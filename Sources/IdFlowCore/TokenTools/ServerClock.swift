@@ -32,10 +32,16 @@ public struct ServerClock: Sendable, Equatable, Encodable {
         var http = http
         http.timeout = timeout
         http.retryPolicy = RetryPolicy(maxRetries: 0)
+        return (try? await read(http: http, now: now, url: url)) ?? nil
+    }
+
+    /// One GET of `url` and its `Date` against the local time halfway through the exchange (the header has whole
+    /// seconds); nil when the answer has no usable `Date`, the request's failure as it is (`doctor` reports it).
+    static func read(http: HTTPClient, now: () -> Date, url: URL) async throws(IdFlowError) -> ServerClock? {
         let sent = now()
-        guard let response = try? await http.send(.get(url)), let header = response.header("Date"), let date = HTTPDate.parse(header)
-        else { return nil }
+        let response = try await http.send(.get(url))
         let received = now()
+        guard let header = response.header("Date"), let date = HTTPDate.parse(header) else { return nil }
         let midpoint = sent.addingTimeInterval(received.timeIntervalSince(sent) / 2)
         return ServerClock(skewSeconds: Int(date.timeIntervalSince(midpoint).rounded()), serverDate: date)
     }
