@@ -32,7 +32,6 @@ public struct VerifyToken: Sendable {
         let resolved = try token.resolve(kind: kind, context: context)
         let value = resolved.value
         let issuer = try await DiscoveredIssuer.discover(context, issuer: try resolved.issuer(context))
-        let jwt = try DecodedJWT(value)
         let now = context.now()
         let clock = await ServerClock.measure(context, issuer: issuer.issuer)
         let claims: JSONValue
@@ -43,6 +42,8 @@ public struct VerifyToken: Sendable {
                 _ = try await issuer.validator.validate(value, policy: policy(issuer, at: time))
             }
         }
+        // Decoded only once validated: a malformed or forged token is the validator's to refuse (exit 13).
+        let jwt = try DecodedJWT(value)
         let local = TokenTimes(jwt, at: now)
         return Output(
             valid: true, issuer: issuer.metadata.issuer, header: jwt.header, claims: claims, expiresIn: local.expiresIn,
