@@ -35,8 +35,9 @@ extension IDX.Walk {
             answers.answer("authenticator", with: "okta_email")
             automatic.insert("authenticator")
         }
+        // An explicit `--answer credentials.passcode` wins, as everywhere.
         guard let form = document.remediations.first(where: { Self.newPasswordForms.contains($0.name) }),
-            answers.lookup("credentials.passcode") == nil || automatic.contains("credentials.passcode")
+            answers.lookup("credentials.passcode") == nil
         else { return }
         let settings = document.resolve("$.currentAuthenticator")?["settings"]
         if form.name == Self.expiryWarningForm, login.newPassword.given == nil, document.form(named: "skip") != nil {

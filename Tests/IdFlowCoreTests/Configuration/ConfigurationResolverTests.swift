@@ -3,24 +3,7 @@ import IdFlowCore
 import IdFlowTestSupport
 import Testing
 
-struct ConfigurationResolverTests {
-    /// A fake home with optional config.yaml and okta.yaml.
-    func home(profileYAML: String? = nil, oktaYAML: String? = nil) throws -> URL {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home.appendingPathComponent(".config/idflow"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home.appendingPathComponent(".okta"), withIntermediateDirectories: true)
-        if let profileYAML {
-            try profileYAML.write(to: home.appendingPathComponent(".config/idflow/config.yaml"), atomically: true, encoding: .utf8)
-        }
-        if let oktaYAML { try oktaYAML.write(to: home.appendingPathComponent(".okta/okta.yaml"), atomically: true, encoding: .utf8) }
-        return home
-    }
-
-    func resolver(_ environment: [String: String]) -> ConfigurationResolver {
-        ConfigurationResolver(
-            environment: environment, secrets: SecretReader(readStandardInput: { Data() }, environment: environment, warn: { _ in }))
-    }
-
+struct ConfigurationResolverTests: ConfigurationHomeFixture {
     @Test func flagBeatsEnvironmentBeatsProfileBeatsOktaYAML() throws {
         let home = try home(
             profileYAML: "profiles:\n  default:\n    orgUrl: https://profile.okta.com\n    clientId: fromprofile\n    scope: openid\n",

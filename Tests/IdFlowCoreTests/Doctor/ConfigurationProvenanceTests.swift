@@ -4,23 +4,7 @@ import Testing
 
 /// What `doctor` says about each setting: its value, where it came from (the same choice `resolve` makes), and
 /// secrets only as present or absent.
-struct ConfigurationProvenanceTests {
-    func home(profileYAML: String? = nil, oktaYAML: String? = nil) throws -> URL {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-provenance-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home.appendingPathComponent(".config/idflow"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home.appendingPathComponent(".okta"), withIntermediateDirectories: true)
-        if let profileYAML {
-            try profileYAML.write(to: home.appendingPathComponent(".config/idflow/config.yaml"), atomically: true, encoding: .utf8)
-        }
-        if let oktaYAML { try oktaYAML.write(to: home.appendingPathComponent(".okta/okta.yaml"), atomically: true, encoding: .utf8) }
-        return home
-    }
-
-    func resolver(_ environment: [String: String]) -> ConfigurationResolver {
-        ConfigurationResolver(
-            environment: environment, secrets: SecretReader(readStandardInput: { Data() }, environment: environment, warn: { _ in }))
-    }
-
+struct ConfigurationProvenanceTests: ConfigurationHomeFixture {
     func settings(_ provenance: ConfigurationProvenance) -> [String: SettingProvenance] {
         Dictionary(uniqueKeysWithValues: provenance.settings.map { ($0.name, $0) })
     }
