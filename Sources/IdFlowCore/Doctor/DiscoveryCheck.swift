@@ -37,9 +37,10 @@ enum DiscoveryCheck {
                 fix: "use exactly \(document.issuer) as --issuer (or OKTA_OAUTH2_ISSUER, profile key issuer)", kind: .security)
         }
         func yes(_ present: Bool) -> String { present ? "yes" : "no" }
+        let idx = await identityEngine(issuer: issuer, grants: grants, http: http)
         let flows = [
             "PKCE \(yes(true))", "device grant \(yes(document.deviceAuthorizationEndpoint != nil))",
-            "IDX \(yes(grants.contains("interaction_code")))", "introspection \(yes(document.introspectionEndpoint != nil))",
+            "IDX \(idx)", "introspection \(yes(document.introspectionEndpoint != nil))",
             "revocation \(yes(document.revocationEndpoint != nil))",
         ]
         var endpoints = ["authorization", "token", "jwks"]
@@ -52,6 +53,32 @@ enum DiscoveryCheck {
             "discovery", .ok,
             "issuer \(document.issuer) as configured; endpoints: \(endpoints.joined(separator: ", ")); flows: \(flows.joined(separator: ", "))"
         )
+    }
+
+    /// Whether the embedded sign-in (`--embedded`, the Identity Engine's interaction code) can work: `yes`, `no`
+    /// or `unknown`, with why.
+    ///
+    /// Okta's discovery documents do not list `interaction_code` in `grant_types_supported`, Identity Engine orgs'
+    /// included (the recorded `oidc-openid-configuration-*.json`): the grant is switched on for the org ("Embedded
+    /// widget sign-in support") and per app, and its endpoint is `{issuer}/v1/interact`, named by no document. A
+    /// document that does list it is believed; otherwise one POST with no client and no challenge asks the interact
+    /// endpoint itself: an Identity Engine org refuses it with an OAuth error (400 or 401: the endpoint exists; the
+    /// app must still have the Interaction Code grant), a Classic org has no such endpoint (404). It starts nothing.
+    static func identityEngine(issuer: URL, grants: [String], http: HTTPClient) async -> String {
+        if grants.contains("interaction_code") { return "yes" }
+        var http = http
+        http.retryPolicy = RetryPolicy(maxRetries: 0)
+        guard let response = try? await http.send(.form(IDX.interactURL(issuer: issuer), fields: [])) else {
+            return "unknown (the interact endpoint did not answer)"
+        }
+        switch response.status {
+        case 400, 401:
+            return "yes (its interact endpoint answers; the app needs the Interaction Code grant)"
+        case 404:
+            return "no (no interact endpoint: not an Identity Engine org)"
+        default:
+            return "unknown (the interact endpoint answered \(response.status))"
+        }
     }
 
     /// A document that is missing or unreadable is the configuration's fault (exit 3), a connection failure the

@@ -31,6 +31,11 @@ public final class CurlScript: Sendable {
         /// The step whose command was written last, so its status can follow it without saying which it is.
         var lastCommand = 0
         var headerWritten = false
+        /// Values idflow made for the run (`ReplayBindings.madeByRun`) by the request that sends them first,
+        /// written out once that request is answered.
+        var unspent: [(step: Int, name: String, value: String)] = []
+        /// Those written out: name → (the request that spent it, the value).
+        var spent: [String: (step: Int, value: String)] = [:]
     }
 
     private let state = Locked(State())
@@ -81,7 +86,11 @@ public final class CurlScript: Sendable {
                 step: state.count, method: request.httpMethod ?? "GET", url: request.url ?? URL(fileURLWithPath: "/"),
                 headers: (request.allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) }, body: request.httpBody,
                 transportArguments: transportArguments)
+            let known = Set(state.bindings.variables.map(\.name))
             let text = command.render(&state.bindings)
+            for variable in state.bindings.variables where !known.contains(variable.name) {
+                if let value = state.bindings.madeByRun[variable.name] { state.unspent.append((state.count, variable.name, value)) }
+            }
             state.lastCommand = state.count
             append(text, &state)
             return state.count
@@ -98,6 +107,15 @@ public final class CurlScript: Sendable {
                 for variable in bindAnswer(step, response, &state.bindings) {
                     if let assignment = variable.assignment { lines.append(assignment) }
                 }
+            }
+            // Answered, the request has spent what idflow made for it: now its value can be said. Not after an
+            // answer that is sent again or a server error, which may have left the code unredeemed.
+            if !retried, response.status < 500 {
+                for unspent in state.unspent where unspent.step <= step {
+                    state.spent[unspent.name] = (step, unspent.value)
+                    lines.append(Self.spentLine(name: unspent.name, value: unspent.value, step: step))
+                }
+                state.unspent.removeAll { $0.step <= step }
             }
             state.lastCommand = 0
             append(lines.joined(separator: "\n"), &state)
@@ -158,7 +176,11 @@ public final class CurlScript: Sendable {
             var block = ["# Secrets: export those read from the environment before running; the others are set from an answer below."]
             for variable in variables {
                 switch variable.source {
-                case .environment: block.append(variable.declaration)
+                case .environment:
+                    block.append(variable.declaration)
+                    if let spent = state.spent[variable.name] {
+                        block.append(spentLine(name: variable.name, value: spent.value, step: spent.step))
+                    }
                 case .answer(let step, _):
                     let origin = variable.origin.replacingOccurrences(
                         of: "of the answer above (request \(step))", with: "of the answer to request \(step)")
@@ -169,6 +191,17 @@ public final class CurlScript: Sendable {
         }
         pieces += state.steps
         return pieces.joined(separator: "\n\n") + "\n"
+    }
+
+    /// The comment that gives a value idflow made for the run (the PKCE code verifier) once request `step`,
+    /// which sent it, has been answered. Before that it is a secret like any other: with the authorization code
+    /// it redeems it for tokens. After, the code is spent, and the verifier redeems only a code issued for the
+    /// `code_challenge` of this script's own authorize request: a code only whoever signs in as the script does
+    /// (with the user's password) obtains. So it gives nothing the script's other secrets do not, and without it
+    /// a replay of a login could not finish.
+    static func spentLine(name: String, value: String, step: Int) -> String {
+        "# \(name) of this run, spent by request \(step) (it redeems only a code issued for this script's code_challenge): "
+            + "export \(name)=\(ShellWord.quote(value))"
     }
 
     static let header = """

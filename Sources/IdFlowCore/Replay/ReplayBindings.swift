@@ -10,6 +10,9 @@ struct ReplayBindings {
     private var byValue: [String: String] = [:]
     /// Variables declared since the caller last took them (a stream declares each just before its first use).
     private(set) var undeclared: [ReplayVariable] = []
+    /// The values idflow itself made for the run (the PKCE code verifier), by variable name: nobody can export them
+    /// from anywhere else, so `CurlScript` writes them out once the request that spends them has been answered.
+    private(set) var madeByRun: [String: String] = [:]
 
     static func isSecret(key: String, url: String) -> Bool {
         Redactor.isSecret(key: key) || Redactor.secretKeys(forURL: url).contains(key.lowercased())
@@ -24,6 +27,7 @@ struct ReplayBindings {
         let (base, origin) = Self.describe(key: key, url: url)
         let variable = ReplayVariable(name: unique(base), origin: origin, source: .environment)
         add(variable, value: value)
+        if Self.isMadeByRun(key: key) { madeByRun[variable.name] = value }
         return variable.name
     }
 
@@ -35,6 +39,10 @@ struct ReplayBindings {
         add(variable, value: value)
         return variable
     }
+
+    /// A secret idflow makes for each run rather than reads from somewhere: the PKCE code verifier (of a
+    /// redirect's code exchange, and of the Identity Engine's interaction code).
+    static func isMadeByRun(key: String) -> Bool { key.lowercased() == "code_verifier" }
 
     mutating func takeUndeclared() -> [ReplayVariable] {
         defer { undeclared = [] }

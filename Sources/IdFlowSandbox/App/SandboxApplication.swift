@@ -17,14 +17,15 @@ public func buildApplication(configuration: SandboxConfiguration, state: Sandbox
 }
 
 /// The concrete application; `onBound` learns the port once the server listens. `server` is plain HTTP/1.1
-/// unless `SandboxServer.start` wraps it in TLS.
+/// (`HTTPServerBuilder.sandboxHTTP1`, whose `Date` headers follow the sandbox clock) unless `SandboxServer.start`
+/// wraps it in TLS.
 func makeApplication(
-    configuration: SandboxConfiguration, state: SandboxState, logger: Logger, server: HTTPServerBuilder = .http1(),
+    configuration: SandboxConfiguration, state: SandboxState, logger: Logger, server: HTTPServerBuilder? = nil,
     onBound: @escaping @Sendable (Int) async -> Void
 ) -> Application<RouterResponder<SandboxRequestContext>> {
     Application(
         router: buildRouter(state: state),
-        server: server,
+        server: server ?? .sandboxHTTP1(clock: state.clock),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

@@ -33,13 +33,13 @@ public final class SandboxServer: Sendable {
         try configuration.validate()
         let state = SandboxState(configuration: configuration)
         let logger = SandboxLogger.make()
-        var server = HTTPServerBuilder.http1()
+        var server = HTTPServerBuilder.sandboxHTTP1(clock: state.clock)
         var tls: SandboxTLS?
         if let tlsConfiguration = configuration.tls {
             let prepared = try SandboxTLS.prepare(tlsConfiguration, host: configuration.host)
             tls = prepared
             await state.didPrepareTLS(caFile: prepared.caFile)
-            server = try .tls(.http1(), tlsConfiguration: prepared.serverConfiguration)
+            server = try .tls(.sandboxHTTP1(clock: state.clock), tlsConfiguration: prepared.serverConfiguration)
         }
         let (bound, boundContinuation) = AsyncStream<Int>.makeStream()
         let application = makeApplication(configuration: configuration, state: state, logger: logger, server: server) { port in

@@ -18,7 +18,8 @@ public actor SandboxState {
     public private(set) var listenAddress: String?
     /// The generated CA's PEM file clients trust (`--tls` without `--tls-cert`); nil otherwise.
     public private(set) var caFile: String?
-    var clock = SandboxClock()
+    /// Read without the actor too: the connection handler that writes the `Date` header reads it.
+    nonisolated let clock: SandboxClock
 
     // Directory.
     var users = UserDirectory()
@@ -80,7 +81,7 @@ public actor SandboxState {
             configuration.customRegistration.clientSecret = RandomToken.string(count: 40, alphabet: RandomToken.urlSafeAlphabet)
         }
         self.configuration = configuration
-        if configuration.freezeClock { clock.frozenAt = Date() }
+        self.clock = SandboxClock(frozen: configuration.freezeClock)
         self.apiToken = configuration.apiToken ?? RandomToken.apiToken()
         self.orgURL = Self.makeOrgURL(host: configuration.host, port: configuration.port, tls: configuration.tls != nil)
         self.rateLimiter = RateLimiter(

@@ -122,13 +122,37 @@ struct CurlScriptTests {
                 ("client_secret", "s3cr!t*'()x y+z"),
             ])
         let script = try await run([request], answers: [.json(200, #"{"access_token":"at"}"#)])
-        #expect(!script.contains(verifier))
         #expect(script.contains(#"export PKCE_VERIFIER="${PKCE_VERIFIER:?the PKCE code verifier"#))
+        // Answered, the verifier is spent, and only idflow knew it: the script gives it, in comments only (under its
+        // declaration and after the request), never in the request itself.
+        let spent =
+            "# PKCE_VERIFIER of this run, spent by request 1 (it redeems only a code issued for this script's code_challenge): "
+            + "export PKCE_VERIFIER='\(verifier)'"
+        #expect(script.components(separatedBy: spent).count == 3, "\(script)")
+        #expect(script.components(separatedBy: verifier).count == 3, "\(script)")
         let curl = try FakeCurl()
         let result = try curl.run(
             script, environment: ["PKCE_VERIFIER": verifier, "AUTHORIZATION_CODE": "c0de+/=", "CLIENT_SECRET": "s3cr!t*'()x y+z"])
         #expect(result.status == 0, "\(result.standardError)\n\(script)")
         #expect(curl.recorded("1.body") == String(decoding: request.body ?? Data(), as: UTF8.self))
+    }
+
+    /// Before its request is answered (or when the answer is a server error that may have left the code unredeemed),
+    /// the verifier is a secret like any other, named only as a variable.
+    @Test func aVerifierIsGivenOnlyOnceItsRequestWasAnswered() async throws {
+        let verifier = "UnspentVerifier-0123456789abcdefghijklmnopqrstuvwxyz"
+        let request = HTTPRequest.form(
+            URL(string: "\(org)/oauth2/default/v1/token")!,
+            fields: [("grant_type", "authorization_code"), ("code", "c0de"), ("code_verifier", verifier)])
+        let lines = Locked<[String]>([])
+        let stream = CurlScript(write: { line in lines.withLock { $0.append(line) } })
+        let transport = ScriptedTransport([.json(500, #"{"error":"server_error"}"#), .failure(URLError(.networkConnectionLost))])
+        let client = HTTPClient(transport: transport, retryPolicy: RetryPolicy(maxRetries: 0), curl: stream)
+        _ = try? await client.send(request)
+        _ = try? await client.send(request)
+        #expect(!stream.text.contains(verifier), "\(stream.text)")
+        #expect(!lines.current.joined().contains(verifier))
+        #expect(stream.text.contains("# → 500"))
     }
 
     @Test func aMissingSecretStopsTheScriptSayingWhereItComesFrom() async throws {

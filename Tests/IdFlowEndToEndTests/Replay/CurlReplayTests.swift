@@ -60,6 +60,17 @@ struct CurlReplayTests {
         return replay
     }
 
+    /// The value of a variable idflow made for the run (the PKCE verifier), as the comment after the request that
+    /// spent it gives it: `# PKCE_VERIFIER of this run, spent by request 5 (…): export PKCE_VERIFIER='…'`.
+    func spentValue(_ script: String, _ name: String) -> String? {
+        let marker = "export \(name)='"
+        for line in script.split(separator: "\n") where line.hasPrefix("# \(name) of this run, spent by request") {
+            guard let start = line.range(of: marker) else { continue }
+            return String(line[start.upperBound...].dropLast())
+        }
+        return nil
+    }
+
     func curlFile(_ sandbox: LiveSandbox, _ name: String) -> URL {
         sandbox.home.appendingPathComponent("\(name).curl.sh")
     }
@@ -134,9 +145,10 @@ struct CurlReplayTests {
         #expect(after?["status"] == "ACTIVE", "the replay set the second user's password")
     }
 
-    /// OAuth family: `login-pkce --username` replayed signs in again (a new session token, a new code); the
-    /// last request redeems the new code with a verifier the test cannot know (idflow made it), and fails as it must.
-    /// Then the stored login's `userinfo`, replayed with `ACCESS_TOKEN`, answers the same claims.
+    /// OAuth family: `login-pkce --username` replayed signs in again (a new session token, a new code) and, with
+    /// the run's PKCE verifier the script gives once its code was redeemed, redeems the new code: the replay ends
+    /// with tokens for the same user. Without it (another verifier) the exchange fails as it must. Then the stored
+    /// login's `userinfo`, replayed with `ACCESS_TOKEN`, answers the same claims.
     @Test func loginPKCEAndUserinfoReplay() async throws {
         let sandbox = try await LiveSandbox.start()
         _ = try await sandbox.createActiveUser(email: "pk@example.com", password: Self.password)
@@ -153,15 +165,36 @@ struct CurlReplayTests {
         #expect(text.contains("SESSION_TOKEN: .sessionToken of the answer above"), "\(text)")
         #expect(text.contains("AUTHORIZATION_CODE: code= in the Location of the answer above"), "\(text)")
 
-        let replayed = try replay(
-            text, in: sandbox, exporting: ["PASSWORD": Self.password, "PKCE_VERIFIER": "not-the-verifier-idflow-made-0123456789abcdef"])
+        // The verifier is said only after the request that spent it, and only in a comment: the declaration still
+        // stops a replay that was not given one.
+        let verifier = try #require(spentValue(text, "PKCE_VERIFIER"), "\(text)")
+        #expect(verifier.count >= 43)
+        let exchange = try #require(text.range(of: "code_verifier"), "\(text)")
+        let spentComment = try #require(
+            text.range(of: "# PKCE_VERIFIER of this run, spent by request", range: exchange.upperBound..<text.endIndex))
+        #expect(text.contains(#"export PKCE_VERIFIER="${PKCE_VERIFIER:?"#), "\(text)")
+        #expect(spentComment.lowerBound > exchange.upperBound)
+
+        let replayed = try replay(text, in: sandbox, exporting: ["PASSWORD": Self.password, "PKCE_VERIFIER": verifier])
         #expect(replayed.status == 0, "\(replayed)")
         let authn = try #require(replayed.answers.first { $0.value["sessionToken"] != nil }, "\(replayed)")
         #expect(authn.value["status"] == "SUCCESS")
         let redirect = try #require(replayed.headers.first { $0.value.lowercased().contains("location:") }, "\(replayed)")
         #expect(redirect.value.contains("code="), "a new code for the new session")
-        #expect(replayed.statuses.last == 400, "the code is redeemed with a verifier that does not match: \(replayed)")
-        #expect(replayed.answers[replayed.statuses.count]?["error"] == "invalid_grant")
+        #expect(replayed.statuses.last == 200, "the new code redeemed with the run's verifier: \(replayed)")
+        let tokens = try #require(replayed.answers[replayed.statuses.count])
+        let replayedToken = try #require(tokens["access_token"]?.stringValue, "\(replayed)")
+        #expect(replayedToken != accessToken, "new tokens, for a new sign-in")
+        #expect(tokens["id_token"]?.stringValue != nil)
+        let verified = try await sandbox.idflow(["token", "verify", "-"], stdin: replayedToken)
+        #expect(verified.exitCode == 0, "\(verified)")
+        let stored = try await sandbox.idflow(["token", "verify"]).json()
+        #expect(try verified.json()["claims"]?["sub"] == stored["claims"]?["sub"], "the same user: \(verified)")
+
+        let wrong = try replay(
+            text, in: sandbox, exporting: ["PASSWORD": Self.password, "PKCE_VERIFIER": "not-the-verifier-idflow-made-0123456789abcdef"])
+        #expect(wrong.statuses.last == 400, "the code is redeemed with a verifier that does not match: \(wrong)")
+        #expect(wrong.answers[wrong.statuses.count]?["error"] == "invalid_grant")
 
         let userinfoFile = curlFile(sandbox, "userinfo")
         let userinfo = try await sandbox.idflow(["userinfo", "--curl-file", userinfoFile.path])
@@ -176,7 +209,7 @@ struct CurlReplayTests {
     }
 
     /// Identity Engine: the embedded sign-in's script carries the interaction handle, the state handle and the
-    /// interaction code from answer to answer; replayed, it signs in again up to the code's redemption.
+    /// interaction code from answer to answer; replayed with the run's verifier, it signs in again to the tokens.
     @Test func embeddedSignInReplaysUpToTheInteractionCode() async throws {
         let sandbox = try await LiveSandbox.start()
         _ = try await sandbox.createActiveUser(email: "idx@example.com", password: Self.password)
@@ -189,12 +222,15 @@ struct CurlReplayTests {
         #expect(declared(text).sorted() == ["PASSCODE", "PKCE_VERIFIER"], "\(text)")
         #expect(text.contains("STATE_HANDLE: .stateHandle of the answer above"), "\(text)")
         #expect(text.contains("INTERACTION_CODE: .successWithInteractionCode"), "\(text)")
-        let replayed = try replay(
-            text, in: sandbox, exporting: ["PASSCODE": Self.password, "PKCE_VERIFIER": "not-the-verifier-idflow-made-0123456789abcdef"])
+        let verifier = try #require(spentValue(text, "PKCE_VERIFIER"), "\(text)")
+        let replayed = try replay(text, in: sandbox, exporting: ["PASSCODE": Self.password, "PKCE_VERIFIER": verifier])
         #expect(replayed.status == 0, "\(replayed)")
         #expect(replayed.answers.values.contains { $0["successWithInteractionCode"] != nil }, "signed in again: \(replayed)")
-        #expect(replayed.statuses.dropLast().allSatisfy { $0 == 200 }, "\(replayed)")
-        #expect(replayed.statuses.last == 400, "the code redeemed with another verifier: \(replayed)")
+        #expect(replayed.statuses.allSatisfy { $0 == 200 }, "\(replayed)")
+        #expect(replayed.answers[replayed.statuses.count]?["access_token"]?.stringValue != nil, "\(replayed)")
+        let wrong = try replay(
+            text, in: sandbox, exporting: ["PASSCODE": Self.password, "PKCE_VERIFIER": "not-the-verifier-idflow-made-0123456789abcdef"])
+        #expect(wrong.statuses.last == 400, "the code redeemed with another verifier: \(wrong)")
     }
 
     /// `--curl` writes to stderr and IDFLOW_CURL=1 is the same; the stream is the script bash can run.

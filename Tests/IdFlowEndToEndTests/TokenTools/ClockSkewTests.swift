@@ -28,4 +28,39 @@ struct ClockSkewTests {
         #expect(try verified.json()["serverClock"]?["skewSeconds"]?.intValue.map { abs($0) <= 2 } == true, "\(verified.stdout)")
         #expect(try verified.json()["expiresInSeconds"]?.intValue.map { $0 > 0 } == true)
     }
+
+    /// The sandbox clock moved ahead moves its `Date` header too, so what the commands measure is that skew: a token
+    /// issued on real time is expired by the server's clock (and still valid by this machine's), and tokens issued
+    /// ahead are refused by this machine's clock with the skew named, instead of only "issued in the future".
+    @Test func aServerClockAheadIsMeasuredAndExplained() async throws {
+        let sandbox = try await LiveSandbox.start()
+        defer { sandbox.stop() }
+        _ = try await sandbox.createActiveUser(email: "ahead@example.com", password: Self.password)
+        let login = try await sandbox.idflow(["login-pkce", "--username", "ahead@example.com", "--password-stdin"], stdin: Self.password)
+        #expect(login.exitCode == 0, "\(login)")
+        let (moved, _) = try await sandbox.call("POST", "/sandbox/clock", json: ["advanceSeconds": 7200])
+        #expect(moved == 200)
+        func aheadBy7200(_ skew: Int?) -> Bool { skew.map { (7198...7202).contains($0) } ?? false }
+
+        let inspected = try await sandbox.idflow(["token", "inspect"]).json()
+        #expect(aheadBy7200(inspected["serverClock"]?["skewSeconds"]?.intValue), "\(inspected)")
+        #expect(inspected["expiresInSeconds"]?.intValue.map { $0 > 3000 } == true, "valid by this machine's clock: \(inspected)")
+        #expect(
+            inspected["serverClock"]?["expiresInSeconds"]?.intValue.map { $0 < -3000 } == true, "expired by the server's: \(inspected)")
+
+        let verified = try await sandbox.idflow(["token", "verify"])
+        #expect(verified.exitCode == 0, "judged by this machine's clock: \(verified)")
+        #expect(aheadBy7200(try verified.json()["serverClock"]?["skewSeconds"]?.intValue), "\(verified.stdout)")
+        #expect(try verified.json()["serverClock"]?["expiresInSeconds"]?.intValue.map { $0 < -3000 } == true, "\(verified.stdout)")
+
+        // A sign-in now gets an ID token issued two hours ahead of this machine: refused, and the skew named.
+        let refused = try await sandbox.idflow(
+            ["login-pkce", "--username", "ahead@example.com", "--password-stdin", "--no-store"], stdin: Self.password)
+        #expect(refused.exitCode == 13, "\(refused)")
+        let message = refused.error?["message"]?.stringValue ?? ""
+        #expect(message.contains("s behind the issuer's (its Date header)"), "\(refused)")
+        #expect(["7199 s", "7200 s", "7201 s"].contains { message.contains("which is \($0) behind") }, "\(message)")
+        #expect(message.contains("by the issuer's clock the token is valid"), "\(message)")
+        #expect(refused.error?["hint"]?.stringValue?.contains("timedatectl set-ntp true") == true, "\(refused)")
+    }
 }

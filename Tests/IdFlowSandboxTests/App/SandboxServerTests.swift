@@ -45,6 +45,28 @@ struct SandboxServerTests {
         await #expect(throws: (any Error).self) { _ = try await Self.get("\(info.orgUrl)/sandbox/info", token: nil) }
     }
 
+    @Test("the Date header a client reads follows the sandbox clock, as token times do")
+    func dateHeaderFollowsTheClock() async throws {
+        let server = try await SandboxServer.start(SandboxConfiguration())
+        defer { Task { await server.stop() } }
+        func serverDate() async throws -> Date {
+            let request = URLRequest(url: URL(string: "\(server.info.issuer)/.well-known/openid-configuration")!)
+            let (_, response) = try await URLSession.shared.data(for: request)
+            let header = try #require((response as! HTTPURLResponse).value(forHTTPHeaderField: "Date"))
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            return try #require(formatter.date(from: header), "\(header)")
+        }
+        #expect(abs(try await serverDate().timeIntervalSinceNow) <= 3)
+        await server.state.advanceClock(bySeconds: 3600)
+        // Hummingbird writes its own real-time Date after the router; the connection handler writes the clock's.
+        #expect(abs(try await serverDate().timeIntervalSinceNow - 3600) <= 3)
+        await server.state.resetClock()
+        #expect(abs(try await serverDate().timeIntervalSinceNow) <= 3)
+    }
+
     @Test("a host name is reported as the address it resolved to, which clients can use")
     func listenAddressOfAHostName() async throws {
         var configuration = SandboxConfiguration()

@@ -28,6 +28,11 @@ struct DiscoveryControllerTests {
             #expect(document["id_token_signing_alg_values_supported"] as? [String] == ["RS256"])
             #expect((document["token_endpoint_auth_methods_supported"] as? [String])?.contains("none") == true)
             #expect((document["scopes_supported"] as? [String])?.contains("offline_access") == true)
+            // Like Okta's (an Identity Engine org's included), no interaction_code although the sandbox serves IDX:
+            // the grant is an org and app setting no discovery document names (doctor asks /v1/interact instead).
+            let grants = try #require(document["grant_types_supported"] as? [String])
+            #expect(grants.contains("authorization_code") && !grants.contains("interaction_code"))
+            #expect(!((recorded["grant_types_supported"] as? [String])?.contains("interaction_code") ?? true))
             // ?client_id= is accepted, as Okta's discovery accepts it.
             let withClient = try await api.send(
                 .get, "/oauth2/default/.well-known/openid-configuration?client_id=0oaidflowsandbox0000", auth: .none)

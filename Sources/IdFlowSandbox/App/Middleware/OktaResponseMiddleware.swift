@@ -28,14 +28,17 @@ struct OktaResponseMiddleware: RouterMiddleware {
             response.headers[.pragma] = "no-cache"
             response.headers[.expires] = "0"
         }
-        // Hummingbird's server sets Date too; setting it here makes router tests see it as well.
-        response.headers[.date] = Timestamps.httpDate(Date())
+        // On a live server `SandboxDateHeaderHandler` writes the final Date (Hummingbird replaces this one with
+        // real time); setting it here makes router tests see the sandbox clock as well.
+        response.headers[.date] = Timestamps.httpDate(state.clock.now)
         if response.headers[.rateLimitLimit] == nil {
             // Admin routes are never limited; they report the "other" family's headers.
             let status = await state.rateLimitStatus(RateLimitFamily(path: request.uri.path) ?? .other)
             response.headers[.rateLimitLimit] = String(status.limit)
             response.headers[.rateLimitRemaining] = String(status.remaining)
-            response.headers[.rateLimitReset] = String(status.reset)
+            // The window runs on real time (clients wait for it by sleeping), but a client reads the reset
+            // against the Date header, which follows the sandbox clock: so the reset is said on that clock too.
+            response.headers[.rateLimitReset] = String(status.reset + Int(state.clock.offset.rounded()))
         }
         return response
     }
