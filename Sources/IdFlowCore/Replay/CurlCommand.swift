@@ -67,7 +67,8 @@ struct CurlCommand {
             tail.insert(("?", rest[rest.index(after: question)...]), at: 0)
             rest = rest[..<question]
         }
-        segments.append(.literal(String(rest)))
+        // A path may name what an earlier answer gave (a created user's id, a token in a path): its variable.
+        segments += bindings.replacingKnownSecrets(in: String(rest))
         for (separator, parameters) in tail {
             segments.append(.literal(String(separator)))
             segments += parameterSegments(parameters, url: text, bindings: &bindings, encodedAsIs: true)

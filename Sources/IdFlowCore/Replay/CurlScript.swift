@@ -36,6 +36,8 @@ public final class CurlScript: Sendable {
         var unspent: [(step: Int, name: String, value: String)] = []
         /// Those written out: name → (the request that spent it, the value).
         var spent: [String: (step: Int, value: String)] = [:]
+        /// Each request's method, by number: what a POST created is named for the requests after it.
+        var methods: [Int: String] = [:]
     }
 
     private let state = Locked(State())
@@ -86,6 +88,7 @@ public final class CurlScript: Sendable {
                 step: state.count, method: request.httpMethod ?? "GET", url: request.url ?? URL(fileURLWithPath: "/"),
                 headers: (request.allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) }, body: request.httpBody,
                 transportArguments: transportArguments)
+            state.methods[state.count] = request.httpMethod ?? "GET"
             let known = Set(state.bindings.variables.map(\.name))
             let text = command.render(&state.bindings)
             for variable in state.bindings.variables where !known.contains(variable.name) {
@@ -106,6 +109,11 @@ public final class CurlScript: Sendable {
             } else {
                 for variable in bindAnswer(step, response, &state.bindings) {
                     if let assignment = variable.assignment { lines.append(assignment) }
+                }
+                if state.methods[step] == "POST", let variable = bindCreated(step, response, &state.bindings),
+                    let assignment = variable.assignment
+                {
+                    lines.append(assignment)
                 }
             }
             // Answered, the request has spent what idflow made for it: now its value can be said. Not after an
@@ -221,6 +229,21 @@ public final class CurlScript: Sendable {
         if let key = options.clientKey { arguments.append("--key " + ShellWord.quote(key)) }
         if let proxy = options.proxy { arguments.append("--proxy " + ShellWord.quote(proxy)) }
         return arguments
+    }
+
+    /// The `id` of what a POST created (a user of `register`, each user of `register --batch`), so that the requests
+    /// that follow (activate it, read it back) name it as a variable: a replay, which creates another, acts on that
+    /// one rather than on the run's. Not a secret; named like one so that every later use is the variable.
+    private func bindCreated(_ step: Int, _ response: HTTPResponse, _ bindings: inout ReplayBindings) -> ReplayVariable? {
+        guard (200..<300).contains(response.status), let document = try? JSONValue(data: response.body),
+            let id = document["id"]?.stringValue, id.count >= 8, bindings.existing(id) == nil
+        else { return nil }
+        // `/api/v1/users` names a `USER_ID`: the last path segment that is a word, made singular.
+        let segment = response.url.pathComponents.last { $0.allSatisfy { $0.isLetter || $0 == "-" } && $0 != "/" } ?? "created"
+        let base = segment.hasSuffix("s") ? String(segment.dropLast()) : segment
+        return bindings.bindAnswer(
+            id, key: base + "Id", origin: ".id of the answer above (request \(step))",
+            extraction: "jq -r '.id' \"$IDFLOW_OUT/\(step).json\"", step: step)
     }
 
     /// The secrets first met in an answer: JSON members (the nearest first) and the parameters of a redirect.

@@ -66,7 +66,14 @@ public struct ReplayVariable: Equatable, Sendable {
         case "token" where url.contains("/authn"):
             return "the activation or recovery token (--activation-token, its URL, or env IDFLOW_ACTIVATION_TOKEN)"
         case "refresh_token": return "the stored refresh token (idflow keeps it in the profile's state directory)"
+        case "token" where url.hasSuffix("/introspect") || url.hasSuffix("/revoke"):
+            return "the token the command was given (its argument, stdin, or the stored one: idflow token get)"
         case "token": return "the token the command was given"
+        case "data" where url.contains("/custom-registration/") && url.hasSuffix("/init"):
+            return "the identity provider's init data (--init-data or the prompt)"
+        case "data" where url.contains("/custom-registration/"):
+            return
+                "the data for the identity provider (--data, --data-stdin or the prompt); a code it sent is good for one transaction only"
         default: return "the \(key) idflow sent"
         }
     }

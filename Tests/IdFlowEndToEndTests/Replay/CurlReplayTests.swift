@@ -210,7 +210,7 @@ struct CurlReplayTests {
 
     /// Identity Engine: the embedded sign-in's script carries the interaction handle, the state handle and the
     /// interaction code from answer to answer; replayed with the run's verifier, it signs in again to the tokens.
-    @Test func embeddedSignInReplaysUpToTheInteractionCode() async throws {
+    @Test func embeddedSignInReplaysToTheTokens() async throws {
         let sandbox = try await LiveSandbox.start()
         _ = try await sandbox.createActiveUser(email: "idx@example.com", password: Self.password)
         let file = curlFile(sandbox, "embedded")
