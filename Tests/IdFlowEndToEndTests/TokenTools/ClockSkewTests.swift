@@ -40,7 +40,8 @@ struct ClockSkewTests {
         #expect(login.exitCode == 0, "\(login)")
         let (moved, _) = try await sandbox.call("POST", "/sandbox/clock", json: ["advanceSeconds": 7200])
         #expect(moved == 200)
-        func aheadBy7200(_ skew: Int?) -> Bool { skew.map { (7198...7202).contains($0) } ?? false }
+        // Measured against the middle of a request: a loaded machine's slow answer moves it by a few seconds.
+        func aheadBy7200(_ skew: Int?) -> Bool { skew.map { (7195...7205).contains($0) } ?? false }
 
         let inspected = try await sandbox.idflow(["token", "inspect"]).json()
         #expect(aheadBy7200(inspected["serverClock"]?["skewSeconds"]?.intValue), "\(inspected)")
@@ -59,7 +60,8 @@ struct ClockSkewTests {
         #expect(refused.exitCode == 13, "\(refused)")
         let message = refused.error?["message"]?.stringValue ?? ""
         #expect(message.contains("s behind the issuer's (its Date header)"), "\(refused)")
-        #expect(["7199 s", "7200 s", "7201 s"].contains { message.contains("which is \($0) behind") }, "\(message)")
+        let measured = message.components(separatedBy: "which is ").dropFirst().first?.split(separator: " ").first.flatMap { Int($0) }
+        #expect(aheadBy7200(measured), "\(message)")
         #expect(message.contains("by the issuer's clock the token is valid"), "\(message)")
         #expect(refused.error?["hint"]?.stringValue?.contains("timedatectl set-ntp true") == true, "\(refused)")
     }
