@@ -208,6 +208,22 @@ struct AdminControllerTests {
         }
     }
 
+    @Test("a moved clock moves Date, and the rate-limit reset is said on that clock: reset − Date is still the real wait")
+    func rateLimitResetOnTheDateClock() async throws {
+        try await withSandbox { api in
+            _ = try await api.send(.post, "/sandbox/clock", json: ["advanceSeconds": 7_200])
+            let reply = try await api.send(.get, "/api/v1/users", auth: .ssws)
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            let date = try #require(formatter.date(from: reply.header("Date") ?? ""), "\(reply.header("Date") ?? "")")
+            let reset = try #require(Double(reply.header("X-Rate-Limit-Reset") ?? ""))
+            #expect(date.timeIntervalSinceNow > 7_190, "\(date)")
+            #expect((0...61).contains(reset - date.timeIntervalSince1970), "reset \(reset), Date \(date)")
+        }
+    }
+
     @Test("an unlimited family never reports itself nearly spent, however many requests a window sees")
     func unlimitedFamilyStaysFarFromItsLimit() async throws {
         try await withSandbox { api in
