@@ -31,9 +31,12 @@ public struct DPoPKey: Sendable, Equatable {
     }
 
     /// RFC 7638's SHA-256 thumbprint, base64url: what a bound token's `cnf.jkt` must equal.
-    public var thumbprint: String {
-        let raw = privateKey.publicKey.rawRepresentation
-        // The required members in lexicographic order, no whitespace (RFC 7638 §3.2).
+    public var thumbprint: String { Self.thumbprint(of: privateKey.publicKey) }
+
+    /// The thumbprint of any P-256 public key: its required JWK members in lexicographic order, no whitespace
+    /// (RFC 7638 §3.2), hashed.
+    static func thumbprint(of publicKey: P256.Signing.PublicKey) -> String {
+        let raw = publicKey.rawRepresentation
         let canonical =
             #"{"crv":"P-256","kty":"EC","x":""# + Base64URL.encode(raw.prefix(32)) + #"","y":""# + Base64URL.encode(raw.suffix(32)) + #""}"#
         return Base64URL.encode(Data(SHA256.hash(data: Data(canonical.utf8))))
