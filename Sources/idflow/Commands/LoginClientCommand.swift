@@ -20,9 +20,10 @@ struct LoginClientCommand: AsyncParsableCommand {
             A refused client (wrong secret or key, unknown client, replayed assertion): exit 4. A scope not granted: \
             exit 3 or 4 as the server classes it. An app that requires DPoP without --dpop: exit 4, the hint says so.
 
-              $ idflow login-client --issuer "$OKTA_CLIENT_ORGURL" --private-key-file key.pem \\
-                  --service-client-id 0oa... --scope okta.users.read | jq -r .access_token
-              $ idflow login-client --client-id 0oa... --client-secret-file secret.txt --scope api:read --dpop
+              $ idflow login-client --issuer "$OKTA_CLIENT_ORGURL" \\
+                  --private-key-file key.pem --scope okta.users.read
+              $ idflow login-client --client-id 0oa... \\
+                  --client-secret-file secret.txt --scope api:read --dpop
             """)
 
     @Flag(name: .customLong("no-store"), help: "Print the token without saving it.")
