@@ -64,6 +64,11 @@ struct ServiceAppTests {
         #expect(later.map(Self.tokenRequests) == Array(repeating: 0, count: later.count), "one token for the whole runbook")
         #expect(try later[1].json()["status"] == "PROVISIONED")
         #expect(later[5].stdout.split(separator: "\n").count == 2)
+        // doctor's credentials check makes the same harmless read with the cached token.
+        let doctor = try await sandbox.idflow(["doctor"], environment: environment)
+        let credentials = try doctor.json()["checks"]?.arrayValue?.first { $0["name"] == "credentials" }
+        #expect(credentials?["status"] == "ok", "\(doctor)")
+        #expect(credentials?["detail"]?.stringValue?.contains("service app") == true)
         // The cache is the profile's, 0600, and holds the key a bound token needs.
         let cache = sandbox.stateDirectory.appendingPathComponent("profiles/default/service-apps")
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".json") }
