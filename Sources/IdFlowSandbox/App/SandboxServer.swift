@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -34,6 +35,9 @@ public final class SandboxServer: Sendable {
         let state = SandboxState(configuration: configuration)
         let logger = SandboxLogger.make()
         var server = HTTPServerBuilder.http1()
+        // The default service app's key is generated and written before the server runs, so that the task below
+        // removes its file however the server stops.
+        let serviceAppKeyFile = try await state.prepareServiceApps(writingKeyFile: true)
         var tls: SandboxTLS?
         if let tlsConfiguration = configuration.tls {
             let prepared = try SandboxTLS.prepare(tlsConfiguration, host: configuration.host)
@@ -53,6 +57,7 @@ public final class SandboxServer: Sendable {
             defer {
                 boundContinuation.finish()
                 tls?.removeCAFile()
+                if let serviceAppKeyFile { try? FileManager.default.removeItem(atPath: serviceAppKeyFile) }
             }
             try await serviceGroup.run()
         }
