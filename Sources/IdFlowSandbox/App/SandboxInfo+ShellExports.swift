@@ -2,20 +2,12 @@
 /// of five `jq -r` calls on the JSON line.
 extension SandboxInfo {
     /// The variables idflow reads (CONTRACT.md, "Configuration"), with this sandbox's values.
-    /// The default service app's follow when there is one; `IDFLOW_CA_FILE` comes last, and only when there is a
-    /// generated CA to trust (`--tls`).
+    /// `IDFLOW_CA_FILE` comes last, and only when there is a generated CA to trust (`--tls`).
     public var environment: [(name: String, value: String)] {
         var variables = [
             ("OKTA_CLIENT_ORGURL", orgUrl), ("OKTA_CLIENT_TOKEN", apiToken), ("OKTA_OAUTH2_ISSUER", issuer),
             ("OKTA_OAUTH2_CLIENTID", clientId), ("OKTA_OAUTH2_REDIRECTURI", redirectUri),
         ]
-        // The default service app, for PrivateKey mode; the mode itself is left to the runbook (SSWS stays the default).
-        if let serviceApp {
-            variables += [
-                ("OKTA_CLIENT_CLIENTID", serviceApp.clientId), ("OKTA_CLIENT_PRIVATEKEY", serviceApp.privateKeyFile),
-                ("OKTA_CLIENT_KID", serviceApp.keyId),
-            ]
-        }
         if let caFile { variables.append(("IDFLOW_CA_FILE", caFile)) }
         return variables
     }

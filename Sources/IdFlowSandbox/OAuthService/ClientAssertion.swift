@@ -40,7 +40,8 @@ enum ClientAssertion {
         let kid = header["kid"] as? String
         let key: ClientPublicKey
         if let kid {
-            guard let named = app.keys.first(where: { $0.kid == kid }) ?? (app.keys.count == 1 && app.keys[0].kid == nil ? app.keys[0] : nil)
+            guard
+                let named = app.keys.first(where: { $0.kid == kid }) ?? (app.keys.count == 1 && app.keys[0].kid == nil ? app.keys[0] : nil)
             else { throw badKeyID }
             key = named
         } else {

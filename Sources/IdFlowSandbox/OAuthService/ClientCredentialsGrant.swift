@@ -24,7 +24,8 @@ struct ClientCredentialsGrant {
         .badRequest, "invalid_scope",
         "The requested scope is invalid, unknown, malformed, or exceeds the scope granted by the resource owner.")
     static let unauthorizedClient = OAuthErrorResponse(
-        .badRequest, "unauthorized_client", "The client is not authorized to use the provided grant type. Configured grant types: [authorization_code, refresh_token].")
+        .badRequest, "unauthorized_client",
+        "The client is not authorized to use the provided grant type. Configured grant types: [authorization_code, refresh_token].")
 
     /// The scopes the default authorization server grants to client credentials: the custom ones it defines.
     static let customServerScopes = [ProtectedResource.adminScope]

@@ -52,7 +52,8 @@ public struct ServiceAppConfiguration: Codable, Sendable, Equatable {
         let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).filter { !known.contains($0) }.sorted()
         guard unknown.isEmpty else {
             throw SandboxConfigurationError.invalidValue(
-                key: "serviceApps", reason: "unknown key(s) \(unknown.joined(separator: ", ")) (known keys: \(known.joined(separator: ", ")))")
+                key: "serviceApps",
+                reason: "unknown key(s) \(unknown.joined(separator: ", ")) (known keys: \(known.joined(separator: ", ")))")
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         clientId = try container.decode(String.self, forKey: .clientId)

@@ -65,7 +65,8 @@ struct ResourceController {
         let scheme = header.prefix { $0 != " " }.lowercased()
         guard scheme == "bearer" || scheme == "dpop" else {
             throw ResourceChallenge(
-                status: .badRequest, error: "invalid_request", errorDescription: "The Authorization header must use the Bearer or DPoP scheme.",
+                status: .badRequest, error: "invalid_request",
+                errorDescription: "The Authorization header must use the Bearer or DPoP scheme.",
                 metadataURL: metadataURL)
         }
         let token = header.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)

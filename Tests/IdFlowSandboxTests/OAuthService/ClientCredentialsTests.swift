@@ -20,7 +20,8 @@ struct ClientCredentialsTests {
         try await withSandbox(
             configure: {
                 $0.serviceApps = [
-                    ServiceAppConfiguration(clientId: clientId, publicKey: key.publicPEM, keyId: "k1", scopes: scopes, requireDPoP: requireDPoP)
+                    ServiceAppConfiguration(
+                        clientId: clientId, publicKey: key.publicPEM, keyId: "k1", scopes: scopes, requireDPoP: requireDPoP)
                 ]
             }, test)
     }
@@ -30,7 +31,8 @@ struct ClientCredentialsTests {
         let key = try await TestClientKey.rsa()
         try await Self.withServiceApp(key) { api in
             let orgURL = await api.orgURL
-            let assertion = try await key.assertion(clientId: Self.clientId, audience: orgURL + "/oauth2/v1/token", now: await api.now, kid: "k1")
+            let assertion = try await key.assertion(
+                clientId: Self.clientId, audience: orgURL + "/oauth2/v1/token", now: await api.now, kid: "k1")
             let reply = try await api.clientCredentials(assertion: assertion, scope: "okta.users.read okta.users.manage")
             #expect(reply.status == .ok, "\(reply.text)")
             #expect(reply.header("Cache-Control") == "no-store")
@@ -60,7 +62,9 @@ struct ClientCredentialsTests {
         let key = try await TestClientKey.p256()
         try await withSandbox(
             configure: {
-                $0.serviceApps = [ServiceAppConfiguration(clientId: Self.clientId, jwks: key.jwks(kid: "ec-1"), scopes: ["okta.users.read"])]
+                $0.serviceApps = [
+                    ServiceAppConfiguration(clientId: Self.clientId, jwks: key.jwks(kid: "ec-1"), scopes: ["okta.users.read"])
+                ]
             }
         ) { api in
             let url = await api.orgURL + "/oauth2/v1/token"
@@ -72,6 +76,28 @@ struct ClientCredentialsTests {
             let reply = try await api.clientCredentials(assertion: wrongKid)
             try reply.expectCatalogued(.unauthorized, "invalid_client")
             #expect(try reply.oauthError().description == "The client_assertion JWT kid is invalid.")
+        }
+    }
+
+    @Test("with several keys an assertion must name one of them by kid")
+    func severalKeys() async throws {
+        let first = try await TestClientKey.rsa()
+        let second = try await TestClientKey.p256()
+        var keys = [first.jwk, second.jwk]
+        keys[0]["kid"] = "rsa-1"
+        keys[1]["kid"] = "ec-1"
+        let jwks = String(decoding: try JSONSerialization.data(withJSONObject: ["keys": keys]), as: UTF8.self)
+        try await withSandbox(
+            configure: { $0.serviceApps = [ServiceAppConfiguration(clientId: Self.clientId, jwks: jwks, scopes: ["okta.users.read"])] }
+        ) { api in
+            let url = await api.orgURL + "/oauth2/v1/token"
+            let named = try await second.assertion(clientId: Self.clientId, audience: url, now: await api.now, kid: "ec-1")
+            #expect(try await api.clientCredentials(assertion: named).status == .ok)
+            let unnamed = try await first.assertion(clientId: Self.clientId, audience: url, now: await api.now)
+            #expect(
+                try await api.clientCredentials(assertion: unnamed).oauthError().description == "The client_assertion JWT kid is invalid.")
+            let mismatched = try await first.assertion(clientId: Self.clientId, audience: url, now: await api.now, kid: "ec-1")
+            #expect(try await api.clientCredentials(assertion: mismatched).status == .unauthorized)
         }
     }
 
@@ -104,7 +130,10 @@ struct ClientCredentialsTests {
                     try await key.assertion(clientId: Self.clientId, audience: url, now: now, subject: "0oanobody00000000000"),
                     "The subject claim for client_assertion is not a valid client_id."
                 ),
-                (try await key.assertion(clientId: Self.clientId, audience: url, now: now, kid: "k2"), "The client_assertion JWT kid is invalid."),
+                (
+                    try await key.assertion(clientId: Self.clientId, audience: url, now: now, kid: "k2"),
+                    "The client_assertion JWT kid is invalid."
+                ),
                 ("not.a-jwt", "The parsing of the client_assertion failed."),
             ]
             for (assertion, description) in cases {
@@ -119,16 +148,21 @@ struct ClientCredentialsTests {
     func replayAndType() async throws {
         let key = try await TestClientKey.rsa()
         try await Self.withServiceApp(key) { api in
-            let assertion = try await key.assertion(clientId: Self.clientId, audience: await api.orgURL + "/oauth2/v1/token", now: await api.now)
+            let assertion = try await key.assertion(
+                clientId: Self.clientId, audience: await api.orgURL + "/oauth2/v1/token", now: await api.now)
             #expect(try await api.clientCredentials(assertion: assertion).status == .ok)
             let replay = try await api.clientCredentials(assertion: assertion)
             try replay.expectCatalogued(.unauthorized, "invalid_client")
             #expect(try replay.oauthError().description == "The client_assertion token has already been used.")
 
-            let fresh = try await key.assertion(clientId: Self.clientId, audience: await api.orgURL + "/oauth2/v1/token", now: await api.now)
+            let fresh = try await key.assertion(
+                clientId: Self.clientId, audience: await api.orgURL + "/oauth2/v1/token", now: await api.now)
             let wrongType = try await api.postForm(
                 "/oauth2/v1/token",
-                [("grant_type", "client_credentials"), ("scope", "okta.users.read"), ("client_assertion_type", "jwt"), ("client_assertion", fresh)])
+                [
+                    ("grant_type", "client_credentials"), ("scope", "okta.users.read"), ("client_assertion_type", "jwt"),
+                    ("client_assertion", fresh),
+                ])
             try wrongType.expectCatalogued(.badRequest, "invalid_request")
             #expect(try wrongType.oauthError().description == "The client_assertion_type is invalid.")
 
@@ -137,7 +171,8 @@ struct ClientCredentialsTests {
             try secret.expectCatalogued(.unauthorized, "invalid_client")
             #expect(
                 try secret.oauthError().description
-                    == "Client Credentials requests to the Org Authorization Server must use the private_key_jwt token_endpoint_auth_method.")
+                    == "Client Credentials requests to the Org Authorization Server must use the private_key_jwt token_endpoint_auth_method."
+            )
         }
     }
 
@@ -192,7 +227,8 @@ struct ClientCredentialsTests {
             let offline = try await api.clientCredentials(assertion: nil, scope: "offline_access", base: base, extra: confidential)
             try offline.expectCatalogued(.badRequest, "invalid_scope")
 
-            let assertion = try await key.assertion(clientId: Self.clientId, audience: await api.orgURL + base + "/token", now: await api.now)
+            let assertion = try await key.assertion(
+                clientId: Self.clientId, audience: await api.orgURL + base + "/token", now: await api.now)
             let service = try await api.clientCredentials(assertion: assertion, scope: "resource.admin", base: base)
             #expect(service.status == .ok, "\(service.text)")
 

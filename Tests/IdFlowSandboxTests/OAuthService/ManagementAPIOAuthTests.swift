@@ -31,7 +31,8 @@ struct ManagementAPIOAuthTests {
             #expect(list.status == .ok, "\(list.text)")
 
             let create = try await api.send(
-                .post, "/api/v1/users?activate=false", json: ["profile": ["email": "svc@example.com", "login": "svc@example.com", "firstName": "Svc", "lastName": "App"]],
+                .post, "/api/v1/users?activate=false",
+                json: ["profile": ["email": "svc@example.com", "login": "svc@example.com", "firstName": "Svc", "lastName": "App"]],
                 auth: .header("Bearer \(reader)"))
             #expect(create.status == .forbidden)
             #expect(try create.oktaError().code == "E0000006")
@@ -46,7 +47,8 @@ struct ManagementAPIOAuthTests {
 
             let manager = try await Self.bearerToken(api, key: key, scope: "okta.users.manage")
             let created = try await api.send(
-                .post, "/api/v1/users?activate=false", json: ["profile": ["email": "svc@example.com", "login": "svc@example.com", "firstName": "Svc", "lastName": "App"]],
+                .post, "/api/v1/users?activate=false",
+                json: ["profile": ["email": "svc@example.com", "login": "svc@example.com", "firstName": "Svc", "lastName": "App"]],
                 auth: .header("Bearer \(manager)"))
             #expect(created.status == .ok, "\(created.text)")
             #expect(try await api.send(.get, "/api/v1/users/svc@example.com", auth: .header("Bearer \(manager)")).status == .ok)
@@ -67,7 +69,8 @@ struct ManagementAPIOAuthTests {
             #expect(try forged.oktaError().code == "E0000011")
 
             let proofKey = try await TestClientKey.p256()
-            let proof = try await proofKey.proof(method: "GET", url: await api.orgURL + "/api/v1/users", now: await api.now, accessToken: token)
+            let proof = try await proofKey.proof(
+                method: "GET", url: await api.orgURL + "/api/v1/users", now: await api.now, accessToken: token)
             let unbound = try await api.send(.get, "/api/v1/users", headers: [.dpop: proof], auth: .header("DPoP \(token)"))
             #expect(unbound.status == .unauthorized)
             #expect(try unbound.challenge().parameters["error_description"] == "The presented access_token is not DPoP bound.")
@@ -109,15 +112,18 @@ struct ManagementAPIOAuthTests {
                     "The resource request must use the DPoP authentication scheme when using a DPoP bound token."
                 ),
                 (
-                    try await proofKey.proof(method: "GET", url: await api.orgURL + "/api/v1/groups", now: await api.now, accessToken: token),
+                    try await proofKey.proof(
+                        method: "GET", url: await api.orgURL + "/api/v1/groups", now: await api.now, accessToken: token),
                     "DPoP", "invalid_dpop_proof", "'htu' claim in the DPoP proof JWT is invalid."
                 ),
                 (
-                    try await proofKey.proof(method: "POST", url: url, now: await api.now, accessToken: token), "DPoP", "invalid_dpop_proof",
+                    try await proofKey.proof(method: "POST", url: url, now: await api.now, accessToken: token), "DPoP",
+                    "invalid_dpop_proof",
                     "'htm' claim in the DPoP proof JWT is invalid."
                 ),
                 (
-                    try await proofKey.proof(method: "GET", url: url, now: await api.now, accessToken: token + "x"), "DPoP", "invalid_dpop_proof",
+                    try await proofKey.proof(method: "GET", url: url, now: await api.now, accessToken: token + "x"), "DPoP",
+                    "invalid_dpop_proof",
                     "'ath' claim in the DPoP proof does not match the presented access_token."
                 ),
                 (

@@ -102,7 +102,6 @@ struct ServiceAppConfigurationTests {
         #expect(served["privateKeyFile"] as? String == app.privateKeyFile)
         #expect(served["keyId"] as? String == app.keyId)
         #expect(served["scopes"] as? [String] == app.scopes)
-        #expect(server.info.environment.contains { $0 == ("OKTA_CLIENT_PRIVATEKEY", app.privateKeyFile) })
 
         await server.stop()
         #expect(!FileManager.default.fileExists(atPath: app.privateKeyFile))

@@ -72,7 +72,8 @@ struct TokenEndpointDPoPTests {
         let client = try await TestClientKey.rsa()
         try await ClientCredentialsTests.withServiceApp(client, requireDPoP: true) { api in
             let reply = try await api.clientCredentials(
-                assertion: try await client.assertion(clientId: Self.clientId, audience: await api.orgURL + "/oauth2/v1/token", now: await api.now))
+                assertion: try await client.assertion(
+                    clientId: Self.clientId, audience: await api.orgURL + "/oauth2/v1/token", now: await api.now))
             let recorded = try Fixtures.object("okta-oauth-service/token-error-invalid-dpop-proof-missing-header.json")
             #expect(reply.status == .badRequest)
             #expect(try reply.oauthError().error == recorded["error"] as? String)
@@ -105,14 +106,23 @@ struct TokenEndpointDPoPTests {
             var privateJWK = proofKey.jwk
             privateJWK["d"] = "AQAB"
             let cases: [(String, String)] = [
-                (try await proofKey.proof(url: url, now: now, nonce: nonce, type: "JWT"), "'typ' must be 'dpop+jwt' in the DPoP proof JWT."),
-                (try await proofKey.proof(method: "GET", url: url, now: now, nonce: nonce), "'htm' claim in the DPoP proof JWT is invalid."),
+                (
+                    try await proofKey.proof(url: url, now: now, nonce: nonce, type: "JWT"),
+                    "'typ' must be 'dpop+jwt' in the DPoP proof JWT."
+                ),
+                (
+                    try await proofKey.proof(method: "GET", url: url, now: now, nonce: nonce),
+                    "'htm' claim in the DPoP proof JWT is invalid."
+                ),
                 (try await proofKey.proof(url: url + "x", now: now, nonce: nonce), "'htu' claim in the DPoP proof JWT is invalid."),
                 (
                     try await proofKey.proof(url: url, now: now.addingTimeInterval(-301), nonce: nonce),
                     "The DPoP proof JWT is issued more than five minutes in the past."
                 ),
-                (try await proofKey.proof(url: url, now: now.addingTimeInterval(600), nonce: nonce), "The DPoP proof JWT is issued in the future."),
+                (
+                    try await proofKey.proof(url: url, now: now.addingTimeInterval(600), nonce: nonce),
+                    "The DPoP proof JWT is issued in the future."
+                ),
                 (
                     try await proofKey.proof(url: url, now: now, nonce: nonce, publicJWK: (try await TestClientKey.rsa()).jwk),
                     "The DPoP proof JWT signature is invalid."
@@ -126,6 +136,16 @@ struct TokenEndpointDPoPTests {
                 try reply.expectCatalogued(.badRequest, "invalid_dpop_proof")
                 #expect(try reply.oauthError().description == description)
             }
+            var twoHeaders: HTTPFields = [:]
+            for _ in 0..<2 { twoHeaders.append(HTTPField(name: .dpop, value: try await proofKey.proof(url: url, now: now, nonce: nonce))) }
+            let fields = [
+                ("grant_type", "client_credentials"), ("scope", "okta.users.read"),
+                ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+                ("client_assertion", try await client.assertion(clientId: Self.clientId, audience: url, now: await api.now)),
+            ]
+            let multiple = try await api.postForm("/oauth2/v1/token", fields, headers: twoHeaders)
+            try multiple.expectCatalogued(.badRequest, "invalid_dpop_proof")
+            #expect(try multiple.oauthError().description == "Multiple DPoP proof JWT headers are not allowed.")
             // A query string is not part of htu (RFC 9449 §4.3).
             let withQuery = try await proofKey.proof(url: url + "?a=b", now: now, nonce: nonce)
             let good = try await api.clientCredentials(

@@ -12,7 +12,8 @@ import Testing
 @Suite("DPoP-bound user tokens at userinfo and the protected resource")
 struct UserTokenDPoPTests {
     /// Signs a user in with the public client (in `dpopBoundAccessTokens`) and returns its DPoP-bound access token.
-    static func boundToken(_ api: SandboxClient, key: TestClientKey, scope: String = "openid profile resource.admin") async throws -> String {
+    static func boundToken(_ api: SandboxClient, key: TestClientKey, scope: String = "openid profile resource.admin") async throws -> String
+    {
         let (_, sessionToken) = try await api.registerActiveUser(email: "bound-\(UUID().uuidString.prefix(6))@example.com")
         let pkce = PKCEPair()
         let code = try #require(
@@ -24,7 +25,8 @@ struct UserTokenDPoPTests {
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", SandboxClient.redirectURI),
             ("code_verifier", pkce.verifier), ("client_id", "0oaidflowsandbox0000"),
         ]
-        let challenge = try await api.postForm("/oauth2/default/v1/token", fields, headers: [.dpop: try await key.proof(url: url, now: await api.now)])
+        let challenge = try await api.postForm(
+            "/oauth2/default/v1/token", fields, headers: [.dpop: try await key.proof(url: url, now: await api.now)])
         let nonce = try #require(challenge.header("dpop-nonce"))
         let reply = try await api.postForm(
             "/oauth2/default/v1/token", fields, headers: [.dpop: try await key.proof(url: url, now: await api.now, nonce: nonce)])
@@ -72,7 +74,8 @@ struct UserTokenDPoPTests {
             let token = try await Self.boundToken(api, key: key)
             let url = await api.orgURL + "/resource/admin"
             let first = try await api.send(
-                .get, "/resource/admin", headers: [.dpop: try await key.proof(method: "GET", url: url, now: await api.now, accessToken: token)],
+                .get, "/resource/admin",
+                headers: [.dpop: try await key.proof(method: "GET", url: url, now: await api.now, accessToken: token)],
                 auth: .header("DPoP \(token)"))
             #expect(first.status == .unauthorized)
             let (scheme, parameters) = try first.challenge()

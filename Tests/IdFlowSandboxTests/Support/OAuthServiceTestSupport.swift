@@ -178,7 +178,9 @@ extension SandboxClient {
         var fields = [("grant_type", "client_credentials")]
         if let scope { fields.append(("scope", scope)) }
         if let assertion {
-            fields += [("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"), ("client_assertion", assertion)]
+            fields += [
+                ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"), ("client_assertion", assertion),
+            ]
         }
         var headers: HTTPFields = [:]
         if let proof { headers[HTTPField.Name("DPoP")!] = proof }
