@@ -28,8 +28,8 @@ public final class SandboxServer: Sendable {
     }
 
     /// Starts a server and returns once it listens; throws if the configuration is invalid or the
-    /// address cannot be bound. With `configuration.tls` it serves https only; a generated CA's file is removed
-    /// when the server stops.
+    /// address cannot be bound. With `configuration.tls` it serves https only; a generated CA's file, and the
+    /// default service app's private key file, are removed when the server stops.
     public static func start(_ configuration: SandboxConfiguration) async throws -> SandboxServer {
         try configuration.validate()
         let state = SandboxState(configuration: configuration)
@@ -40,10 +40,15 @@ public final class SandboxServer: Sendable {
         let serviceAppKeyFile = try await state.prepareServiceApps(writingKeyFile: true)
         var tls: SandboxTLS?
         if let tlsConfiguration = configuration.tls {
-            let prepared = try SandboxTLS.prepare(tlsConfiguration, host: configuration.host)
-            tls = prepared
-            await state.didPrepareTLS(caFile: prepared.caFile)
-            server = try .tls(.http1(), tlsConfiguration: prepared.serverConfiguration)
+            do {
+                let prepared = try SandboxTLS.prepare(tlsConfiguration, host: configuration.host)
+                tls = prepared
+                await state.didPrepareTLS(caFile: prepared.caFile)
+                server = try .tls(.http1(), tlsConfiguration: prepared.serverConfiguration)
+            } catch {
+                if let serviceAppKeyFile { try? FileManager.default.removeItem(atPath: serviceAppKeyFile) }
+                throw error
+            }
         }
         let (bound, boundContinuation) = AsyncStream<Int>.makeStream()
         let application = makeApplication(configuration: configuration, state: state, logger: logger, server: server) { port in
