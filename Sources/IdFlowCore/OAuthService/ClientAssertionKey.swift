@@ -48,14 +48,6 @@ public struct ClientAssertionKey: Sendable {
         }
     }
 
-    /// The public half as PEM: what is registered on the app.
-    var publicKeyPEM: String {
-        switch material {
-        case .rsa(let key): return key.publicKey.pemRepresentation
-        case .ec(let key): return key.publicKey.pemRepresentation
-        }
-    }
-
     func sign(_ input: Data) throws(IdFlowError) -> Data {
         do {
             switch material {

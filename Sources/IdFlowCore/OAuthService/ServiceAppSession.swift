@@ -83,6 +83,7 @@ public actor ServiceAppSession {
             orgURL: orgURL.absoluteString, clientID: clientID, requestedScopes: scopes, tokenType: response.tokenType,
             accessToken: response.accessToken, scope: response.scope,
             expiresAt: issuedAt.addingTimeInterval(TimeInterval(response.expiresIn ?? 3600)),
-            dpopKey: response.tokenType.lowercased() == "dpop" ? dpopKey?.stored : nil, dpopNonce: http.dpopNonces.nonce(for: nonceKey))
+            dpopKey: response.tokenType.lowercased() == "dpop" ? dpopKey?.stored : nil, dpopNonce: http.dpopNonces.nonce(for: nonceKey),
+            dpopRequested: dpop)
     }
 }

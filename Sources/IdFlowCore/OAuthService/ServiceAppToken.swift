@@ -16,13 +16,17 @@ public struct ServiceAppToken: Codable, Sendable, Equatable {
     public var dpopKey: String?
     /// The token endpoint's latest DPoP nonce, so the next run's first token request is not challenged again.
     public var dpopNonce: String?
+    /// Whether the token was asked for with a DPoP proof: an app that does not require DPoP answers Bearer to one
+    /// (okta-core.md §H4), and that answer serves later DPoP runs as well as a bound token would.
+    public var dpopRequested: Bool?
 
     /// Whether this token can serve a request made now for `wanted`: same org, client, scopes and DPoP choice,
     /// and good for more than `margin` (Okta's SDKs renew five minutes early, so a command never starts with a
     /// token that runs out half-way).
     func serves(orgURL: URL, clientID: String, scopes: [String], dpop: Bool, now: Date, margin: TimeInterval = 300) -> Bool {
         self.orgURL == orgURL.absoluteString && self.clientID == clientID && requestedScopes == scopes
-            && (tokenType.lowercased() == "dpop") == dpop && (!dpop || key != nil) && expiresAt.timeIntervalSince(now) > margin
+            && (dpopRequested ?? false) == dpop && (tokenType.lowercased() != "dpop" || key != nil)
+            && expiresAt.timeIntervalSince(now) > margin
     }
 
     var key: DPoPKey? { dpopKey.flatMap(DPoPKey.init(stored:)) }
