@@ -173,22 +173,22 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|user|login-pkce|login-device|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|doctor|completion|help)
+    register|activate|set-password|user|login-pkce|login-device|login-client|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|doctor|completion|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion help' -- "${cur}"))
         ;;
     esac
 }
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --summary-json --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --summary-json --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=(--attr --answer)
-    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --totp-secret-file --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --totp-secret-file --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -304,14 +304,30 @@ _idflow_register() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_activate() {
     repeating_flags=()
-    non_repeating_flags=(--send-email --reactivate --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--send-email --reactivate --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--user --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--user --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -371,14 +387,30 @@ _idflow_activate() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_set-password() {
     repeating_flags=()
-    non_repeating_flags=(--activation-url-stdin --password-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--activation-url-stdin --password-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--activation-token --activation-token-file --activation-url --activation-url-file --password-file --password --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--activation-token --activation-token-file --activation-url --activation-url-file --password-file --password --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -456,6 +488,22 @@ _idflow_set-password() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
@@ -484,9 +532,9 @@ _idflow_user() {
 
 _idflow_user_get() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -543,14 +591,30 @@ _idflow_user_get() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_user_unlock() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -607,14 +671,30 @@ _idflow_user_unlock() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_user_suspend() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -671,14 +751,30 @@ _idflow_user_suspend() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_user_unsuspend() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -735,14 +831,30 @@ _idflow_user_unsuspend() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_user_expire-password() {
     repeating_flags=()
-    non_repeating_flags=(--temp-password --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--temp-password --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -799,14 +911,30 @@ _idflow_user_expire-password() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_user_reset-password() {
     repeating_flags=()
-    non_repeating_flags=(--send-email --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--send-email --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -863,14 +991,30 @@ _idflow_user_reset-password() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_login-pkce() {
     repeating_flags=()
-    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --no-store --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --no-store --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=(--answer)
-    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --new-password-file --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --new-password-file --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -975,14 +1119,30 @@ _idflow_login-pkce() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_login-device() {
     repeating_flags=()
-    non_repeating_flags=(--open --no-store --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--open --no-store --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--device-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--device-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1046,14 +1206,114 @@ _idflow_login-device() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
+    esac
+}
+
+_idflow_login-client() {
+    repeating_flags=()
+    non_repeating_flags=(--no-store --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    __idflow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--client-secret-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--org-url')
+        return
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion login-client -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return
+        ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--max-retries')
+        return
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_refresh() {
     repeating_flags=()
-    non_repeating_flags=(--refresh-token-stdin --no-store --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--refresh-token-stdin --no-store --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1114,14 +1374,30 @@ _idflow_refresh() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_api() {
     repeating_flags=()
-    non_repeating_flags=(--include -i --raw --no-refresh --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--include -i --raw --no-refresh --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=(-H --header)
-    non_repeating_options=(-X --method --data --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(-X --method --data --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1188,6 +1464,22 @@ _idflow_api() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
@@ -1216,9 +1508,9 @@ _idflow_token() {
 
 _idflow_token_get() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--min-ttl --output --token-type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--min-ttl --output --token-type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1286,14 +1578,30 @@ _idflow_token_get() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_token_inspect() {
     repeating_flags=()
-    non_repeating_flags=(--offline --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--offline --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1354,14 +1662,30 @@ _idflow_token_inspect() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_token_verify() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --audience --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--type --audience --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1425,14 +1749,30 @@ _idflow_token_verify() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_token_introspect() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1497,14 +1837,30 @@ _idflow_token_introspect() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_token_revoke() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1569,14 +1925,30 @@ _idflow_token_revoke() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_userinfo() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1633,14 +2005,30 @@ _idflow_userinfo() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_logout() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1701,6 +2089,22 @@ _idflow_logout() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
@@ -1729,9 +2133,9 @@ _idflow_enroll() {
 
 _idflow_enroll_create() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--push-token --name --totp-secret-file --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--push-token --name --totp-secret-file --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1802,14 +2206,30 @@ _idflow_enroll_create() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_enroll_list() {
     repeating_flags=()
-    non_repeating_flags=(--check --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--check --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -1866,14 +2286,30 @@ _idflow_enroll_list() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_enroll_update() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --pin-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --pin-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--push-token --user-verification --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--push-token --user-verification --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -1941,6 +2377,22 @@ _idflow_enroll_update() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -1954,9 +2406,9 @@ _idflow_enroll_update() {
 
 _idflow_enroll_delete() {
     repeating_flags=()
-    non_repeating_flags=(--local-only --access-token-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--local-only --access-token-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 1
 
     # Offer option value completions
@@ -2013,6 +2465,22 @@ _idflow_enroll_delete() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -2026,9 +2494,9 @@ _idflow_enroll_delete() {
 
 _idflow_challenges() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--enrollment --wait --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--enrollment --wait --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -2092,14 +2560,30 @@ _idflow_challenges() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_resolve() {
     repeating_flags=()
-    non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--transaction-id --enrollment --number --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--transaction-id --enrollment --number --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -2170,14 +2654,30 @@ _idflow_resolve() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
 _idflow_totp() {
     repeating_flags=()
-    non_repeating_flags=(--secret-stdin --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--secret-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -2238,6 +2738,22 @@ _idflow_totp() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
@@ -2288,9 +2804,9 @@ _idflow_demo() {
 
 _idflow_doctor() {
     repeating_flags=()
-    non_repeating_flags=(--offline --verbose -v --curl --quiet -q --pretty --compact --version -h --help)
+    non_repeating_flags=(--offline --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy)
+    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0
 
     # Offer option value completions
@@ -2347,6 +2863,22 @@ _idflow_doctor() {
     '--proxy')
         return
         ;;
+    '--authorization-mode')
+        return
+        ;;
+    '--service-client-id')
+        return
+        ;;
+    '--service-scopes')
+        return
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--private-key-id')
+        return
+        ;;
     esac
 }
 
@@ -2375,7 +2907,7 @@ _idflow_help() {
     # The subcommand names (added by idflow: the help command of ArgumentParser completes none).
     case "${COMP_WORDS[*]:2:COMP_CWORD-2}" in
     '')
-        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion' -- "${cur}"))
         ;;
     'user')
         COMPREPLY+=($(compgen -W 'get unlock suspend unsuspend expire-password reset-password' -- "${cur}"))

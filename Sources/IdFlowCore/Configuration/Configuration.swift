@@ -29,6 +29,13 @@ public struct Configuration: Sendable {
     public var transportOptions = CurlTransport.Options()
     /// `--curl`, `--curl-file PATH`, `IDFLOW_CURL=1`: where each request is also written as a curl command; nil for nowhere.
     public var curl: CurlScript.Output?
+    /// How management calls authenticate: the API token (SSWS) or the service app (PrivateKey).
+    public var managementMode = ManagementMode.apiToken
+    /// The service app of PrivateKey mode, `login-client`'s key, and whether tokens are DPoP-bound.
+    public var serviceApp = ServiceAppSettings()
+    /// `--dpop` or the profile's `dpop: true`: a new login's tokens are DPoP-bound (OKTA_CLIENT_DPOPENABLED is the
+    /// service app's setting, as in Okta's SDKs, and does not apply to logins).
+    public var bindsLoginsWithDPoP = false
 
     public static let defaultScope = "openid profile email offline_access"
 
@@ -64,7 +71,9 @@ public struct Configuration: Sendable {
         guard let apiToken else {
             throw .configuration(
                 "no API token configured",
-                hint: "export OKTA_CLIENT_TOKEN, pass --api-token-file PATH, or set okta.client.token in ~/.okta/okta.yaml")
+                hint:
+                    "export OKTA_CLIENT_TOKEN, pass --api-token-file PATH, or set okta.client.token in ~/.okta/okta.yaml; an org without API tokens: --authorization-mode PrivateKey with a service app"
+            )
         }
         return apiToken
     }

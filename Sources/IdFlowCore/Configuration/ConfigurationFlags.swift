@@ -22,6 +22,14 @@ public struct ConfigurationFlags: Sendable, Equatable {
     /// `--curl` (stderr) and `--curl-file PATH`: each request also written as a curl command.
     public var curl: Bool
     public var curlFile: String?
+    /// The service app (`--authorization-mode PrivateKey`) and DPoP: `--authorization-mode`, `--service-client-id`,
+    /// `--service-scopes`, `--private-key-file`, `--private-key-id`, `--dpop`.
+    public var authorizationMode: String?
+    public var serviceClientID: String?
+    public var serviceScopes: String?
+    public var privateKeyFile: String?
+    public var privateKeyID: String?
+    public var dpop = false
 
     public init(
         orgURL: String? = nil, apiTokenFile: String? = nil, apiToken: String? = nil, issuer: String? = nil, clientID: String? = nil,

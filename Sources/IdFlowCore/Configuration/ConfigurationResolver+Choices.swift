@@ -35,6 +35,12 @@ extension ConfigurationResolver {
         public var clientSecret: SettingChoice?
         public var timeout: SettingChoice?
         public var maxRetries: SettingChoice?
+        public var authorizationMode: SettingChoice?
+        public var serviceClientID: SettingChoice?
+        public var serviceScopes: SettingChoice?
+        public var privateKey: SettingChoice?
+        public var privateKeyID: SettingChoice?
+        public var dpop: SettingChoice?
     }
 
     func choices(_ flags: ConfigurationFlags, profileName: String, entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?) -> SettingChoices
@@ -78,7 +84,27 @@ extension ConfigurationResolver {
             timeout: number(flags.timeoutSeconds, "--timeout", Variable.timeout, entry?.timeout, "timeout"),
             maxRetries: number(
                 flags.maxRetries.map { Double($0) }, "--max-retries", Variable.maxRetries, entry?.maxRetries.map { Double($0) },
-                "maxRetries")
+                "maxRetries"),
+            authorizationMode: first(
+                (flags.authorizationMode, .flag("--authorization-mode")), variable(ServiceAppVariable.authorizationMode),
+                (entry?.authorizationMode, .profile(key: "authorizationMode")),
+                (okta?.authorizationMode, .oktaYAML(key: "okta.client.authorizationMode"))),
+            serviceClientID: first(
+                (flags.serviceClientID, .flag("--service-client-id")), variable(ServiceAppVariable.clientID),
+                (entry?.serviceClientId, .profile(key: "serviceClientId")), (okta?.clientId, .oktaYAML(key: "okta.client.clientId"))),
+            serviceScopes: first(
+                (flags.serviceScopes, .flag("--service-scopes")), variable(ServiceAppVariable.scopes),
+                (entry?.serviceScopes, .profile(key: "serviceScopes")), (okta?.scopes?.text, .oktaYAML(key: "okta.client.scopes"))),
+            privateKey: first(
+                (flags.privateKeyFile, .flag("--private-key-file")), variable(ServiceAppVariable.privateKey),
+                (entry?.privateKeyFile, .profile(key: "privateKeyFile")), (okta?.privateKey, .oktaYAML(key: "okta.client.privateKey"))),
+            privateKeyID: first(
+                (flags.privateKeyID, .flag("--private-key-id")), variable(ServiceAppVariable.keyID),
+                (entry?.privateKeyId, .profile(key: "privateKeyId")), (okta?.kid, .oktaYAML(key: "okta.client.kid"))),
+            dpop: first(
+                (flags.dpop ? "true" : nil, .flag("--dpop")), variable(ServiceAppVariable.dpop),
+                (entry?.dpop.map { String($0) }, .profile(key: "dpop")),
+                (okta?.dpopEnabled.map { String($0.value) }, .oktaYAML(key: "okta.client.dpopEnabled")))
         )
     }
 

@@ -78,6 +78,12 @@ extension ConfigurationResolver {
             setting("clientSecret", chosen.clientSecret, secret: true),
             setting("timeout", chosen.timeout, default: "30"),
             setting("maxRetries", chosen.maxRetries, default: "3"),
+            setting("authorizationMode", chosen.authorizationMode, default: ManagementMode.apiToken.rawValue),
+            setting("serviceClientID", chosen.serviceClientID),
+            setting("serviceScopes", chosen.serviceScopes, default: ServiceAppSettings.defaultScopes.joined(separator: " ")),
+            setting("privateKey", chosen.privateKey.map { ServiceAppSettings.keyChoiceShown($0) }),
+            setting("privateKeyID", chosen.privateKeyID),
+            setting("dpop", chosen.dpop, default: "false"),
         ]
         func file(_ name: String, _ picked: (String, String)?) -> SettingProvenance {
             guard let (path, from) = picked else { return SettingProvenance(name: name, value: "unset", origin: "unset") }

@@ -111,6 +111,8 @@ public struct ConfigurationResolver: Sendable {
             try Self.parseBaseURL(choice.text, setting: "token server")
         }
         configuration.transportOptions = try transportOptions(flags, profile: entry, okta: okta)
+        (configuration.managementMode, configuration.serviceApp) = try serviceApp(chosen)
+        configuration.bindsLoginsWithDPoP = flags.dpop || entry?.dpop == true
         configuration.clientSecretSource = chosen.clientSecret.map { choice in
             choice.source == .environment(Variable.clientSecret) ? .environment(Variable.clientSecret) : .file(choice.text)
         }

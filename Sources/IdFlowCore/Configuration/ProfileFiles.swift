@@ -20,6 +20,13 @@ public struct ProfileEntry: Decodable, Sendable, Equatable {
     public var clientCert: String?
     public var clientKey: String?
     public var proxy: String?
+    /// The service app of management calls without an API token, and DPoP (`authorizationMode: PrivateKey`).
+    public var authorizationMode: String?
+    public var serviceClientId: String?
+    public var serviceScopes: String?
+    public var privateKeyFile: String?
+    public var privateKeyId: String?
+    public var dpop: Bool?
 }
 
 /// `config.yaml`: `profiles: {name: {orgUrl: …, clientId: …}}`.
@@ -34,6 +41,37 @@ struct OktaYAMLFile: Decodable {
             var orgUrl: String?
             var token: String?
             var proxy: Proxy?
+            /// PrivateKey mode, as okta-sdk-python reads it (okta-core.md §H6).
+            var authorizationMode: String?
+            var clientId: String?
+            var scopes: Scopes?
+            var privateKey: String?
+            var kid: String?
+            var dpopEnabled: Flag?
+        }
+        /// `scopes`: a YAML list, or one string of space- or comma-separated scopes.
+        struct Scopes: Decodable {
+            var text: String
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let list = try? container.decode([String].self) {
+                    text = list.joined(separator: " ")
+                } else {
+                    text = try container.decode(String.self)
+                }
+            }
+        }
+        /// A boolean written as one or as the string `"true"`/`"false"` (how the SDK's environment spells it).
+        struct Flag: Decodable {
+            var value: Bool
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let flag = try? container.decode(Bool.self) {
+                    value = flag
+                } else {
+                    value = try container.decode(String.self).lowercased() == "true"
+                }
+            }
         }
         /// `okta.client.proxy`, as Okta's SDKs read it.
         struct Proxy: Decodable {

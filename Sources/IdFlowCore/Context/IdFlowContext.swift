@@ -67,6 +67,6 @@ public struct IdFlowContext: Sendable {
     }
 
     public func usersAPI() throws(IdFlowError) -> UsersAPI {
-        UsersAPI(http: http, orgURL: try configuration.requireOrgURL(), apiToken: try configuration.requireAPIToken())
+        UsersAPI(http: http, orgURL: try configuration.requireOrgURL(), credentials: try managementCredentials())
     }
 }

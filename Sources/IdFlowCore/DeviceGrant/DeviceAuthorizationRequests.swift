@@ -116,6 +116,7 @@ struct DeviceCodeTokenRequest: APIRequest {
             default: break
             }
         }
-        return .tokens(try TokenGrant.decode(response, hint: "the device code was refused; run login-device again for a new one"))
+        return .tokens(
+            try TokenGrant.decode(response, client: client, hint: "the device code was refused; run login-device again for a new one"))
     }
 }

@@ -25,7 +25,7 @@ public struct LoginDevice: Sendable {
     static let progressEvery = Duration.seconds(60)
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
-        let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
+        let server = try await AuthorizationServer.discoverForLogin(context, clientSecret: clientSecret)
         guard let endpoint = server.metadata.deviceAuthorizationEndpoint else {
             throw .configuration(
                 "the issuer \(server.metadata.issuer) does not advertise a device_authorization_endpoint (RFC 8628)",

@@ -1,26 +1,51 @@
 import Foundation
 
-/// The management API token, accepted by a harmless read (`GET /api/v1/users?limit=1`); the token itself is
-/// never printed.
+/// The management credentials, accepted by a harmless read (`GET /api/v1/users?limit=1`): the API token, or in
+/// PrivateKey mode the service app's token (got, or taken from the cache, as any command would). Never printed.
 enum CredentialsCheck {
     static func run(configuration: Configuration, http: HTTPClient) async -> DoctorCheck {
-        guard let token = configuration.apiToken else {
-            return DoctorCheck("credentials", .skipped, "no API token configured (OKTA_CLIENT_TOKEN, --api-token-file, okta.yaml)")
+        if configuration.managementMode == .apiToken, configuration.apiToken == nil {
+            return DoctorCheck(
+                "credentials", .skipped,
+                "no API token configured (OKTA_CLIENT_TOKEN, --api-token-file, okta.yaml), and not in PrivateKey mode")
         }
         do throws(IdFlowError) {
-            let org = try configuration.requireOrgURL()
-            var components = URLComponents(url: org.appendingPathComponent("api/v1/users"), resolvingAgainstBaseURL: false)
-            components?.queryItems = [URLQueryItem(name: "limit", value: "1")]
-            guard let url = components?.url else { throw .internalFailure("cannot build the users URL of \(org)") }
-            let response = try await http.send(
-                .get(url, headers: ["Authorization": "SSWS \(token.value)", "Accept": "application/json"]))
-            guard response.isSuccess else {
-                throw response.failure(
-                    hint: "the API token was refused: create a new one (Security > API > Tokens) and set OKTA_CLIENT_TOKEN")
+            let api = UsersAPI(
+                http: http, orgURL: try configuration.requireOrgURL(),
+                credentials: try configuration.managementCredentials(http: http, now: { Date() }))
+            let status = try await api.send { UsersProbeRequest(orgURL: api.orgURL, authorization: $0) }
+            switch configuration.managementMode {
+            case .apiToken:
+                return DoctorCheck("credentials", .ok, "the API token is accepted (GET /api/v1/users?limit=1 answered \(status))")
+            case .privateKey:
+                let dpop = configuration.serviceApp.dpop ? " DPoP-bound" : ""
+                return DoctorCheck(
+                    "credentials", .ok,
+                    "the service app \(configuration.serviceApp.clientID ?? "")'s\(dpop) token is accepted (GET /api/v1/users?limit=1 answered \(status))"
+                )
             }
-            return DoctorCheck("credentials", .ok, "the API token is accepted (GET /api/v1/users?limit=1 answered \(response.status))")
         } catch {
             return .failed("credentials", error)
         }
+    }
+}
+
+/// `GET /api/v1/users?limit=1`: the cheapest call that needs the management credentials; answers its status.
+struct UsersProbeRequest: APIRequest {
+    var orgURL: URL
+    var authorization: ManagementAuthorization
+
+    func httpRequest() throws(IdFlowError) -> HTTPRequest {
+        authorization.authorize(.get(OrgEndpoint(orgURL: orgURL).url(["api", "v1", "users"], query: [("limit", "1")])))
+    }
+
+    func decode(_ response: HTTPResponse) throws(IdFlowError) -> Int {
+        guard response.isSuccess else {
+            throw response.failure(
+                hint:
+                    "the credentials were refused: for an API token create a new one (Security > API > Tokens); for a service app check its key and granted scopes"
+            )
+        }
+        return response.status
     }
 }

@@ -102,7 +102,9 @@ extension IdFlowError {
     static func exitStatus(oauthError: String, httpStatus: Int?) -> IdFlowExitCode {
         switch oauthError {
         case "invalid_grant", "invalid_client", "invalid_token", "unauthorized_client", "login_required",
-            "interaction_required", "consent_required", "account_selection_required":
+            "interaction_required", "consent_required", "account_selection_required",
+            // Refused proofs of possession and a token without the scope a call needs: the credentials, not the request.
+            "invalid_dpop_proof", "insufficient_scope":
             return .authentication
         case "access_denied": return .denied
         // RFC 8628 §3.5: the device code ran out before the user answered.

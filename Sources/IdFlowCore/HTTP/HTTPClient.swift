@@ -16,6 +16,8 @@ public struct HTTPClient: Sendable {
     public var sleep: @Sendable (Duration) async throws -> Void
     /// Adds up to this much random time to each wait, so many clients do not retry in lockstep.
     public var maxJitter: Duration
+    /// The servers' latest DPoP nonces, shared by every copy of this client.
+    public var dpopNonces = DPoPNonces()
 
     public init(
         transport: any HTTPTransport, timeout: Duration = .seconds(30), retryPolicy: RetryPolicy = RetryPolicy(maxRetries: 3),
@@ -35,15 +37,23 @@ public struct HTTPClient: Sendable {
     /// a 429 that outlasts the budget becomes `.rateLimited`, a transport failure `.network`.
     public func send(_ request: HTTPRequest) async throws(IdFlowError) -> HTTPResponse {
         try TransportSecurity.check(request.url)
-        let urlRequest = makeURLRequest(request)
+        let unsigned = makeURLRequest(request)
+        let nonceKey = request.signing?.nonceKey(for: request.url)
         var attempt = 0
+        // A `use_dpop_nonce` answer is followed once with the nonce it brought, whatever the retry budget.
+        var nonceRetries = 0
         // One command per request, however often it is retried: a replay sends it once.
-        let step = curl?.request(urlRequest)
+        var step: Int?
         while true {
             attempt += 1
+            var urlRequest = unsigned
+            if let signing = request.signing, let nonceKey {
+                try signing.apply(to: &urlRequest, url: request.url, nonce: dpopNonces.nonce(for: nonceKey), now: Date())
+            }
+            if attempt == 1 { step = curl?.request(urlRequest) }
             trace?.request(urlRequest, attempt: attempt)
             let started = ContinuousClock.now
-            let retriesLeft = attempt <= retryPolicy.maxRetries
+            let retriesLeft = attempt - nonceRetries <= retryPolicy.maxRetries
             do {
                 let (data, http) = try await transport.send(urlRequest)
                 var headers: [String: String] = [:]
@@ -55,6 +65,15 @@ public struct HTTPClient: Sendable {
                 }
                 let response = HTTPResponse(status: http.statusCode, lowercasedHeaders: headers, body: data, url: http.url ?? request.url)
                 trace?.response(response, elapsed: ContinuousClock.now - started)
+                if let nonceKey, let challenge = DPoPNonces.challenge(in: response) {
+                    dpopNonces.remember(challenge.nonce, for: nonceKey)
+                    if challenge.refused, nonceRetries == 0 {
+                        nonceRetries += 1
+                        trace?.note("the server asked for a DPoP nonce; signing the request again with it")
+                        if let step { curl?.answer(step, response, retried: true) }
+                        continue
+                    }
+                }
                 let retrying = retriesLeft && retryPolicy.shouldRetry(status: response.status, request: request)
                 if let step { curl?.answer(step, response, retried: retrying) }
                 if retrying {

@@ -9,6 +9,8 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Whether sending it twice has the same effect as once; only such requests are retried after the
     /// server may have seen them (a 429 or a refused connection are retried for every request).
     public var isIdempotent: Bool
+    /// A DPoP proof or client assertion to sign anew for each attempt (`RequestSigning`); nil for most requests.
+    public var signing: RequestSigning?
 
     public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, isIdempotent: Bool? = nil) {
         self.method = method

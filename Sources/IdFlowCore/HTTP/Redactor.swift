@@ -27,7 +27,7 @@ public enum Redactor {
     }
 
     /// Headers whose values are credentials; the auth scheme word is kept so the trace still shows which one was used.
-    static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie", "dpop"]
 
     public static func isSecret(key: String) -> Bool { secretKeys.contains(key.lowercased()) }
 

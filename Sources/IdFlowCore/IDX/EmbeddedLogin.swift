@@ -55,7 +55,7 @@ public struct EmbeddedLogin: Sendable {
     }
 
     private func signIn(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
-        let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
+        let server = try await AuthorizationServer.discoverForLogin(context, clientSecret: clientSecret)
         let kept = IDX.Transactions(stateDirectory: context.configuration.stateDirectory)
         var transaction: IDX.Transaction
         if let resume {

@@ -16,8 +16,7 @@ extension IDX {
                 ("scope", scope), ("redirect_uri", redirectURI), ("code_challenge", pkce.challenge),
                 ("code_challenge_method", pkce.method), ("state", state), ("nonce", nonce),
             ]
-            let (form, headers) = client.apply(to: fields)
-            return .form(url, fields: form, headers: headers)
+            return client.formRequest(url, fields: fields)
         }
 
         /// The interaction handle; the server spells it snake_case, an SDK fixture camelCase.
@@ -83,7 +82,7 @@ extension IDX {
         }
 
         func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
-            try TokenGrant.decode(response, hint: "the interaction code was refused; start the sign-in again")
+            try TokenGrant.decode(response, client: client, hint: "the interaction code was refused; start the sign-in again")
         }
     }
 

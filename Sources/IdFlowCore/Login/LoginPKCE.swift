@@ -40,7 +40,7 @@ public struct LoginPKCE: Sendable {
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
-        let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
+        let server = try await AuthorizationServer.discoverForLogin(context, clientSecret: clientSecret)
         guard server.metadata.codeChallengeMethodsSupported?.contains("S256") ?? true else {
             throw .rejected("the authorization server does not support PKCE S256", hint: "idflow only logs in with PKCE")
         }

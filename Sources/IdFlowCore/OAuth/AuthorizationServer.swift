@@ -15,8 +15,9 @@ public struct AuthorizationServer: Sendable {
     var now: @Sendable () -> Date { discovered.now }
 
     /// Discovers `issuer` (default: the configured one) for `clientID` (default: the configured one).
+    /// `dpopKey` signs a proof on every request to the server's endpoints, binding the tokens to it.
     public static func discover(
-        _ context: IdFlowContext, issuer: URL? = nil, clientID: String? = nil, clientSecret: Secret? = nil
+        _ context: IdFlowContext, issuer: URL? = nil, clientID: String? = nil, clientSecret: Secret? = nil, dpopKey: DPoPKey? = nil
     ) async throws(IdFlowError) -> AuthorizationServer {
         // Both are resolved before any request, so a missing setting is reported without a round trip.
         let resolvedIssuer = try DiscoveredIssuer.resolve(issuer, context)
@@ -28,14 +29,21 @@ public struct AuthorizationServer: Sendable {
         }
         return AuthorizationServer(
             discovered: try await DiscoveredIssuer.discover(context, issuer: resolvedIssuer),
-            client: ClientCredentials(clientID: resolvedClientID, secret: clientSecret))
+            client: ClientCredentials(clientID: resolvedClientID, secret: clientSecret, dpopKey: dpopKey))
+    }
+
+    /// The server of a new login: its tokens DPoP-bound to a new key when `--dpop` (or the profile's `dpop`) asks.
+    public static func discoverForLogin(_ context: IdFlowContext, clientSecret: Secret?) async throws(IdFlowError) -> AuthorizationServer {
+        try await discover(context, clientSecret: clientSecret, dpopKey: context.configuration.bindsLoginsWithDPoP ? .generate() : nil)
     }
 
     /// The server and client a stored login came from: its refresh token is only good there.
     public static func discover(_ context: IdFlowContext, for stored: StoredTokens, clientSecret: Secret?) async throws(IdFlowError)
         -> AuthorizationServer
     {
-        try await discover(context, issuer: try stored.pinnedIssuer(context), clientID: stored.clientId, clientSecret: clientSecret)
+        try await discover(
+            context, issuer: try stored.pinnedIssuer(context), clientID: stored.clientId, clientSecret: clientSecret,
+            dpopKey: stored.dpopKey.flatMap(DPoPKey.init(stored:)))
     }
 
     public var tokenEndpoint: TokenEndpoint {
@@ -112,9 +120,10 @@ public struct AuthorizationServer: Sendable {
         if tokens.idToken == nil, claims == nil { tokens.idToken = previous?.tokens.idToken }
         let expiresAt = response.expiresIn.map { now().addingTimeInterval(TimeInterval($0)) }
         let idTokenClaims = claims ?? (tokens.idToken == previous?.tokens.idToken ? previous?.idTokenClaims : nil)
-        let stored = StoredTokens(
+        var stored = StoredTokens(
             issuer: metadata.issuer, clientId: client.clientID, tokens: tokens, expiresAt: expiresAt, idTokenClaims: idTokenClaims,
             savedAt: now())
+        if tokens.tokenType.lowercased() == "dpop" { stored.dpopKey = client.dpopKey?.stored }
         return (TokenOutput(response: tokens, expiresAt: expiresAt, idTokenClaims: idTokenClaims), stored)
     }
 }

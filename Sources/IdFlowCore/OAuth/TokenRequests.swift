@@ -15,7 +15,8 @@ struct AuthorizationCodeTokenRequest: APIRequest {
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
-        try TokenGrant.decode(response, hint: "the code was refused; start the login again (codes are single-use and live 5 minutes)")
+        try TokenGrant.decode(
+            response, client: client, hint: "the code was refused; start the login again (codes are single-use and live 5 minutes)")
     }
 }
 
@@ -33,7 +34,8 @@ struct RefreshTokenRequest: APIRequest {
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
-        try TokenGrant.decode(response, hint: "the refresh token is invalid, expired or revoked; log in again with `idflow login-pkce`")
+        try TokenGrant.decode(
+            response, client: client, hint: "the refresh token is invalid, expired or revoked; log in again with `idflow login-pkce`")
     }
 }
 
@@ -42,24 +44,33 @@ enum TokenGrant {
     /// Never retried once sent: codes are single-use and a refresh may rotate the token, so a second try
     /// could spend what the first already spent.
     static func request(_ url: URL, client: ClientCredentials, fields: [(String, String)]) -> HTTPRequest {
-        let (form, headers) = client.apply(to: fields)
-        return .form(url, fields: form, headers: headers)
+        client.formRequest(url, fields: fields)
     }
 
-    static func decode(_ response: HTTPResponse, hint: String) throws(IdFlowError) -> TokenResponse {
+    static func decode(_ response: HTTPResponse, client: ClientCredentials, hint: String) throws(IdFlowError) -> TokenResponse {
         guard response.isSuccess else {
             let failure = response.failure()
-            if case .oauth(let status, let body, nil) = failure, ["invalid_grant", "invalid_client"].contains(body.error) {
-                throw .oauth(
-                    status: status, body: body,
-                    hint: body.error == "invalid_client" ? "check --client-id (and --client-secret-file for a confidential client)" : hint)
+            if case .oauth(let status, let body, nil) = failure {
+                if body.error == "invalid_dpop_proof" {
+                    throw .oauth(status: status, body: body, hint: DPoPHint.tokenEndpoint(body, sentProof: client.dpopKey != nil))
+                }
+                if ["invalid_grant", "invalid_client"].contains(body.error) {
+                    throw .oauth(
+                        status: status, body: body, hint: body.error == "invalid_client" ? ClientCredentials.refusalHint(client) : hint)
+                }
             }
             throw failure
         }
         let tokens = try response.decode(TokenResponse.self)
-        guard tokens.tokenType.lowercased() == "bearer" else {
-            throw .protocolViolation("the token endpoint issued a \(tokens.tokenType) token; idflow handles Bearer tokens only")
+        switch tokens.tokenType.lowercased() {
+        case "bearer":
+            return tokens
+        case "dpop" where client.dpopKey != nil:
+            return tokens
+        case "dpop":
+            throw .protocolViolation("the token endpoint issued a DPoP-bound token although idflow sent no DPoP proof")
+        default:
+            throw .protocolViolation("the token endpoint issued a \(tokens.tokenType) token; idflow handles Bearer and DPoP tokens only")
         }
-        return tokens
     }
 }

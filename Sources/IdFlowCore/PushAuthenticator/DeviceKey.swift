@@ -53,17 +53,9 @@ public struct DeviceKey: Sendable {
 /// (§7b) and the challenge response (§6c). The signature maths is swift-crypto's; only the JWS framing is here.
 enum DeviceJWT {
     static func sign(type: String, claims: JSONValue, key: DeviceKey) throws(IdFlowError) -> String {
-        let header: JSONValue = ["alg": "ES256", "typ": .string(type), "kid": .string(key.kid)]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let signingInput: String
-        do {
-            signingInput = "\(Base64URL.encode(try encoder.encode(header))).\(Base64URL.encode(try encoder.encode(claims)))"
-        } catch {
-            throw .internalFailure("cannot encode a device JWT: \(error)")
+        try CompactJWS.sign(header: ["alg": "ES256", "typ": .string(type), "kid": .string(key.kid)], claims: claims) {
+            (input: Data) throws(IdFlowError) in try key.sign(input)
         }
-        let signature = try key.sign(Data(signingInput.utf8))
-        return "\(signingInput).\(Base64URL.encode(signature))"
     }
 
     /// The time claims every device JWT carries: `iat` now, `exp` 5 minutes on, `nbf` 5 minutes back, and a

@@ -5,7 +5,7 @@
 enum RefusedSignIn {
     /// The error for a refused sign-in of `username`, explained where the org will say why.
     static func explain(_ error: IdFlowError, username: String, context: IdFlowContext) async -> IdFlowError {
-        guard context.configuration.apiToken != nil, let api = try? context.usersAPI() else {
+        guard context.canCallManagementAPI, let api = try? context.usersAPI() else {
             return withHint(
                 error,
                 "a wrong username or password, or an account that is locked out, suspended or deactivated (Okta answers all alike): "
@@ -29,7 +29,7 @@ enum RefusedSignIn {
     /// could sign in (so the password was wrong) or nobody can say. At a terminal this ends the prompts that could
     /// never succeed.
     static func blockedAccount(_ username: String, context: IdFlowContext) async -> IdFlowError? {
-        guard context.configuration.apiToken != nil, let api = try? context.usersAPI(),
+        guard context.canCallManagementAPI, let api = try? context.usersAPI(),
             let status = try? await api.user(username).0.status
         else { return nil }
         return account(username, status: status)

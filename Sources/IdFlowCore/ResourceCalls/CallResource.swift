@@ -64,7 +64,7 @@ public struct CallResource: Sendable {
         let tokenOrigin = ResourceOrigin(request.url)
         var access = try await ProfileAccess.load(context, refreshing: refresh ? .whenStale(minimumTTL: Self.clockSkew) : nil)
         var token: AccessTokenPresentation?
-        if let access { token = try AccessTokenPresentation(access.tokens.response) }
+        if let access { token = try access.presentation() }
         request.presentation = token
         var answer = try await exchange(request, tokenOrigin: tokenOrigin, token: token, context)
         var retried = false
@@ -84,7 +84,7 @@ public struct CallResource: Sendable {
                 "\(Redactor.url(answer.request.url.absoluteString)) refused the access token (HTTP 401); refreshing once and retrying")
             try await current.refresh(context, condition: .whenStale(minimumTTL: Self.clockSkew, refused: sent.token))
             access = current
-            token = try AccessTokenPresentation(current.tokens.response)
+            token = try current.presentation()
             request.presentation = token
             answer = try await exchange(request, tokenOrigin: tokenOrigin, token: token, context)
         }

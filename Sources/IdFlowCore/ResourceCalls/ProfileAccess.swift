@@ -10,6 +10,13 @@ public struct ProfileAccess: Sendable {
     public var tokens: TokenOutput
     /// Whether the refresh token was there to use.
     public var canRefresh: Bool
+    /// The key a DPoP-bound login is bound to; a refresh keeps it.
+    var dpopKey: String?
+
+    /// How the current access token is presented to a resource.
+    func presentation() throws(IdFlowError) -> AccessTokenPresentation {
+        try AccessTokenPresentation(tokens.response, dpopKey: dpopKey)
+    }
 
     /// The stored login, nil when nothing is stored for the profile. With `refresh`, tokens that `condition`
     /// finds stale are refreshed first; a refresh the server refuses becomes exit 4 naming the login to run.
@@ -21,7 +28,7 @@ public struct ProfileAccess: Sendable {
         var access = ProfileAccess(
             issuer: try stored.pinnedIssuer(context),
             tokens: TokenOutput(response: stored.tokens, expiresAt: stored.expiresAt, idTokenClaims: stored.idTokenClaims),
-            canRefresh: stored.tokens.refreshToken != nil)
+            canRefresh: stored.tokens.refreshToken != nil, dpopKey: stored.dpopKey)
         if let condition, condition.requiresGrant(stored, now: context.now()) {
             try await access.refresh(context, condition: condition)
         }

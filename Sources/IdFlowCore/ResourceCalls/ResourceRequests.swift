@@ -15,9 +15,8 @@ struct ResourceRequest: APIRequest {
     /// Retried as every request is (`HTTPRequest`'s idempotency by method): a 503 or a broken connection only
     /// for safe methods, a 429 or a refused connection for any.
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
-        var all = headers
-        if let presentation { all.merge(presentation.headers(method: method, url: url)) { $1 } }
-        return HTTPRequest(method: method, url: url, headers: all, body: body)
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: body)
+        return presentation?.present(request) ?? request
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> HTTPResponse {

@@ -8,6 +8,8 @@ public struct StoredTokens: Codable, Sendable, Equatable {
     public var expiresAt: Date?
     public var idTokenClaims: JSONValue?
     public var savedAt: Date
+    /// The key a DPoP-bound login's tokens are bound to (`DPoPKey.stored`); every use of them is signed with it.
+    public var dpopKey: String?
 
     public init(issuer: String, clientId: String, tokens: TokenResponse, expiresAt: Date?, idTokenClaims: JSONValue?, savedAt: Date) {
         self.issuer = issuer

@@ -12,6 +12,9 @@ public struct FetchUserinfo: Sendable {
         let accessToken = try token.resolve(kind: .access, context: context)
         let issuer = try await DiscoveredIssuer.discover(context, issuer: try accessToken.issuer(context))
         let endpoint = try issuer.metadata.require(issuer.metadata.userinfoEndpoint, "userinfo")
-        return try await issuer.http.send(UserinfoRequest(endpoint: endpoint, accessToken: accessToken.value))
+        // A stored login is presented as stored (a DPoP-bound one with its key); a token given in is taken as Bearer.
+        let presentation =
+            try accessToken.origin.map { stored throws(IdFlowError) in try AccessTokenPresentation(stored) } ?? .bearer(accessToken.value)
+        return try await issuer.http.send(UserinfoRequest(endpoint: endpoint, accessToken: presentation))
     }
 }

@@ -32,6 +32,8 @@ public struct InspectToken: Sendable {
         /// The same times by the issuer's clock (its `Date` header) and the skew between the clocks; null when the
         /// issuer was not asked (`--offline`, a token from another issuer) or did not answer.
         @NullWhenAbsent public var serverClock: ServerClock.Reading? = nil
+        /// A DPoP-bound token's `cnf.jkt` beside the thumbprint of the key stored with the profile's login.
+        public var dpop: DPoPBinding?
         /// Always false: inspect decodes, it never checks a signature (use `token verify`).
         public var signatureVerified = false
         /// An opaque token's length in characters, the one thing it shows without its issuer.
@@ -57,7 +59,26 @@ public struct InspectToken: Sendable {
             format: "jwt", header: jwt.header, claims: jwt.claims, expiresAt: jwt.expiresAt.map(ISO8601.string),
             expired: jwt.expiresAt.map { $0 < now }, expiresIn: local.expiresIn, expiresInSeconds: local.expiresInSeconds,
             issuedAt: jwt.issuedAt.map(ISO8601.string), issuedAgo: local.issuedAgo, issuedAgoSeconds: local.issuedAgoSeconds,
-            serverClock: serverClock)
+            serverClock: serverClock, dpop: DPoPBinding(claims: jwt.claims, stored: resolved.origin))
+    }
+
+    /// Which key a token is bound to (RFC 9449 §6.1, `cnf.jkt`) and whether it is the key idflow keeps for the
+    /// profile's login: a token whose key is lost can no longer be used.
+    public struct DPoPBinding: Encodable, Sendable {
+        /// The token's `cnf.jkt`, nil for a token that is not DPoP-bound.
+        public var jkt: String?
+        /// The SHA-256 thumbprint of the key stored with the profile's login, nil when none is.
+        public var storedKeyThumbprint: String?
+        /// Whether the two are the same key; nil when either is missing.
+        public var matchesStoredKey: Bool?
+
+        /// nil when neither the token names a key nor a key is stored.
+        init?(claims: JSONValue, stored: StoredTokens?) {
+            jkt = claims["cnf"]?["jkt"]?.stringValue
+            storedKeyThumbprint = stored?.dpopKey.flatMap(DPoPKey.init(stored:))?.thumbprint
+            guard jkt != nil || storedKeyThumbprint != nil else { return nil }
+            if let jkt, let storedKeyThumbprint { matchesStoredKey = jkt == storedKeyThumbprint }
+        }
     }
 
     /// Whose clock to ask: a stored token's issuer, or the configured issuer when the token names it. A pasted token

@@ -14,8 +14,7 @@ struct TokenPresentationRequest<Purpose: TokenPresentationPurpose>: APIRequest {
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         var fields = [("token", token)]
         if let hint { fields.append(("token_type_hint", hint.rawValue)) }
-        let (form, headers) = client.apply(to: fields)
-        return .form(endpoint, fields: form, headers: headers, isIdempotent: true)
+        return client.formRequest(endpoint, fields: fields, isIdempotent: true)
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> Purpose.Response {
@@ -51,10 +50,10 @@ typealias RevocationRequest = TokenPresentationRequest<Revocation>
 /// The claims the issuer releases for an access token (OIDC Core §5.3).
 struct UserinfoRequest: APIRequest {
     var endpoint: URL
-    var accessToken: String
+    var accessToken: AccessTokenPresentation
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
-        .get(endpoint, headers: ["Authorization": "Bearer \(accessToken)"])
+        accessToken.present(.get(endpoint))
     }
 
     /// A refused token says so with the server's challenge, which names the reason (expired, revoked, scope).

@@ -38,8 +38,9 @@ public struct UserLifecycle: Sendable {
         guard let call = call else { return document }
         let answer: JSONValue
         do throws(IdFlowError) {
-            answer = try await context.http.send(
-                LifecycleRequest(orgURL: api.orgURL, apiToken: api.apiToken, userID: before.id, path: call.path, query: call.query))
+            answer = try await api.send {
+                LifecycleRequest(orgURL: api.orgURL, authorization: $0, userID: before.id, path: call.path, query: call.query)
+            }
         } catch {
             throw Self.explain(error, operation: operation, user: before)
         }
@@ -85,15 +86,14 @@ public struct UserLifecycle: Sendable {
 /// link. Not retried when lost: a second reset sends a second link.
 struct LifecycleRequest: APIRequest {
     var orgURL: URL
-    var apiToken: Secret
+    var authorization: ManagementAuthorization
     var userID: String
     var path: [String]
     var query: [(String, String)]
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         let url = OrgEndpoint(orgURL: orgURL).url(["api", "v1", "users", userID] + path, query: query)
-        return HTTPRequest(
-            method: "POST", url: url, headers: UsersRequests.authorization(apiToken).merging(["Accept": "application/json"]) { $1 })
+        return authorization.authorize(HTTPRequest(method: "POST", url: url, headers: ["Accept": "application/json"]))
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> JSONValue {

@@ -3,7 +3,7 @@ import Foundation
 /// Creates a user with the given profile and no credentials; `activate=false` leaves it STAGED.
 struct CreateUserRequest: APIRequest {
     var orgURL: URL
-    var apiToken: Secret
+    var authorization: ManagementAuthorization
     var profile: [String: JSONValue]
     var activate: Bool
 
@@ -11,7 +11,7 @@ struct CreateUserRequest: APIRequest {
         let body: JSONValue = ["profile": .object(profile)]
         let url = OrgEndpoint(orgURL: orgURL).url(["api", "v1", "users"], query: [("activate", activate ? "true" : "false")])
         do {
-            return try .json("POST", url, body: body, headers: UsersRequests.authorization(apiToken))
+            return authorization.authorize(try .json("POST", url, body: body))
         } catch {
             throw .internalFailure("cannot encode the user profile: \(error)")
         }
@@ -26,12 +26,12 @@ struct CreateUserRequest: APIRequest {
 /// Reads a user by id or login.
 struct GetUserRequest: APIRequest {
     var orgURL: URL
-    var apiToken: Secret
+    var authorization: ManagementAuthorization
     /// A user id (`00u…`) or a login; escaped as one path segment, so it can never change the path.
     var user: String
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
-        .get(OrgEndpoint(orgURL: orgURL).url(["api", "v1", "users", user]), headers: UsersRequests.authorization(apiToken))
+        authorization.authorize(.get(OrgEndpoint(orgURL: orgURL).url(["api", "v1", "users", user])))
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> (OktaUser, JSONValue) {
@@ -50,14 +50,14 @@ struct ActivateUserRequest: APIRequest {
     }
 
     var orgURL: URL
-    var apiToken: Secret
+    var authorization: ManagementAuthorization
     var userID: String
     var sendEmail: Bool
     var operation: Operation
 
-    init(orgURL: URL, apiToken: Secret, userID: String, sendEmail: Bool, operation: Operation = .activate) {
+    init(orgURL: URL, authorization: ManagementAuthorization, userID: String, sendEmail: Bool, operation: Operation = .activate) {
         self.orgURL = orgURL
-        self.apiToken = apiToken
+        self.authorization = authorization
         self.userID = userID
         self.sendEmail = sendEmail
         self.operation = operation
@@ -67,8 +67,7 @@ struct ActivateUserRequest: APIRequest {
         let url = OrgEndpoint(orgURL: orgURL).url(
             ["api", "v1", "users", userID, "lifecycle", operation.rawValue], query: [("sendEmail", sendEmail ? "true" : "false")])
         // A second activation answers an error or a new token, so a POST lost in transit is not retried.
-        return HTTPRequest(
-            method: "POST", url: url, headers: UsersRequests.authorization(apiToken).merging(["Accept": "application/json"]) { $1 })
+        return authorization.authorize(HTTPRequest(method: "POST", url: url, headers: ["Accept": "application/json"]))
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> UserActivationToken {
@@ -77,10 +76,8 @@ struct ActivateUserRequest: APIRequest {
     }
 }
 
-/// What the Users API requests share: the management API token and the answer to an unknown user.
+/// What the Users API requests share: the answer to an unknown user.
 enum UsersRequests {
-    static func authorization(_ apiToken: Secret) -> [String: String] { ["Authorization": "SSWS \(apiToken.value)"] }
-
     /// The user a 2xx answer holds, read from the one parse of its body that is also kept for output; anything
     /// else (an error status, a body that is not a user) takes the decoder's path, which says what is wrong.
     static func user(_ response: HTTPResponse) throws(IdFlowError) -> (OktaUser, JSONValue) {

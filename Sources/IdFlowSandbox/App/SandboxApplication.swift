@@ -42,7 +42,7 @@ func buildRouter(state: SandboxState) -> Router<SandboxRequestContext> {
     router.add(middleware: OktaResponseMiddleware(state: state))
     router.add(middleware: FaultMiddleware(state: state))
     router.add(middleware: RateLimitMiddleware(state: state))
-    router.add(middleware: APITokenMiddleware(apiToken: state.apiToken))
+    router.add(middleware: APITokenMiddleware(apiToken: state.apiToken, state: state))
 
     let routes = RouteRegistry(router: router)
     UsersController(state: state).register(in: routes)

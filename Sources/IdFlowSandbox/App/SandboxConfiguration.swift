@@ -62,6 +62,12 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var idx = IDXPolicy()
     /// Lockout, password age and recovery (`PasswordPolicySettings`).
     public var passwordPolicy = PasswordPolicySettings()
+    /// OAuth 2.0 service apps (`OAuthService/`); nil registers one default app with a key generated at start-up
+    /// (`ServiceAppConfiguration.defaultClientId`), an empty array none.
+    public var serviceApps: [ServiceAppConfiguration]?
+    /// OAuth clients (the native app, the confidential one, …) whose token requests must carry a DPoP proof and get
+    /// DPoP-bound tokens, named after Okta's app setting `dpop_bound_access_tokens`.
+    public var dpopBoundAccessTokens: [String] = []
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -159,6 +165,18 @@ public struct SandboxConfiguration: Codable, Sendable {
             throw SandboxConfigurationError.invalidValue(
                 key: "customRegistration.clientId", reason: "must differ from clientId and confidentialClientId")
         }
+        let oauthClientIds = oauthClients.map(\.id)
+        var serviceAppIds: [String] = []
+        for app in serviceApps ?? [] {
+            try app.validate(otherClientIds: oauthClientIds + serviceAppIds)
+            serviceAppIds.append(app.clientId)
+        }
+        let unknownBound = dpopBoundAccessTokens.filter { !oauthClientIds.contains($0) }
+        if !unknownBound.isEmpty {
+            throw SandboxConfigurationError.invalidValue(
+                key: "dpopBoundAccessTokens",
+                reason: "\(unknownBound.joined(separator: ", ")) is not an OAuth client (known: \(oauthClientIds.joined(separator: ", ")))")
+        }
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -170,6 +188,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         case customRegistration
         case idx
         case passwordPolicy
+        case serviceApps, dpopBoundAccessTokens
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -206,6 +225,8 @@ public struct SandboxConfiguration: Codable, Sendable {
             try container.decodeIfPresent(CustomRegistrationConfiguration.self, forKey: .customRegistration) ?? defaults.customRegistration
         idx = try container.decodeIfPresent(IDXPolicy.self, forKey: .idx) ?? defaults.idx
         passwordPolicy = try container.decodeIfPresent(PasswordPolicySettings.self, forKey: .passwordPolicy) ?? defaults.passwordPolicy
+        serviceApps = try container.decodeIfPresent([ServiceAppConfiguration].self, forKey: .serviceApps)
+        dpopBoundAccessTokens = try container.decodeIfPresent([String].self, forKey: .dpopBoundAccessTokens) ?? []
     }
 }
 

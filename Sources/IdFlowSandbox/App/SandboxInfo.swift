@@ -24,12 +24,16 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
     public var resource: ResourceInfo?
     /// Lockout, password age and recovery (`PasswordPolicySettings`).
     public var passwordPolicy: PasswordPolicySettings?
+    /// The default OAuth 2.0 service app (`ServiceAppInfo`), absent when the configuration lists its own.
+    public var serviceApp: ServiceAppInfo?
 
     public init(
         orgUrl: String, issuer: String, apiToken: String, clientId: String, redirectUri: String,
         customRegistration: CustomRegistrationInfo? = nil, idx: IDXPolicy? = nil, listenAddress: String? = nil,
-        caFile: String? = nil, resource: ResourceInfo? = nil, passwordPolicy: PasswordPolicySettings? = nil
+        caFile: String? = nil, resource: ResourceInfo? = nil, passwordPolicy: PasswordPolicySettings? = nil,
+        serviceApp: ServiceAppInfo? = nil
     ) {
+        self.serviceApp = serviceApp
         self.passwordPolicy = passwordPolicy
         self.orgUrl = orgUrl
         self.issuer = issuer
@@ -77,6 +81,7 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
             ]
         }
         if let passwordPolicy { object["passwordPolicy"] = passwordPolicy.json }
+        if let serviceApp { object["serviceApp"] = serviceApp.json }
         return .object(object)
     }
 }

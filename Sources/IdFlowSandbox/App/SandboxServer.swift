@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -27,19 +28,27 @@ public final class SandboxServer: Sendable {
     }
 
     /// Starts a server and returns once it listens; throws if the configuration is invalid or the
-    /// address cannot be bound. With `configuration.tls` it serves https only; a generated CA's file is removed
-    /// when the server stops.
+    /// address cannot be bound. With `configuration.tls` it serves https only; a generated CA's file, and the
+    /// default service app's private key file, are removed when the server stops.
     public static func start(_ configuration: SandboxConfiguration) async throws -> SandboxServer {
         try configuration.validate()
         let state = SandboxState(configuration: configuration)
         let logger = SandboxLogger.make()
         var server = HTTPServerBuilder.sandboxHTTP1(clock: state.clock)
+        // The default service app's key is generated and written before the server runs, so that the task below
+        // removes its file however the server stops.
+        let serviceAppKeyFile = try await state.prepareServiceApps(writingKeyFile: true)
         var tls: SandboxTLS?
         if let tlsConfiguration = configuration.tls {
-            let prepared = try SandboxTLS.prepare(tlsConfiguration, host: configuration.host)
-            tls = prepared
-            await state.didPrepareTLS(caFile: prepared.caFile)
-            server = try .tls(.sandboxHTTP1(clock: state.clock), tlsConfiguration: prepared.serverConfiguration)
+            do {
+                let prepared = try SandboxTLS.prepare(tlsConfiguration, host: configuration.host)
+                tls = prepared
+                await state.didPrepareTLS(caFile: prepared.caFile)
+                server = try .tls(.sandboxHTTP1(clock: state.clock), tlsConfiguration: prepared.serverConfiguration)
+            } catch {
+                if let serviceAppKeyFile { try? FileManager.default.removeItem(atPath: serviceAppKeyFile) }
+                throw error
+            }
         }
         let (bound, boundContinuation) = AsyncStream<Int>.makeStream()
         let application = makeApplication(configuration: configuration, state: state, logger: logger, server: server) { port in
@@ -53,6 +62,7 @@ public final class SandboxServer: Sendable {
             defer {
                 boundContinuation.finish()
                 tls?.removeCAFile()
+                if let serviceAppKeyFile { try? FileManager.default.removeItem(atPath: serviceAppKeyFile) }
             }
             try await serviceGroup.run()
         }

@@ -87,6 +87,7 @@ extension SandboxState {
 
         pushChallenges = pushChallenges.filter { $0.value.expiresAt + Self.pushChallengeRetention > now }
         usedDeviceTokenIDs = usedDeviceTokenIDs.filter { $0.value >= now }
+        purgeOAuthServiceRecords(now: now)
 
         let kept = recordCounts().filter { $0.key != "users" }.values.reduce(0, +)
         sweep = SweepSchedule(lastSweep: now, recordsKept: kept)

@@ -62,6 +62,17 @@ public actor SandboxState {
     // Each user's phone, security question and Google Authenticator, by user id (`SandboxState+IDXAuthenticators.swift`).
     var idxEnrollments: [String: IDXUserEnrollments] = [:]
 
+    // Service apps, client assertions and DPoP (`OAuthService/`).
+    var serviceAppsTask: Task<ServiceAppRegistry, any Error>?
+    /// The default service app with its key file, once `SandboxServer.start` wrote it (for `info`).
+    var serviceAppInfo: ServiceAppInfo?
+    /// Accepted client assertions' `jti`s (per client) until their `exp`, and DPoP proofs' until they are too old.
+    var usedClientAssertionIDs: [String: Date] = [:]
+    var usedDPoPProofIDs: [String: Date] = [:]
+    var dpopNonces = DPoPNonces()
+    /// Client-credentials access tokens by `jti`.
+    var serviceAccessTokens: [String: ServiceAccessTokenRecord] = [:]
+
     // Custom registration (`CustomRegistration/`).
     var customRegistrations: [String: CustomRegistrationRecord] = [:]
 
@@ -128,7 +139,7 @@ public actor SandboxState {
                 url: ProtectedResource.api.identifier(orgURL: orgURL), adminUrl: orgURL + ProtectedResource.adminPath,
                 adminScope: ProtectedResource.adminScope, metadataUrl: ProtectedResource.api.metadataURL(orgURL: orgURL),
                 orgIssuerUrl: ProtectedResource.orgAPI.identifier(orgURL: orgURL)),
-            passwordPolicy: configuration.passwordPolicy)
+            passwordPolicy: configuration.passwordPolicy, serviceApp: serviceAppInfo)
     }
 
     /// Records the address the server actually bound, so every URL the sandbox writes is reachable.

@@ -54,6 +54,9 @@ struct TokenFamily: Sendable {
     let scopes: [String]
     let authTime: Date
     var revoked = false
+    /// The RFC 7638 thumbprint of the DPoP key the family's tokens are bound to (`dpopBoundAccessTokens`): a refresh
+    /// must prove possession of the same key.
+    var dpopThumbprint: String?
 }
 
 /// What the sandbox remembers about an access token, keyed by its `jti`.

@@ -17,19 +17,36 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     // swift-format-ignore: AlwaysUseLowerCamelCase
     var auth_time: Int
     /// RFC 8705 §3.1: the token is bound to the client certificate whose SHA-256 thumbprint this holds (clients
-    /// that authenticate with `tls_client_auth`); absent otherwise.
-    var cnf: CertificateConfirmation?
+    /// that authenticate with `tls_client_auth`), or RFC 9449 §6: to the DPoP key (`dpopBoundAccessTokens`); absent
+    /// otherwise.
+    var cnf: TokenConfirmation?
 
     /// Signature checks are jwt-kit's; expiry is judged by the sandbox clock, not here.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// `{"x5t#S256": base64url(SHA-256(certificate DER))}`.
-struct CertificateConfirmation: Codable, Sendable, Equatable {
-    var thumbprint: String
+/// `cnf`: `{"x5t#S256": base64url(SHA-256(certificate DER))}` for a certificate-bound token (RFC 8705),
+/// `{"jkt": RFC 7638 thumbprint of the DPoP key}` for a DPoP-bound one (RFC 9449 §6.1).
+struct TokenConfirmation: Codable, Sendable, Equatable {
+    var certificateThumbprint: String?
+    var keyThumbprint: String?
+
+    init(certificateThumbprint: String? = nil, keyThumbprint: String? = nil) {
+        self.certificateThumbprint = certificateThumbprint
+        self.keyThumbprint = keyThumbprint
+    }
 
     enum CodingKeys: String, CodingKey {
-        case thumbprint = "x5t#S256"
+        case certificateThumbprint = "x5t#S256"
+        case keyThumbprint = "jkt"
+    }
+
+    /// The same members, for introspection.
+    var json: JSONValue {
+        var object: JSONObject = [:]
+        if let certificateThumbprint { object["x5t#S256"] = .string(certificateThumbprint) }
+        if let keyThumbprint { object["jkt"] = .string(keyThumbprint) }
+        return .object(object)
     }
 }
 

@@ -17,7 +17,14 @@ struct TokenController {
         _ request: Request, context: SandboxRequestContext
     ) async throws -> (FormParameters, OAuthClient) {
         var request = request
-        var form = try await request.formBody(context: context)
+        return try await authenticated(try await request.formBody(context: context), request: request, context: context)
+    }
+
+    /// The authenticated client of a form already read.
+    private func authenticated(
+        _ form: FormParameters, request: Request, context: SandboxRequestContext
+    ) async throws -> (FormParameters, OAuthClient) {
+        var form = form
         // A public client's interaction code grant may carry an empty `client_secret` (idx.md §6: Android sends
         // every field of the success form); it means no secret.
         if form["grant_type"] == "interaction_code", form["client_secret"]?.isEmpty == true {
@@ -33,11 +40,21 @@ struct TokenController {
         return (form, client)
     }
 
-    /// `authorization_code`, `interaction_code`, `refresh_token` and device code grants → the token response, `Cache-Control: no-store`.
+    /// `authorization_code`, `interaction_code`, `refresh_token` and device code grants → the token response, `Cache-Control: no-store`;
+    /// `client_credentials` is `ClientCredentialsGrant`'s. A client in `dpopBoundAccessTokens` must send a DPoP
+    /// proof with every grant, and gets tokens bound to its key (`token_type` DPoP).
     @Sendable func token(
         _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
     ) async throws -> Response {
-        let (form, client) = try await authenticatedForm(request, context: context)
+        var request = request
+        let parsed = try await request.formBody(context: context)
+        if parsed["grant_type"] == ClientCredentialsGrant.grantType {
+            return try await ClientCredentialsGrant(state: state).respond(form: parsed, request: request, context: context, server: server)
+        }
+        let (form, client) = try await authenticated(parsed, request: request, context: context)
+        let dpopThumbprint =
+            state.configuration.dpopBoundAccessTokens.contains(client.id)
+            ? try await TokenEndpointDPoP.thumbprint(of: request, state: state) : nil
         var grant: TokenGrant
         switch form["grant_type"] {
         case "authorization_code":
@@ -52,6 +69,10 @@ struct TokenController {
         case "refresh_token":
             let refreshToken = try Required.value(form["refresh_token"], else: OAuthErrorResponse.missingParameter("refresh_token"))
             let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) }
+            // RFC 9449 §5: a bound refresh token is used only with a proof of the same key.
+            if let bound = await state.dpopThumbprint(ofRefreshToken: refreshToken), bound != dpopThumbprint {
+                throw TokenEndpointDPoP.refusal(.refreshTokenBinding)
+            }
             grant = try await state.refresh(refreshToken, client: client, server: server, requestedScopes: scopes)
         case Self.jwtBearerGrant:
             grant = try await maintenanceGrant(form, client: client, server: server)
@@ -66,11 +87,15 @@ struct TokenController {
                 .badRequest, "unsupported_grant_type", "The grant type in the request isn't supported.")
         }
         if client.certificateCommonName != nil, let certificate = await ClientCertificate.presented(on: context.channel) {
-            grant.accessToken.cnf = CertificateConfirmation(thumbprint: certificate.thumbprint)
+            grant.accessToken.cnf = TokenConfirmation(certificateThumbprint: certificate.thumbprint)
+        }
+        if let dpopThumbprint {
+            grant.accessToken.cnf = TokenConfirmation(keyThumbprint: dpopThumbprint)
+            await state.bindTokenFamily(accessTokenID: grant.accessToken.jti, dpopThumbprint: dpopThumbprint)
         }
         let (accessToken, idToken) = try await Self.sign(grant, state: state)
         var body: JSONObject = [
-            "token_type": "Bearer",
+            "token_type": .string(dpopThumbprint == nil ? "Bearer" : "DPoP"),
             "expires_in": .int(grant.expiresIn),
             "access_token": .string(accessToken),
             "scope": .string(grant.scopes.joined(separator: " ")),
@@ -135,7 +160,7 @@ struct TokenController {
                 "iat": .int(claims.iat), "sub": .string(claims.sub), "aud": .string(claims.aud),
                 "iss": .string(claims.iss), "jti": .string(claims.jti), "uid": .string(claims.uid),
             ]
-            if let cnf = claims.cnf { body["cnf"] = ["x5t#S256": .string(cnf.thumbprint)] }
+            if let cnf = claims.cnf { body["cnf"] = cnf.json }
             return .json(.object(body))
         }
         if let (family, user, expiresAt) = await state.activeRefreshToken(token, server: server),

@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// `GET|POST {issuer}/v1/userinfo` with `Authorization: Bearer <access token>`.
+/// `GET|POST {issuer}/v1/userinfo` with `Authorization: Bearer <access token>`, or `Authorization: DPoP <token>` and a
+/// `DPoP` proof for a DPoP-bound token (`dpopBoundAccessTokens`; refusals as Okta words them, okta-core.md §H5).
 struct UserInfoController {
     let state: SandboxState
 
@@ -21,18 +22,22 @@ struct UserInfoController {
     @Sendable func userInfo(
         _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
     ) async throws -> Response {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+        guard let header = request.headers[.authorization],
+            header.lowercased().hasPrefix("bearer ") || header.lowercased().hasPrefix("dpop ")
+        else {
             throw Self.invalidToken
         }
-        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        let usesDPoP = header.lowercased().hasPrefix("dpop ")
+        let token = header.dropFirst(usesDPoP ? 5 : 7).trimmingCharacters(in: .whitespaces)
         let key = try await state.signingKey()
         guard let claims = await key.verified(token, as: AccessTokenClaims.self),
             let user = await state.activeAccessToken(claims, server: server)
         else { throw Self.invalidToken }
+        try await checkDPoP(request, token: token, claims: claims, usesDPoP: usesDPoP)
         // RFC 8705 §3: a certificate-bound token is accepted only over a connection with that certificate.
-        if let cnf = claims.cnf {
+        if let bound = claims.cnf?.certificateThumbprint {
             guard let certificate = await ClientCertificate.presented(on: context.channel),
-                ConstantTime.equals(certificate.thumbprint, cnf.thumbprint)
+                ConstantTime.equals(certificate.thumbprint, bound)
             else { throw Self.invalidToken }
         }
         guard claims.scp.contains("openid") else {
@@ -57,5 +62,29 @@ struct UserInfoController {
             body["email_verified"] = true
         }
         return .json(.object(body))
+    }
+
+    /// RFC 9449 §7: a bound token comes with the `DPoP` scheme and a proof of its key; an unbound one without.
+    private func checkDPoP(_ request: Request, token: String, claims: AccessTokenClaims, usesDPoP: Bool) async throws {
+        let challenge = OktaResourceChallenge(
+            scheme: "DPoP", orgURL: await state.orgURL, scope: "openid", resource: request.uri.path)
+        guard let bound = claims.cnf?.keyThumbprint else {
+            if usesDPoP {
+                var refusal = challenge.refusing(.unauthorized, "invalid_token", "The presented access_token is not DPoP bound.")
+                refusal.scheme = "Bearer"
+                throw refusal
+            }
+            return
+        }
+        guard usesDPoP else {
+            throw challenge.refusing(
+                .badRequest, "invalid_request",
+                "The resource request must use the DPoP authentication scheme when using a DPoP bound token.")
+        }
+        do {
+            try await BoundTokenProof.check(request, accessToken: token, boundTo: bound, state: state)
+        } catch {
+            throw challenge.refusing(error)
+        }
     }
 }

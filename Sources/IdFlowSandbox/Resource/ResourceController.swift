@@ -5,7 +5,12 @@ import Hummingbird
 /// The protected resources (`ProtectedResource`): `GET|POST {org}/resource` echoes who called for a valid access
 /// token of the default authorization server, `{org}/resource/admin` also needs `resource.admin`,
 /// `{org}/org-resource` takes tokens of the org authorization server only, and each publishes its RFC 9728
-/// metadata under `/.well-known/oauth-protected-resource`. Bearer tokens only; the routes are public (no SSWS).
+/// metadata under `/.well-known/oauth-protected-resource`. Bearer tokens, and DPoP-bound tokens with the `DPoP` scheme
+/// and a proof that carries the server's nonce; the routes are public (no SSWS).
+///
+/// Requiring the nonce here is the sandbox's choice (RFC 9449 §9 allows it; Okta's own resources do not ask): it
+/// lets a client's resource-side nonce retry be tested. The first proof without the current nonce gets 401,
+/// `WWW-Authenticate: DPoP error="use_dpop_nonce"` and a `DPoP-Nonce` header.
 struct ResourceController {
     let state: SandboxState
 
@@ -58,13 +63,10 @@ struct ResourceController {
     {
         guard let header = request.headers[.authorization] else { throw ResourceChallenge.missingToken(metadataURL: metadataURL) }
         let scheme = header.prefix { $0 != " " }.lowercased()
-        // DPoP (RFC 9449) needs a proof checked against the token's `cnf.jkt`; the sandbox issues no DPoP-bound
-        // tokens yet (the OAuth/DPoP issue), so the scheme is refused rather than taken as Bearer.
-        guard scheme == "bearer" else {
+        guard scheme == "bearer" || scheme == "dpop" else {
             throw ResourceChallenge(
-                status: scheme == "dpop" ? .unauthorized : .badRequest, error: scheme == "dpop" ? "invalid_token" : "invalid_request",
-                errorDescription: scheme == "dpop"
-                    ? "This resource does not take DPoP-bound tokens." : "The Authorization header must use the Bearer scheme.",
+                status: .badRequest, error: "invalid_request",
+                errorDescription: "The Authorization header must use the Bearer or DPoP scheme.",
                 metadataURL: metadataURL)
         }
         let token = header.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)
@@ -74,14 +76,46 @@ struct ResourceController {
         else {
             throw ResourceChallenge.invalidToken("The access token is invalid, expired or revoked.", metadataURL: metadataURL)
         }
+        try await checkDPoP(request, token: token, claims: claims, usesDPoP: scheme == "dpop", metadataURL: metadataURL)
         // RFC 8705 §3: a certificate-bound token is taken only over a connection with that certificate.
-        if let cnf = claims.cnf {
+        if let bound = claims.cnf?.certificateThumbprint {
             guard let certificate = await ClientCertificate.presented(on: context.channel),
-                ConstantTime.equals(certificate.thumbprint, cnf.thumbprint)
+                ConstantTime.equals(certificate.thumbprint, bound)
             else {
                 throw ResourceChallenge.invalidToken("The access token is bound to another client certificate.", metadataURL: metadataURL)
             }
         }
         return (claims, user)
+    }
+
+    /// RFC 9449 §7: a bound token needs the `DPoP` scheme and a proof of its key with the current nonce; an
+    /// unbound one must not claim the scheme.
+    func checkDPoP(_ request: Request, token: String, claims: AccessTokenClaims, usesDPoP: Bool, metadataURL: String) async throws {
+        guard let bound = claims.cnf?.keyThumbprint else {
+            if usesDPoP { throw ResourceChallenge.invalidToken("The access token is not DPoP-bound.", metadataURL: metadataURL) }
+            return
+        }
+        var challenge = ResourceChallenge.invalidToken("The access token is DPoP-bound: use the DPoP scheme.", metadataURL: metadataURL)
+        challenge.scheme = "DPoP"
+        guard usesDPoP else { throw challenge }
+        do {
+            try await BoundTokenProof.check(request, accessToken: token, boundTo: bound, state: state, requireNonce: true)
+        } catch {
+            switch error {
+            case .missing:
+                challenge = ResourceChallenge(
+                    status: .unauthorized, error: "invalid_dpop_proof", errorDescription: "The request has no DPoP proof.",
+                    metadataURL: metadataURL, scheme: "DPoP")
+            case .rejected(let rejected):
+                challenge = ResourceChallenge(
+                    status: .unauthorized, error: "invalid_dpop_proof", errorDescription: rejected.description, metadataURL: metadataURL,
+                    scheme: "DPoP")
+            case .nonce(let nonce):
+                challenge = ResourceChallenge(
+                    status: .unauthorized, error: "use_dpop_nonce", errorDescription: "Resource server requires nonce in DPoP proof",
+                    metadataURL: metadataURL, scheme: "DPoP", dpopNonce: nonce)
+            }
+            throw challenge
+        }
     }
 }

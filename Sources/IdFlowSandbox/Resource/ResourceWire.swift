@@ -30,6 +30,10 @@ struct ResourceChallenge: HTTPResponseError, Sendable {
     /// The scope the call needs (`insufficient_scope`).
     var scope: String?
     let metadataURL: String
+    /// `Bearer`, or `DPoP` for a DPoP-bound token's refusals (RFC 9449 §7.1).
+    var scheme = "Bearer"
+    /// The nonce a DPoP proof must carry (`use_dpop_nonce`, RFC 9449 §9), sent as `DPoP-Nonce`.
+    var dpopNonce: String?
 
     static func missingToken(metadataURL: String) -> ResourceChallenge {
         ResourceChallenge(status: .unauthorized, error: nil, errorDescription: nil, metadataURL: metadataURL)
@@ -48,7 +52,7 @@ struct ResourceChallenge: HTTPResponseError, Sendable {
         let quoted = parameters.map { name, value in
             "\(name)=\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
         }
-        return "Bearer " + quoted.joined(separator: ", ")
+        return scheme + " " + quoted.joined(separator: ", ")
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -61,6 +65,7 @@ struct ResourceChallenge: HTTPResponseError, Sendable {
             response = .empty(status)
         }
         response.headers[.wwwAuthenticate] = headerValue
+        if let dpopNonce { response.headers[.dpopNonce] = dpopNonce }
         return response
     }
 }

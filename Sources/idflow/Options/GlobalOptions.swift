@@ -101,6 +101,44 @@ struct GlobalOptions: ParsableArguments {
             valueName: "url"))
     var proxy: String?
 
+    @Option(
+        name: .customLong("authorization-mode"),
+        help: ArgumentHelp(
+            "How management calls authenticate: SSWS (the API token, default) or PrivateKey (an OAuth 2.0 service app; env OKTA_CLIENT_AUTHORIZATIONMODE).",
+            valueName: "mode"))
+    var authorizationMode: String?
+
+    @Option(
+        name: .customLong("service-client-id"),
+        help: ArgumentHelp("The service app's client id in PrivateKey mode (env OKTA_CLIENT_CLIENTID).", valueName: "id"))
+    var serviceClientID: String?
+
+    @Option(
+        name: .customLong("service-scopes"),
+        help: ArgumentHelp(
+            "Scopes the service app asks for; default \"okta.users.read okta.users.manage\" (env OKTA_CLIENT_SCOPES, comma-separated).",
+            valueName: "scopes"))
+    var serviceScopes: String?
+
+    @Option(
+        name: .customLong("private-key-file"),
+        help: ArgumentHelp(
+            "The service app's PEM private key (RS256 or ES256), refused when others can read it (env OKTA_CLIENT_PRIVATEKEY: a path or the PEM).",
+            valueName: "path"),
+        completion: .file())
+    var privateKeyFile: String?
+
+    @Option(
+        name: .customLong("private-key-id"),
+        help: ArgumentHelp("The key id (kid) put in the client assertion's header (env OKTA_CLIENT_KID).", valueName: "kid"))
+    var privateKeyID: String?
+
+    @Flag(
+        help:
+            "DPoP-bind the tokens this command gets (RFC 9449): the service app's, login-client's, or a login's; each request then carries a proof (env OKTA_CLIENT_DPOPENABLED=true for the service app)."
+    )
+    var dpop = false
+
     @Flag(help: "Pretty-print the JSON on stdout (the default on a terminal).")
     var pretty = false
 
@@ -112,11 +150,18 @@ struct GlobalOptions: ParsableArguments {
     }
 
     var flags: ConfigurationFlags {
-        ConfigurationFlags(
+        var flags = ConfigurationFlags(
             orgURL: orgURL, apiTokenFile: apiTokenFile, issuer: issuer, clientID: clientID, redirectURI: redirectURI, scope: scope,
             profile: profile, stateDirectory: stateDirectory, verbose: verbose, timeoutSeconds: timeout, maxRetries: maxRetries,
             quiet: quiet, caFile: caFile, clientCertificate: clientCertificate, clientKey: clientKey, proxy: proxy,
             curl: curl, curlFile: curlFile)
+        flags.authorizationMode = authorizationMode
+        flags.serviceClientID = serviceClientID
+        flags.serviceScopes = serviceScopes
+        flags.privateKeyFile = privateKeyFile
+        flags.privateKeyID = privateKeyID
+        flags.dpop = dpop
+        return flags
     }
 
     /// The options above by name: true for those that take a value. `GlobalArguments` reads it to move them
@@ -125,6 +170,8 @@ struct GlobalOptions: ParsableArguments {
         "--org-url": true, "--api-token-file": true, "--issuer": true, "--client-id": true, "--redirect-uri": true,
         "--scope": true, "--profile": true, "--state-dir": true, "--timeout": true, "--max-retries": true, "--ca-file": true,
         "--client-cert": true, "--client-key": true, "--proxy": true, "--curl-file": true, "--curl": false,
+        "--authorization-mode": true, "--service-client-id": true, "--service-scopes": true, "--private-key-file": true,
+        "--private-key-id": true, "--dpop": false,
         "-v": false, "--verbose": false, "-q": false, "--quiet": false, "--pretty": false, "--compact": false,
     ]
 

@@ -109,7 +109,7 @@ struct TokenInfoRequestsTests {
 
     @Test func userinfoIsAGetWithTheBearerToken() throws {
         let endpoint = URL(string: "https://example.com/oauth2/default/v1/userinfo")!
-        let request = try UserinfoRequest(endpoint: endpoint, accessToken: "at").httpRequest()
+        let request = try UserinfoRequest(endpoint: endpoint, accessToken: .bearer("at")).httpRequest()
         #expect(request.method == "GET")
         #expect(request.url == endpoint)
         #expect(request.headers == ["Accept": "application/json", "Authorization": "Bearer at"])
@@ -119,7 +119,7 @@ struct TokenInfoRequestsTests {
 
     @Test func aRefusedAccessTokenNamesTheChallenge() {
         let error = Built.error { () throws(IdFlowError) in
-            try UserinfoRequest(endpoint: Built.org, accessToken: "at")
+            try UserinfoRequest(endpoint: Built.org, accessToken: .bearer("at"))
                 .decode(Built.response(401, "", headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#]))
         }
         #expect(

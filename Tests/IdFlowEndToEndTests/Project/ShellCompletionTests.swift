@@ -82,7 +82,7 @@ import Testing
     @Test func helpOffersTheSubcommands() throws {
         let top = try complete(["idflow", "help", ""])
         #expect(top.contains("register") && top.contains("sandbox") && top.contains("completion"))
-        #expect(try complete(["idflow", "help", "lo"]).sorted() == ["login-device", "login-pkce", "logout"])
+        #expect(try complete(["idflow", "help", "lo"]).sorted() == ["login-client", "login-device", "login-pkce", "logout"])
         #expect(try complete(["idflow", "help", "token", ""]) == ["get", "inspect", "verify", "introspect", "revoke"])
     }
 

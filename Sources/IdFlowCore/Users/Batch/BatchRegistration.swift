@@ -113,8 +113,9 @@ public struct BatchRegistration: Sendable {
         var http = context.http
         let transport = PacedTransport(wrapping: http.transport, interruption: interruption, sleep: http.sleep)
         http.transport = transport
-        let api = UsersAPI(
-            http: http, orgURL: try context.configuration.requireOrgURL(), apiToken: try context.configuration.requireAPIToken())
+        var batchContext = context
+        batchContext.http = http
+        let api = try batchContext.usersAPI()
         let progress =
             context.console.showsProgress && !context.configuration.quiet
             ? BatchProgress(total: lines.count, erasesInPlace: context.console.erasesLines, write: context.console.standardError) : nil

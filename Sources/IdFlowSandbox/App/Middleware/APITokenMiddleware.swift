@@ -6,10 +6,14 @@ import Hummingbird
 /// path nobody registered) is refused without the token rather than served to anyone.
 ///
 /// `SSWS<token>` without the space is accepted too: some generated Okta SDKs send it that way.
+///
+/// `/api/v1/…` also takes the OAuth access tokens of service apps (`Authorization: Bearer` or `DPoP`, checked by
+/// `ManagementAPIAuthorization`); `/sandbox/…` stays SSWS-only, as it is no Okta API.
 struct APITokenMiddleware: RouterMiddleware {
     typealias Context = SandboxRequestContext
 
     let apiToken: String
+    let state: SandboxState
 
     /// Paths anyone may call, each with everything below it: Authn (state tokens), OAuth/OIDC
     /// (client authentication and the sign-in pages), the well-known documents, the MyAccount
@@ -35,6 +39,10 @@ struct APITokenMiddleware: RouterMiddleware {
     ) async throws -> Response {
         if !Self.isPublic(request.uri.path) {
             let header = request.headers[.authorization] ?? ""
+            if request.uri.path.hasPrefix("/api/v1/"), ManagementAPIAuthorization.handles(header) {
+                try await ManagementAPIAuthorization(state: state).authorize(request)
+                return try await next(request, context)
+            }
             guard header.hasPrefix("SSWS"),
                 ConstantTime.equals(header.dropFirst(4).trimmingCharacters(in: .whitespaces), apiToken)
             else { throw OktaErrorResponse.invalidToken }

@@ -54,6 +54,8 @@ struct OktaResponseMiddleware: RouterMiddleware {
             return try error.response(from: request, context: context)
         case let error as ResourceChallenge:
             return try error.response(from: request, context: context)
+        case let error as OktaResourceChallenge:
+            return try error.response(from: request, context: context)
         case let error as HTTPError where error.status == .notFound:
             return try OktaErrorResponse.notFound(request.uri.path, type: "Route").response(from: request, context: context)
         case let error as HTTPError where error.status == .contentTooLarge:

@@ -92,10 +92,11 @@ struct SandboxTLS: Sendable {
 /// The generated CA's certificate on disk: mode 0600 in the temporary directory, written under a temporary name
 /// and renamed, so a reader never sees half a file.
 enum CAFile {
-    static func write(_ pem: String, directory: URL = FileManager.default.temporaryDirectory) throws -> String {
+    /// `name` tells the files apart: `ca` for the CA, `service-app-key` for the default service app's private key.
+    static func write(_ pem: String, directory: URL = FileManager.default.temporaryDirectory, name: String = "ca") throws -> String {
         let id = UUID().uuidString.lowercased()
-        let path = directory.appendingPathComponent("idflow-sandbox-ca-\(id).pem").path
-        let temporary = directory.appendingPathComponent(".idflow-sandbox-ca-\(id).pem.tmp").path
+        let path = directory.appendingPathComponent("idflow-sandbox-\(name)-\(id).pem").path
+        let temporary = directory.appendingPathComponent(".idflow-sandbox-\(name)-\(id).pem.tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw SandboxTLSError.cannotWriteCAFile(path: path, reason: String(cString: strerror(errno)))

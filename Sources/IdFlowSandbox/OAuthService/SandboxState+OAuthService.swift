@@ -1,0 +1,100 @@
+import Foundation
+
+/// Service apps, client assertions, DPoP nonces and replay, and client-credentials tokens (okta-core.md §H).
+/// Like the rest of the state, each check and the change it allows happen in one synchronous call.
+extension SandboxState {
+    /// Client-credentials tokens live one hour, fixed, as at Okta (§H2).
+    static let serviceAccessTokenLifetime = 3600
+
+    /// The service apps, resolved (and the default one's key generated) once.
+    func serviceAppRegistry() async throws -> ServiceAppRegistry {
+        if let serviceAppsTask { return try await serviceAppsTask.value }
+        let configured = configuration.serviceApps
+        let task = Task { try ServiceAppRegistry.make(configured) }
+        serviceAppsTask = task
+        return try await task.value
+    }
+
+    /// Resolves the service apps at start-up; with the default app and `writingKeyFile`, writes its private key
+    /// (mode 0600) and returns the file's path, which `info` then reports.
+    func prepareServiceApps(writingKeyFile: Bool) async throws -> String? {
+        let registry = try await serviceAppRegistry()
+        guard writingKeyFile, let key = registry.defaultKey, let app = registry.apps.first else { return nil }
+        let path = try CAFile.write(key.pem, name: "service-app-key")
+        serviceAppInfo = ServiceAppInfo(clientId: app.clientId, privateKeyFile: path, keyId: key.keyId, scopes: app.scopes)
+        return path
+    }
+
+    /// Records an assertion's `jti` until its `exp`; false when the client used it before.
+    func consumeAssertionID(_ jti: String, clientId: String, expiresAt: Date) -> Bool {
+        noteRecordActivity()
+        let key = clientId + " " + jti
+        if let until = usedClientAssertionIDs[key], until > clock.now { return false }
+        usedClientAssertionIDs[key] = expiresAt
+        return true
+    }
+
+    /// The nonce a proof must carry, when `proof` lacks a current one (RFC 9449 §8); nil when it has it.
+    func missingDPoPNonce(_ proof: DPoPProof) -> String? {
+        let now = clock.now
+        return dpopNonces.accepts(proof.nonce, now: now) ? nil : dpopNonces.value(now: now)
+    }
+
+    /// The nonce clients should use next (sent on challenges).
+    func currentDPoPNonce() -> String {
+        dpopNonces.value(now: clock.now)
+    }
+
+    /// Records a proof's `jti` for as long as the proof could still be accepted; false when it was seen before.
+    func consumeDPoPProofID(_ proof: DPoPProof) -> Bool {
+        noteRecordActivity()
+        let key = proof.thumbprint + " " + proof.jti
+        if let until = usedDPoPProofIDs[key], until > clock.now { return false }
+        usedDPoPProofIDs[key] = max(proof.iat, clock.now) + DPoPProof.maximumAge + DPoPProof.clockSkew
+        return true
+    }
+
+    /// Mints the claims of a client-credentials token and records it.
+    func issueServiceAccessToken(
+        clientId: String, scopes: [String], server: AuthorizationServer, dpopThumbprint: String?
+    ) -> ServiceAccessTokenClaims {
+        noteRecordActivity()
+        let now = clock.now
+        let iat = Int(now.timeIntervalSince1970)
+        let jti = "AT." + RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
+        serviceAccessTokens[jti] = ServiceAccessTokenRecord(
+            clientId: clientId, server: server, scopes: scopes,
+            expiresAt: now + TimeInterval(Self.serviceAccessTokenLifetime), dpopThumbprint: dpopThumbprint)
+        return ServiceAccessTokenClaims(
+            jti: jti, iss: server.issuer(orgURL: orgURL), aud: server.audience(orgURL: orgURL), iat: iat,
+            exp: iat + Self.serviceAccessTokenLifetime, cid: clientId, scp: scopes, sub: clientId,
+            cnf: dpopThumbprint.map { TokenConfirmation(keyThumbprint: $0) })
+    }
+
+    /// The record of a signed client-credentials token, if it is known, unexpired on the sandbox clock and from
+    /// `server`.
+    func activeServiceAccessToken(_ claims: ServiceAccessTokenClaims, server: AuthorizationServer) -> ServiceAccessTokenRecord? {
+        guard let record = serviceAccessTokens[claims.jti], record.expiresAt > clock.now, record.server == server,
+            record.clientId == claims.cid
+        else { return nil }
+        return record
+    }
+
+    /// The DPoP key a refresh token's family is bound to (nil when unbound or unknown).
+    func dpopThumbprint(ofRefreshToken token: String) -> String? {
+        refreshTokens[token].flatMap { tokenFamilies[$0.familyID]?.dpopThumbprint }
+    }
+
+    /// Binds the family of a just-issued access token to a DPoP key, the first time.
+    func bindTokenFamily(accessTokenID jti: String, dpopThumbprint: String) {
+        guard let familyID = accessTokens[jti]?.familyID, tokenFamilies[familyID]?.dpopThumbprint == nil else { return }
+        tokenFamilies[familyID]?.dpopThumbprint = dpopThumbprint
+    }
+
+    /// Drops replay records that can no longer match (called from the purge sweep).
+    func purgeOAuthServiceRecords(now: Date) {
+        usedClientAssertionIDs = usedClientAssertionIDs.filter { $0.value > now }
+        usedDPoPProofIDs = usedDPoPProofIDs.filter { $0.value > now }
+        serviceAccessTokens = serviceAccessTokens.filter { $0.value.expiresAt > now }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// DPoP at `/v1/token` (okta-core.md §H3, §H4): the proof is checked, a nonce is required (the first proof
+/// without one gets 400 `use_dpop_nonce` and a `dpop-nonce` header), a replayed `jti` is refused, and the answer
+/// is the thumbprint the tokens are bound to. Every refusal is 400 `invalid_dpop_proof` with Okta's description.
+enum TokenEndpointDPoP {
+    static func refusal(_ rejected: DPoPProof.Rejected) -> OAuthErrorResponse {
+        OAuthErrorResponse(.badRequest, "invalid_dpop_proof", rejected.description)
+    }
+
+    static func nonceChallenge(_ nonce: String) -> OAuthErrorResponse {
+        var error = OAuthErrorResponse(.badRequest, "use_dpop_nonce", "Authorization server requires nonce in DPoP proof.")
+        error.headers[.dpopNonce] = nonce
+        return error
+    }
+
+    /// The thumbprint of the request's proof; throws the OAuth error that refuses it. With `required` false a
+    /// request without a proof gets nil.
+    static func thumbprint(of request: Request, state: SandboxState, required: Bool = true) async throws -> String? {
+        let header: String?
+        do {
+            header = try DPoPProof.header(of: request.headers)
+        } catch {
+            throw refusal(error)
+        }
+        guard let header else {
+            if required { throw refusal(.missing) }
+            return nil
+        }
+        let proof: DPoPProof
+        do {
+            proof = try await DPoPProof.verify(
+                header, method: request.method.rawValue, urls: DPoPProof.requestURLs(request.head, orgURL: await state.orgURL),
+                now: await state.now)
+        } catch {
+            throw refusal(error)
+        }
+        if let nonce = await state.missingDPoPNonce(proof) { throw nonceChallenge(nonce) }
+        guard await state.consumeDPoPProofID(proof) else { throw refusal(.replayed) }
+        return proof.thumbprint
+    }
+}
