@@ -109,7 +109,8 @@ struct ServiceAppTests {
         let environment = try Self.privateKeyMode(sandbox)
         #expect(try await sandbox.idflow(["register", "--email", "kim@example.com"], environment: environment).exitCode == 0)
         let directory = sandbox.stateDirectory.appendingPathComponent("profiles/default/service-apps")
-        let file = directory.appendingPathComponent(try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".json") }))
+        let file = directory.appendingPathComponent(
+            try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".json") }))
         func rewriteCache(_ change: (inout [String: Any]) -> Void) throws {
             var cached = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
             change(&cached)
