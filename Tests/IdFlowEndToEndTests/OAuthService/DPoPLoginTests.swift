@@ -51,6 +51,10 @@ struct DPoPLoginTests {
         #expect(try called.json()["sub"] != nil)
         #expect(called.stderr.contains("asked for a DPoP nonce"))
 
+        // kubectl could only send it as Bearer: refused rather than handed over.
+        let kubectl = try await sandbox.idflow(["token", "get", "--output", "exec-credential", "--token-type", "access"])
+        #expect(kubectl.exitCode == 64, "\(kubectl)")
+
         // The same token without its key is useless: the store without the key is refused before anything is sent.
         var keyless = try #require(try store.load())
         keyless.dpopKey = nil
