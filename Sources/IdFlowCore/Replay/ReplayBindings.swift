@@ -92,9 +92,15 @@ struct ReplayBindings {
             return ("ACCESS_TOKEN", "the access token of the stored login (the profile in the state directory)")
         case "authorization:basic": return ("CLIENT_BASIC_CREDENTIALS", "base64 of client_id:client_secret")
         // Single-use by design: a replay needs a new one, which only the key's holder can sign.
-        case "dpop": return ("DPOP_PROOF", "a DPoP proof for this one request (RFC 9449); servers refuse one seen before, so sign a fresh one to replay")
+        case "dpop":
+            return (
+                "DPOP_PROOF", "a DPoP proof for this one request (RFC 9449); servers refuse one seen before, so sign a fresh one to replay"
+            )
         case "client_assertion":
-            return ("CLIENT_ASSERTION", "a client assertion signed with the private key (private_key_jwt); single-use, so sign a fresh one to replay")
+            return (
+                "CLIENT_ASSERTION",
+                "a client assertion signed with the private key (private_key_jwt); single-use, so sign a fresh one to replay"
+            )
         case let header where header.hasPrefix("authorization"): return ("AUTHORIZATION_CREDENTIALS", "the credential idflow sent")
         default: return (ReplayVariable.name(forKey: key), ReplayVariable.origin(forKey: key, url: url))
         }

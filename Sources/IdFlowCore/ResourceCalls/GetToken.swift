@@ -66,6 +66,12 @@ public struct GetToken: Sendable {
                     idToken: kind == .id ? tokens.response.idToken : nil,
                     idTokenExpiresAt: kind == .id ? idExpiry.map(ISO8601.string) : nil))
         case .execCredential:
+            // kubectl sends the token as Bearer, which a resource must refuse for a DPoP-bound one (RFC 9449 §7.1).
+            if kind == .access, tokens.response.tokenType.lowercased() == "dpop" {
+                throw .invalidInput(
+                    "the access token of profile \(context.configuration.profile) is DPoP-bound, and kubectl can only send it as Bearer",
+                    hint: "use --token-type id (what Kubernetes' OIDC authenticator checks), or log in without --dpop")
+            }
             let token = kind == .id ? tokens.response.idToken ?? "" : tokens.response.accessToken
             return .execCredential(ExecCredential(status: .init(token: token, expirationTimestamp: expiry.map(ISO8601.string))))
         }

@@ -14,7 +14,10 @@ struct SandboxCommand: AsyncParsableCommand {
             customRegistration names the client (id and secret) and the identity providers of the custom-registration \
             endpoints POST /oauth/custom-registration/{idp}/init and /complete; idx is the Identity Engine's policy \
             {"authenticators": ["password"] | ["password","email"] | ["password","okta_verify"], "signUp": bool}, set \
-            with the configuration file's idx key.
+            with the configuration file's idx key. serviceApp is an OAuth 2.0 service app for management calls without \
+            the API token ({"clientId","privateKeyFile","keyId","scopes"}: its RSA key, made at start, written 0600 to a \
+            temporary file; idflow --authorization-mode PrivateKey); the configuration's serviceApps key registers apps \
+            of your own (with "requireDPoP"), dpopBoundAccessTokens makes OAuth clients' tokens DPoP-bound.
 
               $ idflow sandbox > sandbox.json &
               $ export OKTA_CLIENT_ORGURL=$(jq -r .orgUrl sandbox.json) \\

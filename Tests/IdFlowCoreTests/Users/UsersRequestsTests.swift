@@ -9,7 +9,8 @@ struct UsersRequestsTests {
 
     @Test func createUserPostsTheProfileAsJSONAndIsNotRetried() throws {
         let request = try CreateUserRequest(
-            orgURL: Built.org, authorization: .apiToken(token), profile: ["email": "jo@example.com", "login": "jo@example.com"], activate: false
+            orgURL: Built.org, authorization: .apiToken(token), profile: ["email": "jo@example.com", "login": "jo@example.com"],
+            activate: false
         )
         .httpRequest()
         #expect(request.method == "POST")
@@ -21,8 +22,9 @@ struct UsersRequestsTests {
 
     @Test func createUserDecodesTheUserAndKeepsTheWholeDocument() throws {
         let body = String(decoding: try Fixtures.data("okta-core/user-staged-create-activate-false-classic.json"), as: UTF8.self)
-        let (user, document) = try CreateUserRequest(orgURL: Built.org, authorization: .apiToken(token), profile: [:], activate: false).decode(
-            Built.response(200, body))
+        let (user, document) = try CreateUserRequest(orgURL: Built.org, authorization: .apiToken(token), profile: [:], activate: false)
+            .decode(
+                Built.response(200, body))
         #expect(user.status == "STAGED")
         #expect(document["id"] == .string(user.id))
     }
@@ -58,7 +60,8 @@ struct UsersRequestsTests {
     }
 
     @Test func activatePostsNoBodyAndIsNotRetried() throws {
-        let request = try ActivateUserRequest(orgURL: Built.org, authorization: .apiToken(token), userID: "00u1", sendEmail: true).httpRequest()
+        let request = try ActivateUserRequest(orgURL: Built.org, authorization: .apiToken(token), userID: "00u1", sendEmail: true)
+            .httpRequest()
         #expect(request.method == "POST")
         #expect(request.url.absoluteString == "https://example.okta.com/api/v1/users/00u1/lifecycle/activate?sendEmail=true")
         #expect(request.headers == ["Authorization": "SSWS t0ken", "Accept": "application/json"])

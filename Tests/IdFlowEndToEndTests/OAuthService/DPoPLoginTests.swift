@@ -51,11 +51,38 @@ struct DPoPLoginTests {
         #expect(try called.json()["sub"] != nil)
         #expect(called.stderr.contains("asked for a DPoP nonce"))
 
+        // kubectl could only send it as Bearer: refused rather than handed over.
+        let kubectl = try await sandbox.idflow(["token", "get", "--output", "exec-credential", "--token-type", "access"])
+        #expect(kubectl.exitCode == 64, "\(kubectl)")
+
         // The same token without its key is useless: the store without the key is refused before anything is sent.
         var keyless = try #require(try store.load())
         keyless.dpopKey = nil
         try store.save(keyless)
         let withoutKey = try await sandbox.idflow(["userinfo"])
         #expect(withoutKey.exitCode == 12, "\(withoutKey)")
+    }
+
+    @Test func theDeviceGrantAndTheEmbeddedSignInBindTheirTokensToo() async throws {
+        let probe = try await LiveSandbox.start()
+        let clientID = probe.clientID
+        probe.stop()
+        let sandbox = try await ServiceAppTests.sandbox(#"{"deviceIntervalSeconds": 1, "dpopBoundAccessTokens": ["\#(clientID)"]}"#)
+        defer { sandbox.stop() }
+        _ = try await sandbox.createActiveUser(email: "tv@example.com", password: Self.password)
+
+        // Every poll of the token endpoint carries a proof of its own.
+        let (session, notice) = try await LoginDeviceTests.start(sandbox, ["--dpop"])
+        try await LoginDeviceTests.answer(sandbox, notice, login: "tv@example.com", decision: "approve")
+        let device = try await session.finish()
+        #expect(device.exitCode == 0, "\(device)")
+        #expect(try device.json()["token_type"] == "DPoP")
+
+        let embedded = try await sandbox.idflow(
+            ["login-pkce", "--embedded", "--dpop", "--answer", "identifier=tv@example.com", "--answer", "credentials.passcode=@-"],
+            stdin: Self.password)
+        #expect(embedded.exitCode == 0, "\(embedded)")
+        #expect(try embedded.json()["token_type"] == "DPoP")
+        #expect(try await sandbox.idflow(["userinfo"]).exitCode == 0)
     }
 }

@@ -109,7 +109,8 @@ struct ServiceAppTests {
         let environment = try Self.privateKeyMode(sandbox)
         #expect(try await sandbox.idflow(["register", "--email", "kim@example.com"], environment: environment).exitCode == 0)
         let directory = sandbox.stateDirectory.appendingPathComponent("profiles/default/service-apps")
-        let file = directory.appendingPathComponent(try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".json") }))
+        let file = directory.appendingPathComponent(
+            try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".json") }))
         func rewriteCache(_ change: (inout [String: Any]) -> Void) throws {
             var cached = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
             change(&cached)
@@ -153,6 +154,31 @@ struct ServiceAppTests {
             ["user", "get", "nobody@example.com"], environment: environment.merging(["OKTA_CLIENT_PRIVATEKEY": otherKey.path]) { $1 })
         #expect(open.exitCode == 13, "\(open)")
         #expect(open.stderr.contains("are too open"))
+
+        // An assertion sent twice: the second is refused (the client never does this; an attacker who read one would).
+        let keyFile = try #require(environment["OKTA_CLIENT_PRIVATEKEY"])
+        let assertion = try ClientAssertion(
+            clientID: try #require(environment["OKTA_CLIENT_CLIENTID"]),
+            key: ClientAssertionKey(pem: String(contentsOfFile: keyFile, encoding: .utf8), keyID: nil, origin: keyFile))
+        let tokenURL = try #require(URL(string: sandbox.orgURL + "/oauth2/v1/token"))
+        let signed = try assertion.make(audience: tokenURL, now: Date())
+        func exchange() async throws -> (Int, JSONValue?) {
+            var request = URLRequest(url: tokenURL)
+            request.httpMethod = "POST"
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(
+                FormEncoding.encode([
+                    ("grant_type", "client_credentials"), ("scope", "okta.users.read"), ("client_assertion_type", ClientAssertion.type),
+                    ("client_assertion", signed),
+                ]).utf8)
+            let (data, response) = try await CurlTransport(options: .init()).send(request)
+            return (response.statusCode, try? JSONValue(data: data))
+        }
+        #expect(try await exchange().0 == 200)
+        let replayed = try await exchange()
+        #expect(replayed.0 == 401)
+        #expect(replayed.1?["error"] == "invalid_client")
+        #expect(replayed.1?["error_description"] == "The client_assertion token has already been used.")
 
         // A token without the scope the call needs: exit 4, naming the scope.
         let readOnly = try await sandbox.idflow(
