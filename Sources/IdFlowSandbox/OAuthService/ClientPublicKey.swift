@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import NIOConcurrencyHelpers
 import _CryptoExtras
 
 /// A public key a client signs with: a service app's registered key (PEM or JWK) or the key in a DPoP proof's
@@ -90,13 +91,28 @@ struct ClientPublicKey: Sendable, Equatable {
     /// jwt-kit verifies; the JWK given to it carries the algorithm, so the token's `alg` cannot pick another.
     func verify<Claims: JWTPayload>(_ token: String, algorithm: String, as type: Claims.Type) async throws -> Claims {
         guard accepts(algorithm: algorithm) else { throw Unusable(reason: "the algorithm does not fit the key") }
+        return try await collection(algorithm: algorithm).verify(token, as: type)
+    }
+
+    /// jwt-kit's verifier for this key and algorithm. Made once per key: a DPoP key signs every request of a run
+    /// (a batch of thousands), and building the collection cost more than checking the signature.
+    private func collection(algorithm: String) async throws -> JWTKeyCollection {
+        let cacheKey = thumbprint + " " + algorithm
+        if let cached = Self.collections.withLockedValue({ $0[cacheKey] }) { return cached }
         var object: [String: String] = members
         object["alg"] = algorithm
         object["kid"] = "client-key"
         let jwk = try JSONDecoder().decode(JWK.self, from: JSONEncoder().encode(object))
         let keys = try await JWTKeyCollection().add(jwk: jwk)
-        return try await keys.verify(token, as: type)
+        Self.collections.withLockedValue { cache in
+            // Bounded: a peer that sends a new key per proof cannot make it grow without end.
+            if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
+            cache[cacheKey] = keys
+        }
+        return keys
     }
+
+    private static let collections = NIOLockedValueBox<[String: JWTKeyCollection]>([:])
 }
 
 /// The parts of a compact JWS the sandbox reads before trusting it: the JOSE header as JSON.
