@@ -72,6 +72,8 @@ public actor SandboxState {
     var dpopNonces = DPoPNonces()
     /// Client-credentials access tokens by `jti`.
     var serviceAccessTokens: [String: ServiceAccessTokenRecord] = [:]
+    /// Each issued client-credentials token's value → its `jti` (`rememberServiceAccessToken`).
+    var serviceAccessTokenIDs: [String: String] = [:]
 
     // Custom registration (`CustomRegistration/`).
     var customRegistrations: [String: CustomRegistrationRecord] = [:]

@@ -51,6 +51,7 @@ struct ClientCredentialsGrant {
         let claims = await state.issueServiceAccessToken(
             clientId: caller.clientId, scopes: scopes, server: server, dpopThumbprint: thumbprint)
         let accessToken = try await state.signingKey().sign(claims)
+        await state.rememberServiceAccessToken(accessToken, id: claims.jti)
         var response = Response.json([
             "token_type": .string(thumbprint == nil ? "Bearer" : "DPoP"),
             "expires_in": .int(SandboxState.serviceAccessTokenLifetime),

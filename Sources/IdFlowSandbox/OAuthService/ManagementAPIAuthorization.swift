@@ -43,9 +43,11 @@ struct ManagementAPIAuthorization {
         } catch {
             throw challenge.refusing(.badRequest, "invalid_dpop_proof", error.description)
         }
-        guard let claims = try await state.signingKey().verified(token, as: ServiceAccessTokenClaims.self),
-            let record = await state.activeServiceAccessToken(claims, server: .org)
-        else {
+        var known = await state.activeServiceAccessToken(value: token, server: .org)
+        if known == nil, let claims = try await state.signingKey().verified(token, as: ServiceAccessTokenClaims.self) {
+            known = await state.activeServiceAccessToken(claims, server: .org)
+        }
+        guard let record = known else {
             throw challenge.refusing(.unauthorized, "invalid_token", "The access token is invalid.", body: .invalidToken)
         }
         if let bound = record.dpopThumbprint {

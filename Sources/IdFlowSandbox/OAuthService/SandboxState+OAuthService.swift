@@ -71,6 +71,20 @@ extension SandboxState {
             cnf: dpopThumbprint.map { TokenConfirmation(keyThumbprint: $0) })
     }
 
+    /// Remembers the signed token by its value, so each call that presents it is matched to its record without
+    /// verifying and decoding the JWT again: the string is the sandbox's own, so finding it is proof enough.
+    func rememberServiceAccessToken(_ value: String, id jti: String) {
+        serviceAccessTokenIDs[value] = jti
+    }
+
+    /// The record of a token presented as it was issued, if it is unexpired on the sandbox clock and from `server`.
+    func activeServiceAccessToken(value: String, server: AuthorizationServer) -> ServiceAccessTokenRecord? {
+        guard let jti = serviceAccessTokenIDs[value], let record = serviceAccessTokens[jti], record.expiresAt > clock.now,
+            record.server == server
+        else { return nil }
+        return record
+    }
+
     /// The record of a signed client-credentials token, if it is known, unexpired on the sandbox clock and from
     /// `server`.
     func activeServiceAccessToken(_ claims: ServiceAccessTokenClaims, server: AuthorizationServer) -> ServiceAccessTokenRecord? {
@@ -96,5 +110,6 @@ extension SandboxState {
         usedClientAssertionIDs = usedClientAssertionIDs.filter { $0.value > now }
         usedDPoPProofIDs = usedDPoPProofIDs.filter { $0.value > now }
         serviceAccessTokens = serviceAccessTokens.filter { $0.value.expiresAt > now }
+        serviceAccessTokenIDs = serviceAccessTokenIDs.filter { serviceAccessTokens[$0.value] != nil }
     }
 }
