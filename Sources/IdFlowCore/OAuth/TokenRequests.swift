@@ -52,7 +52,7 @@ enum TokenGrant {
             let failure = response.failure()
             if case .oauth(let status, let body, nil) = failure {
                 if body.error == "invalid_dpop_proof" {
-                    throw .oauth(status: status, body: body, hint: DPoPHint.tokenEndpoint(body, sentProof: client.dpopKey != nil))
+                    throw .oauth(status: status, body: body, hint: DPoPHint.tokenEndpoint(sentProof: client.dpopKey != nil))
                 }
                 if ["invalid_grant", "invalid_client"].contains(body.error) {
                     throw .oauth(

@@ -4,7 +4,7 @@ import Foundation
 /// that requires proofs when none was sent; the others come from a proof idflow signed itself, so the clock or a
 /// key that no longer matches the stored token is the likely cause.
 enum DPoPHint {
-    static func tokenEndpoint(_ body: OAuthErrorBody, sentProof: Bool) -> String {
+    static func tokenEndpoint(sentProof: Bool) -> String {
         guard sentProof else {
             return "this app requires DPoP-bound tokens: add --dpop (env OKTA_CLIENT_DPOPENABLED=true, profile key dpop: true)"
         }

@@ -30,9 +30,6 @@ public struct ServiceAppToken: Codable, Sendable, Equatable {
     }
 
     var key: DPoPKey? { dpopKey.flatMap(DPoPKey.init(stored:)) }
-
-    /// The scopes the server granted.
-    var grantedScopes: [String] { scope.map { ServiceAppSettings.scopes($0) } ?? [] }
 }
 
 /// `{state}/profiles/{profile}/service-apps/{client id}.json` (0600 in 0700 folders, written atomically) and its

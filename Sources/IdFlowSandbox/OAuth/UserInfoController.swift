@@ -76,15 +76,6 @@ struct UserInfoController {
             }
             return
         }
-        guard usesDPoP else {
-            throw challenge.refusing(
-                .badRequest, "invalid_request",
-                "The resource request must use the DPoP authentication scheme when using a DPoP bound token.")
-        }
-        do {
-            try await BoundTokenProof.check(request, accessToken: token, boundTo: bound, state: state)
-        } catch {
-            throw challenge.refusing(error)
-        }
+        try await challenge.requireProof(request, accessToken: token, boundTo: bound, usesDPoP: usesDPoP, state: state)
     }
 }

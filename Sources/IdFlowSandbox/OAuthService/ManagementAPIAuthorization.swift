@@ -52,16 +52,7 @@ struct ManagementAPIAuthorization {
         }
         if let bound = record.dpopThumbprint {
             challenge.scheme = "DPoP"
-            guard scheme == "dpop" else {
-                throw challenge.refusing(
-                    .badRequest, "invalid_request",
-                    "The resource request must use the DPoP authentication scheme when using a DPoP bound token.")
-            }
-            do {
-                try await BoundTokenProof.check(request, accessToken: token, boundTo: bound, state: state)
-            } catch {
-                throw challenge.refusing(error)
-            }
+            try await challenge.requireProof(request, accessToken: token, boundTo: bound, usesDPoP: scheme == "dpop", state: state)
         } else if scheme == "dpop" || proofHeader != nil {
             throw challenge.refusing(.unauthorized, "invalid_token", "The presented access_token is not DPoP bound.", body: .invalidToken)
         }
@@ -113,6 +104,23 @@ struct OktaResourceChallenge: HTTPResponseError, Sendable {
         case .rejected(let rejected): return refusing(.badRequest, "invalid_dpop_proof", rejected.description)
         // Okta's resources require no nonce; the protected resource words its own challenge.
         case .nonce: return refusing(.unauthorized, "use_dpop_nonce", "Resource server requires nonce in DPoP proof")
+        }
+    }
+
+    /// RFC 9449 §7 at one of Okta's own resources: a bound token comes with the `DPoP` scheme and a proof of its key;
+    /// each refusal is this challenge's.
+    func requireProof(
+        _ request: Request, accessToken: String, boundTo thumbprint: String, usesDPoP: Bool, state: SandboxState
+    ) async throws {
+        guard usesDPoP else {
+            throw refusing(
+                .badRequest, "invalid_request",
+                "The resource request must use the DPoP authentication scheme when using a DPoP bound token.")
+        }
+        do {
+            try await BoundTokenProof.check(request, accessToken: accessToken, boundTo: thumbprint, state: state)
+        } catch {
+            throw refusing(error)
         }
     }
 

@@ -39,25 +39,7 @@ struct CurlReplayTests {
     }
 
     func replay(_ script: String, in sandbox: LiveSandbox, exporting secrets: [String: String]) throws -> Replay {
-        let directory = sandbox.home.appendingPathComponent("replay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("replay.sh")
-        try Data(script.utf8).write(to: file)
-        var environment = secrets
-        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        environment["IDFLOW_OUT"] = directory.path
-        let result = try ExternalCommand.run("/bin/bash", [file.path], environment: environment, directory: directory)
-        var replay = Replay(
-            status: result.status, statuses: [], answers: [:], headers: [:], script: script, standardError: result.standardError)
-        for line in result.output.split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            guard parts.count == 2, let step = Int(parts[0]), let status = Int(parts[1]) else { continue }
-            replay.statuses.append(status)
-            let body = (try? Data(contentsOf: directory.appendingPathComponent("\(step).json"))) ?? Data()
-            replay.answers[step] = try? JSONValue(data: body)
-            replay.headers[step] = (try? String(contentsOf: directory.appendingPathComponent("\(step).headers"), encoding: .utf8)) ?? ""
-        }
-        return replay
+        try replay(script, in: sandbox.home.appendingPathComponent("replay-\(UUID().uuidString)"), exporting: secrets)
     }
 
     /// The value of a variable idflow made for the run (the PKCE verifier), as the comment after the request that

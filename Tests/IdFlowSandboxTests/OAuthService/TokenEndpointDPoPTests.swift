@@ -42,7 +42,7 @@ struct TokenEndpointDPoPTests {
             #expect(Set(body.keys) == Set(recorded.keys))
             #expect(body["token_type"] as? String == "DPoP")
             let token = try #require(body["access_token"] as? String)
-            let claims = try await api.servedKeys(base: "/oauth2/v1").verify(token, as: TestServiceTokenClaims.self)
+            let claims = try await api.servedKeys(base: "/oauth2/v1").verify(token, as: TestAccessClaims.self)
             #expect(claims.cnf?.jkt == proofKey.thumbprint)
 
             // A later request with the stored nonce is answered at once (PY-cas test_token_expiry_and_refresh).
@@ -185,7 +185,7 @@ struct TokenEndpointDPoPTests {
             #expect(reply.status == .ok, "\(reply.text)")
             let body = try reply.object()
             #expect(body["token_type"] as? String == "DPoP")
-            let claims = try await api.servedKeys().verify(try #require(body["access_token"] as? String), as: TestServiceTokenClaims.self)
+            let claims = try await api.servedKeys().verify(try #require(body["access_token"] as? String), as: TestAccessClaims.self)
             #expect(claims.cnf?.jkt == proofKey.thumbprint)
             let refreshToken = try #require(body["refresh_token"] as? String)
 

@@ -104,25 +104,6 @@ struct TestProofClaims: JWTPayload {
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// The claims of a client-credentials or DPoP-bound token, read without checking the signature.
-struct TestServiceTokenClaims: JWTPayload {
-    struct Confirmation: Codable {
-        var jkt: String?
-    }
-    var ver: Int?
-    var jti: String?
-    var iss: String?
-    var aud: String?
-    var iat: Int?
-    var exp: Int?
-    var cid: String?
-    var uid: String?
-    var scp: [String]?
-    var sub: String?
-    var cnf: Confirmation?
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
-}
-
 /// The recorded catalogue of Okta's OAuth errors (okta-oauth-service), to compare descriptions with.
 enum OktaOAuthErrorCatalogue {
     /// Whether Okta's catalogue lists `error` with exactly this description and status.

@@ -23,8 +23,13 @@ func base64URL(_ data: Data) -> String {
         .replacingOccurrences(of: "=", with: "")
 }
 
-/// Every claim the sandbox may put in an access token; optionals so a test can see what is absent.
+/// Every claim the sandbox may put in an access token (a user's, a client-credentials one, a DPoP-bound one);
+/// optionals so a test can see what is absent.
 struct TestAccessClaims: JWTPayload {
+    /// `cnf` of a DPoP-bound token: the key's thumbprint.
+    struct Confirmation: Codable {
+        var jkt: String?
+    }
     var ver: Int?
     var jti: String?
     var iss: String?
@@ -37,6 +42,7 @@ struct TestAccessClaims: JWTPayload {
     var sub: String?
     // swift-format-ignore: AlwaysUseLowerCamelCase
     var auth_time: Int?
+    var cnf: Confirmation?
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
