@@ -135,6 +135,25 @@ let package = Package(
             ],
             exclude: ["Snapshots"]
         ),
+        // The fuzz targets' bodies: each feeds one input to the parser the product uses. `swift test` builds them and
+        // replays the inputs the fuzzer once crashed on (IdFlowFuzzTests); `scripts/fuzz.sh` links them into
+        // `idflow-fuzz` with libFuzzer.
+        .target(
+            name: "IdFlowFuzzTargets",
+            dependencies: [
+                // IdFlowTestSupport: the scripted transports and contexts the client targets run flows with.
+                "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "IdFlowFuzzTests",
+            dependencies: ["IdFlowFuzzTargets", "IdFlowCore", "IdFlowSandbox"]
+        ),
         .testTarget(
             name: "IdFlowEndToEndTests",
             // Depends on the executable so `swift test` builds the binary these tests spawn.
@@ -143,3 +162,11 @@ let package = Package(
         ),
     ]
 )
+
+// `scripts/fuzz.sh` sets IDFLOW_FUZZ=1 and builds this executable with `-sanitize=fuzzer,address`: libFuzzer brings
+// `main`, the target's `LLVMFuzzerTestOneInput` is in Fuzz/Entry.swift. Left out of ordinary builds, which have
+// no libFuzzer to link.
+if Context.environment["IDFLOW_FUZZ"] != nil {
+    package.targets.append(
+        .executableTarget(name: "idflow-fuzz", dependencies: ["IdFlowFuzzTargets"], path: "Fuzz/Entry"))
+}

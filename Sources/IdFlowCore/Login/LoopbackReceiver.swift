@@ -151,8 +151,7 @@ private struct Server {
         var deadline: ContinuousClock.Instant
     }
 
-    /// A request head larger than this is not a browser's redirect.
-    static let maximumHeadBytes = 16 * 1024
+    static let maximumHeadBytes = LoopbackReceiver.maximumHeadBytes
     /// More connections than this at once and the oldest is dropped, so a flood cannot lock the browser out.
     static let maximumConnections = 16
 
@@ -241,29 +240,39 @@ private struct Server {
     }
 
     private func answer(_ connection: Connection) -> String? {
-        let line = String(decoding: connection.head.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+        let (reply, callback) = LoopbackReceiver.answer(head: connection.head, path: path, port: port, decide: decide)
+        LoopbackSocket.sendAll(connection.fd, LoopbackReceiver.page(reply))
+        return callback
+    }
+}
+
+extension LoopbackReceiver {
+    /// A request head larger than this is not a browser's redirect.
+    static let maximumHeadBytes = 16 * 1024
+
+    /// What one connection's request head gets: the page to send back, and the callback URL when it ended the
+    /// wait. Any local process or web page can send these bytes, so nothing in them is trusted: only
+    /// `GET <path>?…` reaches `decide`.
+    static func answer(head: [UInt8], path: String, port: UInt16, decide: (String) -> Verdict) -> (reply: Reply, callback: String?) {
+        let line = String(decoding: head.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
         let parts = line.split(separator: " ")
         guard parts.count == 3, parts[0] == "GET", parts[1].hasPrefix("/") else {
-            respond(connection.fd, .init(status: 400, title: "Bad request", message: "This listener only answers the sign-in redirect."))
-            return nil
+            return (.init(status: 400, title: "Bad request", message: "This listener only answers the sign-in redirect."), nil)
         }
         let target = String(parts[1])
         guard target.prefix(while: { $0 != "?" && $0 != "#" }) == path else {
-            respond(connection.fd, .init(status: 404, title: "Not found", message: "This listener only waits for the sign-in redirect."))
-            return nil
+            return (.init(status: 404, title: "Not found", message: "This listener only waits for the sign-in redirect."), nil)
         }
         let url = "http://127.0.0.1:\(port)\(target)"
         switch decide(url) {
-        case .finish(let reply):
-            respond(connection.fd, reply)
-            return url
-        case .keepWaiting(let reply):
-            respond(connection.fd, reply)
-            return nil
+        case .finish(let reply): return (reply, url)
+        case .keepWaiting(let reply): return (reply, nil)
         }
     }
 
-    private func respond(_ client: Int32, _ reply: LoopbackReceiver.Reply) {
+    /// The whole HTTP response for `reply`: a small HTML page whose title and message are escaped, since the
+    /// message may quote what the request carried.
+    static func page(_ reply: Reply) -> [UInt8] {
         let escape = { (text: String) in
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
                 of: ">", with: "&gt;")
@@ -280,6 +289,6 @@ private struct Server {
             }
         let response =
             "HTTP/1.1 \(reply.status) \(reason)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\nCache-Control: no-store\r\nReferrer-Policy: no-referrer\r\n\r\n\(body)"
-        LoopbackSocket.sendAll(client, Array(response.utf8))
+        return Array(response.utf8)
     }
 }
