@@ -42,7 +42,7 @@ extension ConfigurationResolver {
             try PrivateKeyPermissions.check(path, setting: setting)
         } else if let certificate = options.clientCertificate {
             // A certificate file that holds its own key is held to the same rule as a key file.
-            guard String(decoding: FileManager.default.contents(atPath: certificate) ?? Data(), as: UTF8.self).contains("PRIVATE KEY-----")
+            guard String(decoding: InputFile.read(exactly: certificate) ?? Data(), as: UTF8.self).contains("PRIVATE KEY-----")
             else {
                 throw .configuration(
                     "the client certificate \(certificate) holds no private key",
@@ -125,7 +125,7 @@ extension ConfigurationResolver {
     /// A PEM file with at least one certificate in it.
     private func certificateBundle(_ path: String, setting: String) throws(IdFlowError) -> String {
         _ = try readable(path, setting: setting)
-        let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        let text = String(decoding: InputFile.read(exactly: path) ?? Data(), as: UTF8.self)
         guard text.contains("-----BEGIN CERTIFICATE-----") else {
             throw .configuration(
                 "\(path), given by \(setting), holds no PEM certificate", hint: "give a PEM bundle (-----BEGIN CERTIFICATE----- blocks)")

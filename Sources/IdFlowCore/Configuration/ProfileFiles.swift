@@ -103,7 +103,7 @@ enum YAMLFile {
     /// Decodes a YAML file, nil when it does not exist; a file that exists but cannot be parsed is an error,
     /// because silently ignoring it would send requests to the wrong place.
     static func load<T: Decodable>(_ type: T.Type, at url: URL) throws(IdFlowError) -> T? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = InputFile.read(exactly: url.path) else { return nil }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .configuration("\(url.path) is not UTF-8 text", hint: "fix or remove the file")
         }

@@ -74,7 +74,7 @@ public struct ServiceAppSettings: Sendable, Equatable {
             return try ClientAssertionKey(pem: text, keyID: keyID, origin: setting)
         case .file(let path, let setting):
             try PrivateKeyPermissions.check(path, setting: setting)
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let data = InputFile.read(exactly: path) else {
                 throw .configuration("cannot read the private key \(path), given by \(setting)", hint: "check the path and its permissions")
             }
             return try ClientAssertionKey(pem: String(decoding: data, as: UTF8.self), keyID: keyID, origin: path)

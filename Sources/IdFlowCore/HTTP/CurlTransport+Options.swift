@@ -86,12 +86,12 @@ extension CurlTransport {
         /// cannot be read is an error naming it. The system bundle is `systemCAFile`, else libcurl's default.
         func trustBundle(systemDefault: String?) throws(URLError) -> Data? {
             guard let caFile else { return nil }
-            guard let extra = FileManager.default.contents(atPath: caFile) else {
+            guard let extra = InputFile.read(exactly: caFile) else {
                 throw URLError(
                     .secureConnectionFailed,
                     userInfo: [NSLocalizedDescriptionKey: "cannot read the CA bundle \(caFile) (--ca-file / IDFLOW_CA_FILE)"])
             }
-            var bundle = (systemCAFile ?? systemDefault).flatMap { FileManager.default.contents(atPath: $0) } ?? Data()
+            var bundle = (systemCAFile ?? systemDefault).flatMap { InputFile.read(exactly: $0) } ?? Data()
             bundle.append(contentsOf: Array("\n".utf8))
             bundle.append(extra)
             return bundle

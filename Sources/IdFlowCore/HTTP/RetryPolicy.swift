@@ -44,13 +44,19 @@ public struct RetryPolicy: Sendable {
         var wait = baseDelay * Int(1 << min(retry - 1, 16))
         if let response {
             // Retry-After is the standard header and says exactly how long; Okta sends only its rate-limit reset.
-            if let retryAfter = response.header("Retry-After").flatMap(Double.init) {
-                wait = .milliseconds(Int(max(0, retryAfter) * 1000))
-            } else if let reset = response.header("X-Rate-Limit-Reset").flatMap(Double.init), response.status == 429 {
+            if let retryAfter = response.header("Retry-After").flatMap(Double.init), retryAfter.isFinite {
+                wait = bounded(seconds: retryAfter)
+            } else if let reset = response.header("X-Rate-Limit-Reset").flatMap(Double.init), reset.isFinite, response.status == 429 {
                 let serverNow = response.header("Date").flatMap(HTTPDate.parse)?.timeIntervalSince1970 ?? Date().timeIntervalSince1970
-                wait = .milliseconds(Int(max(0, reset - serverNow) * 1000))
+                wait = bounded(seconds: reset - serverNow)
             }
         }
         return min(wait + jitter, maxDelay)
+    }
+
+    /// A wait a server asked for, between none and `maxDelay`, capped before it becomes whole milliseconds: the
+    /// headers are whatever the server (or a proxy) sent, and `Retry-After: 1e300` must not trap (found by fuzzing).
+    private func bounded(seconds: Double) -> Duration {
+        .milliseconds(Int(min(max(0, seconds), maxDelay.inSeconds) * 1000))
     }
 }

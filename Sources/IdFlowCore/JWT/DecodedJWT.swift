@@ -56,11 +56,19 @@ public struct DecodedJWT: Sendable {
     /// `nbf` as a date, nil when absent or not a number.
     public var notBefore: Date? { date("nbf") }
 
-    /// The claim `name` read as a NumericDate (seconds since 1970), nil when absent or not a number.
+    /// The claim `name` read as a NumericDate (seconds since 1970), nil when absent, not a number, or no date
+    /// (`isNumericDate`).
     public func date(_ name: String) -> Date? {
-        guard case .number(let seconds) = claims[name] else { return nil }
+        guard case .number(let seconds) = claims[name], Self.isNumericDate(seconds) else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
+
+    /// The latest second RFC 3339 can write (9999-12-31T23:59:59Z), and as far before 1970. A claim beyond it (1e308,
+    /// which JSON allows) is no date: `token inspect` would otherwise trap turning the time left into whole
+    /// seconds (found by fuzzing).
+    static let numericDateLimit: Double = 253_402_300_799
+
+    static func isNumericDate(_ seconds: Double) -> Bool { abs(seconds) <= numericDateLimit }
 
     private static let hint =
         "pass a compact JWT: three base64url parts separated by dots, such as the access_token or id_token of a token response"

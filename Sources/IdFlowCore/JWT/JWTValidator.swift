@@ -261,7 +261,8 @@ public struct JWTValidator: Sendable {
     private static func numericDate(_ claims: JSONValue, _ name: String) throws(IdFlowError) -> Double? {
         switch claims[name] {
         case nil: return nil
-        case .number(let value)?: return value
+        case .number(let value)? where DecodedJWT.isNumericDate(value): return value
+        case .number?: throw .security("\(name) is not a date before the year 10000", hint: "the issuer sent a malformed token")
         default: throw .security("\(name) is not a number of seconds since 1970", hint: "the issuer sent a malformed token")
         }
     }

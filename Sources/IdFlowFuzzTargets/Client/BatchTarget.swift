@@ -28,7 +28,8 @@ extension FuzzTargets {
     private static let batchOrg: RoutedTransport = {
         let user = (try? Fixtures.data("okta-core/user-staged-create-activate-false-oie.json")) ?? Data("{}".utf8)
         return RoutedTransport { request in
-            request.route == "POST /api/v1/users" ? RoutedTransport.Reply(status: 200, headers: ["Content-Type": "application/json"], body: user) : nil
+            guard request.route == "POST /api/v1/users" else { return nil }
+            return RoutedTransport.Reply(status: 200, headers: ["Content-Type": "application/json"], body: user)
         }
     }()
 

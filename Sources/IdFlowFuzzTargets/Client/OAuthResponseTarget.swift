@@ -26,13 +26,16 @@ extension FuzzTargets {
         _ = read(OpenIDConfigurationRequest(issuer: issuer))
         _ = read(JWKSRequest(jwksURI: issuer.appendingPathComponent("v1/keys")))
         let tokens = [
-            read(AuthorizationCodeTokenRequest(tokenEndpoint: tokenEndpoint, client: client, code: "c", redirectURI: "http://127.0.0.1/cb", verifier: "v")),
+            read(
+                AuthorizationCodeTokenRequest(
+                    tokenEndpoint: tokenEndpoint, client: client, code: "c", redirectURI: "http://127.0.0.1/cb", verifier: "v")),
             read(RefreshTokenRequest(tokenEndpoint: tokenEndpoint, client: client, refreshToken: "r", scope: nil)),
             read(ClientCredentialsGrantRequest(tokenEndpoint: tokenEndpoint, client: client, scope: "okta.users.manage")),
         ]
         let encoder = JSONEncoder()
         for case let token? in tokens { _ = try? encoder.encode(token) }
-        _ = read(DeviceAuthorizationRequest(endpoint: issuer.appendingPathComponent("v1/device/authorize"), client: client, scope: "openid"))
+        let deviceEndpoint = issuer.appendingPathComponent("v1/device/authorize")
+        _ = read(DeviceAuthorizationRequest(endpoint: deviceEndpoint, client: client, scope: "openid"))
         _ = read(DeviceCodeTokenRequest(tokenEndpoint: tokenEndpoint, client: client, deviceCode: "d"))
         _ = read(ProtectedResourceMetadataRequest(url: URL(string: "https://api.example.com/.well-known/oauth-protected-resource")!))
         do throws(IdFlowError) { _ = try Introspection.decode(response) } catch { errors.append(error) }

@@ -24,8 +24,10 @@ extension FuzzTargets {
         }
         _ = read(UpdateEnrollmentRequest(url: enrollmentURL, accessToken: token, push: [:]))
         _ = read(DeleteEnrollmentRequest(url: enrollmentURL, accessToken: token))
-        _ = read(MaintenanceTokenRequest(orgURL: org, clientID: "0oafuzz", scope: "okta.myAccount.appAuthenticator.maintenance.read", assertion: "a"))
-        _ = read(ChallengeVerifyRequest(url: org.appendingPathComponent("idp/authenticators/verify"), method: "POST", challengeResponse: "r"))
+        let maintenance = "okta.myAccount.appAuthenticator.maintenance.read"
+        _ = read(MaintenanceTokenRequest(orgURL: org, clientID: "0oafuzz", scope: maintenance, assertion: "a"))
+        let verifyURL = org.appendingPathComponent("idp/authenticators/verify")
+        _ = read(ChallengeVerifyRequest(url: verifyURL, method: "POST", challengeResponse: "r"))
         var challenges = read(PendingChallengesRequest(url: enrollmentURL.appendingPathComponent("pending"), accessToken: token)) ?? []
         if let challenge = try? PushChallenge(FuzzInput.text(parts[1])) { challenges.append(challenge) }
 

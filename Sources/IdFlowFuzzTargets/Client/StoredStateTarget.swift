@@ -15,7 +15,8 @@ extension FuzzTargets {
                 "idx", "custom-registrations", "service-apps", "devices/example.okta.com/enrollments", "devices/example.okta.com/keys",
             ]
             for folder in folders.map({ stateFolder.appendingPathComponent($0, isDirectory: true) }) {
-                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try? FileManager.default.createDirectory(
+                    at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
         }
     ) { input in
@@ -31,7 +32,8 @@ extension FuzzTargets {
 
         let kept = IDX.Transactions(stateDirectory: state)
         if let file = try? kept.file("t1"), (try? SecureFile.write(input, to: file)) != nil {
-            _ = try? kept.kept("t1", issuer: org.appendingPathComponent("oauth2/default"), clientID: "0oafuzz", now: Date(timeIntervalSince1970: 1_700_000_000))
+            let issuer = org.appendingPathComponent("oauth2/default")
+            _ = try? kept.kept("t1", issuer: issuer, clientID: "0oafuzz", now: Date(timeIntervalSince1970: 1_700_000_000))
             _ = kept.pendingIDs(now: Date(timeIntervalSince1970: 1_700_000_000))
         }
 

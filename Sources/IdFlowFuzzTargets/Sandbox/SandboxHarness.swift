@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import IdFlowCore
 import Hummingbird
+import IdFlowCore
 import Logging
 import NIOCore
 import NIOEmbedded
@@ -30,7 +30,8 @@ final class SandboxHarness: Sendable {
         let logger = logger
         let created = Locked<String>("")
         blocking {
-            let body = #"{"profile":{"login":"fuzz@example.com","email":"fuzz@example.com","firstName":"Fuzz","lastName":"Er"},"credentials":{"password":{"value":"Fuzz-Passw0rd!"}}}"#
+            let body =
+                #"{"profile":{"login":"fuzz@example.com","email":"fuzz@example.com","firstName":"Fuzz","lastName":"Er"},"credentials":{"password":{"value":"Fuzz-Passw0rd!"}}}"#
             let answer = await Self.send(
                 responder, logger: logger, apiToken: state.apiToken,
                 request: RawRequest(method: .post, path: "/api/v1/users?activate=true", headers: [:], body: Data(body.utf8)))
@@ -103,9 +104,13 @@ final class SandboxHarness: Sendable {
             guard let name = HTTPField.Name(name) else { continue }
             fields[name] = value.replacingOccurrences(of: "{apiToken}", with: apiToken)
         }
-        let head = HTTPRequest(method: request.method, scheme: "http", authority: "127.0.0.1:8080", path: request.path, headerFields: fields)
+        let head = HTTPRequest(
+            method: request.method, scheme: "http", authority: "127.0.0.1:8080", path: request.path, headerFields: fields)
         let hummingbirdRequest = Request(head: head, body: .init(buffer: ByteBuffer(bytes: request.body)))
-        let context = SandboxRequestContext(source: ApplicationRequestContextSource(channel: EmbeddedChannel(), logger: logger))
+        let channel = EmbeddedChannel()
+        // Closed after each request, as the server closes a connection: an open one keeps its pipeline alive.
+        defer { _ = try? channel.finish() }
+        let context = SandboxRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
         do {
             let response = try await responder.respond(to: hummingbirdRequest, context: context)
             let collected = Locked(ByteBuffer())

@@ -30,10 +30,17 @@ extension FuzzTargets {
         ["/api/v1/authn", "/activate"])
     static let sandboxOAuth = sandboxRoutes(
         "sandbox-oauth", "the sandbox's OAuth/OIDC routes (authorize, token, device, introspect, revoke, userinfo) and custom registration",
-        ["/oauth2", "/.well-known/openid-configuration", "/oauth/custom-registration", "/resource", "/.well-known/oauth-protected-resource"])
+        [
+            "/oauth2", "/.well-known/openid-configuration", "/oauth/custom-registration", "/resource",
+            "/.well-known/oauth-protected-resource",
+        ])
     static let sandboxIdentityEngine = sandboxRoutes(
-        "sandbox-idx", "the sandbox's Identity Engine routes (/idp/idx/…) and interact", ["/idp/idx", "/oauth2/default/v1/interact", "/oauth2/v1/interact"])
+        "sandbox-idx", "the sandbox's Identity Engine routes (/idp/idx/…) and interact",
+        ["/idp/idx", "/oauth2/default/v1/interact", "/oauth2/v1/interact"])
     static let sandboxDevices = sandboxRoutes(
         "sandbox-devices", "the sandbox's push authenticator routes (MyAccount enrollments, challenges, verify) and device admin",
-        ["/idp/myaccount", "/idp/authenticators", "/.well-known/app-authenticator-configuration", "/.well-known/okta-organization", "/sandbox/push", "/sandbox/device"])
+        [
+            "/idp/myaccount", "/idp/authenticators", "/.well-known/app-authenticator-configuration", "/.well-known/okta-organization",
+            "/sandbox/push", "/sandbox/device",
+        ])
 }

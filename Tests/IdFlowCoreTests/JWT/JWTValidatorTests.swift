@@ -85,6 +85,17 @@ struct JWTValidatorTests {
         #expect(try await validator.validate(token, policy: Self.policy())["aud"] == ["api://default", .string(Self.clientID)])
     }
 
+    /// Found by fuzzing: JSON allows 1e308 seconds, which `token inspect` trapped on turning into whole seconds.
+    @Test(arguments: [1e308, -1e308, 253_402_300_800])
+    func anExpiryPastTheYear9999IsNoDate(seconds: Double) async throws {
+        let (validator, _) = Self.validator(serving: [try Self.standardJWKS()])
+        let token = try await TestKeys.sign(Self.claims(["exp": .number(seconds)]), with: TestKeys.rsa, kid: "k1")
+        #expect(await Self.rejection(token, by: validator) == "exp is not a date before the year 10000")
+        let decoded = try DecodedJWT(token)
+        #expect(decoded.expiresAt == nil, "token inspect shows the claim as sent, and no expiry")
+        #expect(decoded.claims["exp"] == .number(seconds))
+    }
+
     @Test func aTokenExpiredWithinTheClockSkewPasses() async throws {
         let (validator, _) = Self.validator(serving: [try Self.standardJWKS()])
         let claims = Self.claims(["exp": .number(Self.now.timeIntervalSince1970 - 119)])

@@ -45,6 +45,9 @@ public struct RateLimitPacer: Sendable {
             self.init(now: now) { values[$0] }
         }
 
+        /// The longest reset a response is believed about, in seconds.
+        static let longestWindow: Double = 3600
+
         private static let names = ["X-Rate-Limit-Remaining", "X-Rate-Limit-Reset", "X-Rate-Limit-Limit", "Date"]
 
         /// Header names compared without case, byte by byte (they are ASCII), without Foundation's locale-aware compare.
@@ -70,9 +73,11 @@ public struct RateLimitPacer: Sendable {
             // The Date header has whole seconds and is never later than the server's true time, so the
             // reset measured from it is never shorter than the truth.
             let serverNow = value("Date").flatMap(HTTPDate.parse) ?? now
+            // Bounded as read, whatever the server sent: nothing left below none, a window no longer than an hour
+            // (Okta's are a minute), so no arithmetic on them can overflow (found by fuzzing).
             self.init(
-                limit: value("X-Rate-Limit-Limit").flatMap({ Int($0) }), remaining: remaining, resetEpoch: reset,
-                secondsToReset: max(0, Double(reset) - serverNow.timeIntervalSince1970))
+                limit: value("X-Rate-Limit-Limit").flatMap({ Int($0) }).map { max(0, $0) }, remaining: max(0, remaining),
+                resetEpoch: reset, secondsToReset: min(max(0, Double(reset) - serverNow.timeIntervalSince1970), Self.longestWindow))
         }
     }
 

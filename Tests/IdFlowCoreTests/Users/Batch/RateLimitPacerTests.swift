@@ -77,3 +77,29 @@ struct RateLimitPacerTests {
         #expect(pacer.reserve(now: start) == start)
     }
 }
+
+/// Found by fuzzing: rate-limit and retry headers are whatever a server or proxy sends.
+struct HostileRateLimitHeaderTests {
+    @Test func aResetCenturiesAwayIsBelievedForAnHourAtMost() {
+        let headers = ["X-Rate-Limit-Remaining": "-9223372036854775808", "X-Rate-Limit-Reset": "9223372036854775807"]
+        let parsed = RateLimitPacer.Observation(headers: headers, now: Date(timeIntervalSince1970: 0))
+        #expect(parsed?.remaining == 0, "nothing left, not a negative budget")
+        #expect(parsed?.secondsToReset == 3600)
+        var pacer = RateLimitPacer()
+        let start = ContinuousClock.now
+        _ = pacer.reserve(now: start)
+        pacer.observe(parsed, now: start)
+        #expect(pacer.reserve(now: start) <= start + .seconds(3601), "the next request waits for the (bounded) reset")
+    }
+
+    @Test(arguments: ["1e300", "inf", "170e000060", "nan", "-5"])
+    func aRetryWaitsNoLongerThanTheLongestDelay(value: String) {
+        let policy = RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(500), maxDelay: .seconds(60))
+        let url = URL(string: "https://example.okta.com/api/v1/users")!
+        let date = "Tue, 14 Nov 2023 22:13:20 GMT"
+        for headers in [["Retry-After": value], ["X-Rate-Limit-Reset": value, "Date": date]] {
+            let wait = policy.delay(before: 1, after: HTTPResponse(status: 429, headers: headers, body: Data(), url: url), jitter: .zero)
+            #expect(wait >= .zero && wait <= .seconds(60), "\(headers) waits \(wait)")
+        }
+    }
+}
