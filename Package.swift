@@ -170,3 +170,17 @@ if Context.environment["IDFLOW_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(name: "idflow-fuzz", dependencies: ["IdFlowFuzzTargets"], path: "Fuzz/Entry"))
 }
+
+// `scripts/bench.sh` sets IDFLOW_BENCH=1 and builds this in release: the signing rate of swift-crypto and jwt-kit on
+// this machine, the bound of the sandbox's token endpoint. Left out of ordinary builds.
+if Context.environment["IDFLOW_BENCH"] != nil {
+    package.targets.append(
+        .executableTarget(
+            name: "idflow-signing-speed",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            path: "Benchmarks/SigningSpeed"))
+}

@@ -8,8 +8,9 @@
 #      create_user under an asyncio semaphore of 8; skipped with SKIP_PYTHON=1), as users/s and client CPU per
 #      user (user + system time ÷ users, start-up excluded by subtracting a one-user run); wrk on the same
 #      endpoint for $BULK_WRK_DURATION (10s) as the sandbox's limit; the issue's ratios and the load average.
-#   4. The sandbox: RSA-2048 signing bound (openssl speed: signs/s × cores ÷ 2, two signatures per token
-#      response; on a CPU with AVX-512 IFMA also without it, the code path BoringSSL and so swift-crypto has),
+#   4. The sandbox: RSA-2048 signing bound (signs/s × cores ÷ 2, two signatures per token response), from the
+#      sandbox's own signing code (Benchmarks/SigningSpeed, built in .build-bench/: swift-crypto, and whole JWTs
+#      through jwt-kit) and from openssl speed (on a CPU with AVX-512 IFMA also without it),
 #      refresh-grant throughput with wrk (8 connections, $WRK_DURATION (20s), one refresh token reused within a
 #      long grace period) as a fraction of the bound with p50/p99 and the sandbox's CPU use; resident memory
 #      before, after $MEMORY_RESPONSES (50,000) and twice that many token responses, with the token records the
@@ -302,6 +303,17 @@ if grep -qw avx512ifma /proc/cpuinfo 2>/dev/null; then
     md+=("| the same without AVX-512 IFMA (\`OPENSSL_ia32cap=\":~0x200000\"\`), the code path BoringSSL and so swift-crypto has | $(thousands "${boring_signs%.*}") signs/s per core; bound $(thousands "$boring_bound") token responses/s |")
 fi
 
+# What the sandbox can reach is set by the code it signs with, not by OpenSSL's: swift-crypto's BoringSSL, called
+# by jwt-kit with the JWT's encoding around it. Benchmarks/SigningSpeed measures both on one core.
+echo "building idflow-signing-speed (release) in .build-bench/" >&2
+IDFLOW_BENCH=1 swift build -c release --product idflow-signing-speed --scratch-path .build-bench >&2
+speeds=$(.build-bench/release/idflow-signing-speed 3)
+crypto_signs=$(awk '$1 == "swift-crypto" { print $2 }' <<< "$speeds")
+jwt_signs=$(awk '$1 == "jwt-kit" { print $2 }' <<< "$speeds")
+jwt_bound=$(bound_of "$jwt_signs")
+echo "the sandbox's own signing code, one core: swift-crypto $crypto_signs signs/s, an RS256 JWT through jwt-kit $jwt_signs/s: bound $jwt_bound token responses/s"
+md+=("| RSA-2048 signing on the sandbox's own code, one core (\`Benchmarks/SigningSpeed\`): swift-crypto's BoringSSL; a whole RS256 JWT through jwt-kit | $(thousands "$crypto_signs") signs/s; $(thousands "$jwt_signs") JWTs/s: bound $cores cores × $(thousands "$jwt_signs") ÷ 2 = $(thousands "$jwt_bound") token responses/s |")
+
 # A refresh token that stays usable when reused: a grace period longer than the run.
 echo '{"refreshTokenGraceSeconds": 86400}' > "$work/sandbox-config.json"
 start_sandbox --config "$work/sandbox-config.json"
@@ -345,7 +357,7 @@ errors=$(awk '/Non-2xx/ { print $NF }' "$work/wrk.txt")
 p50=$(awk '$1 == "50%" { print $2 }' "$work/wrk.txt")
 p99=$(awk '$1 == "99%" { print $2 }' "$work/wrk.txt")
 pct() { awk -v r="$rps" -v b="$1" 'BEGIN { printf "%.0f%%", 100 * r / b }'; }
-fraction="$(pct "$bound") of the openssl bound"
+fraction="$(pct "$jwt_bound") of the bound on the sandbox's signing code, $(pct "$bound") of the openssl bound"
 [ -n "$boring_bound" ] && fraction+=", $(pct "$boring_bound") of the bound without AVX-512 IFMA"
 echo "refresh grant: $rps responses/s = $fraction; p50 $p50, p99 $p99; the sandbox used $busy of $cores cores${errors:+; $errors non-2xx}"
 md+=("| refresh grant, wrk, 8 connections, $WRK_DURATION | $rps responses/s = $fraction; p50 $p50, p99 $p99; the sandbox busy on $busy of $cores cores${errors:+ ($errors non-2xx)} |")

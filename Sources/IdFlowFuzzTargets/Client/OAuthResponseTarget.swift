@@ -13,15 +13,8 @@ extension FuzzTargets {
         let tokenEndpoint = issuer.appendingPathComponent("v1/token")
         let response = FuzzInput.response(input, url: tokenEndpoint)
         let client = ClientCredentials(clientID: "0oafuzzclient")
-        var errors: [IdFlowError] = []
-        func read<R: APIRequest>(_ request: R) -> R.Response? {
-            do throws(IdFlowError) {
-                return try request.decode(response)
-            } catch {
-                errors.append(error)
-                return nil
-            }
-        }
+        var reader = AnswerReader(response)
+        func read<R: APIRequest>(_ request: R) -> R.Response? { reader.read(request) }
 
         _ = read(OpenIDConfigurationRequest(issuer: issuer))
         _ = read(JWKSRequest(jwksURI: issuer.appendingPathComponent("v1/keys")))
@@ -38,8 +31,8 @@ extension FuzzTargets {
         _ = read(DeviceAuthorizationRequest(endpoint: deviceEndpoint, client: client, scope: "openid"))
         _ = read(DeviceCodeTokenRequest(tokenEndpoint: tokenEndpoint, client: client, deviceCode: "d"))
         _ = read(ProtectedResourceMetadataRequest(url: URL(string: "https://api.example.com/.well-known/oauth-protected-resource")!))
-        do throws(IdFlowError) { _ = try Introspection.decode(response) } catch { errors.append(error) }
-        do throws(IdFlowError) { try Revocation.decode(response) } catch { errors.append(error) }
-        for error in errors { _ = try? encoder.encode(ErrorReport(error)) }
+        do throws(IdFlowError) { _ = try Introspection.decode(response) } catch { reader.record(error) }
+        do throws(IdFlowError) { try Revocation.decode(response) } catch { reader.record(error) }
+        reader.showErrors()
     }
 }

@@ -13,15 +13,10 @@ extension FuzzTargets {
         let org = URL(string: "https://example.okta.com")!
         let response = FuzzInput.response(input, url: org.appendingPathComponent("api/v1/users"))
         let authorization = ManagementAuthorization.apiToken(Secret("fuzz-api-token"))
-        var errors: [IdFlowError] = [response.failure(), response.failure(hint: "a hint")]
-        func read<R: APIRequest>(_ request: R) -> R.Response? {
-            do throws(IdFlowError) {
-                return try request.decode(response)
-            } catch {
-                errors.append(error)
-                return nil
-            }
-        }
+        var reader = AnswerReader(response)
+        reader.record(response.failure())
+        reader.record(response.failure(hint: "a hint"))
+        func read<R: APIRequest>(_ request: R) -> R.Response? { reader.read(request) }
 
         _ = read(CreateUserRequest(orgURL: org, authorization: authorization, profile: [:], activate: false))
         _ = read(GetUserRequest(orgURL: org, authorization: authorization, user: "jo@example.com"))
@@ -36,13 +31,7 @@ extension FuzzTargets {
         _ = read(FactorVerifyRequest(orgURL: org, link: "https://example.okta.com/api/v1/authn/factors/f1/verify", stateToken: "st"))
         _ = read(UsersProbeRequest(orgURL: org, authorization: authorization))
 
-        // What a user sees of each error: the message, the hint and the JSON error document.
-        let encoder = JSONEncoder()
-        for error in errors {
-            _ = error.message
-            _ = error.hint
-            _ = try? encoder.encode(ErrorReport(error))
-        }
+        reader.showErrors()
 
         // Headers every call reads.
         _ = RetryPolicy(maxRetries: 3).delay(before: 1, after: response, jitter: .zero)

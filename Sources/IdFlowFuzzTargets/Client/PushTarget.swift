@@ -15,7 +15,8 @@ extension FuzzTargets {
         let response = FuzzInput.response(parts[0], url: org.appendingPathComponent("idp/myaccount/app-authenticators"))
         let token = Secret("fuzz-access-token")
         let enrollmentURL = org.appendingPathComponent("idp/myaccount/app-authenticators/aen1")
-        func read<R: APIRequest>(_ request: R) -> R.Response? { try? request.decode(response) }
+        var reader = AnswerReader(response)
+        func read<R: APIRequest>(_ request: R) -> R.Response? { reader.read(request) }
 
         _ = read(OktaOrganizationRequest(orgURL: org))
         _ = read(AppAuthenticatorConfigurationRequest(orgURL: org, clientID: "0oafuzz", accessToken: token))
@@ -30,6 +31,8 @@ extension FuzzTargets {
         _ = read(ChallengeVerifyRequest(url: verifyURL, method: "POST", challengeResponse: "r"))
         var challenges = read(PendingChallengesRequest(url: enrollmentURL.appendingPathComponent("pending"), accessToken: token)) ?? []
         if let challenge = try? PushChallenge(FuzzInput.text(parts[1])) { challenges.append(challenge) }
+
+        reader.showErrors()
 
         let verifier = ChallengeVerifier(keys: StaticKeySet(jwks: parts[2]))
         for challenge in challenges {
