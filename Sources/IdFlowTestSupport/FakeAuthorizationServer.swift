@@ -50,8 +50,10 @@ public final class FakeAuthorizationServer: Sendable {
     }
 
     /// An ID token for `subject` signed with the published key, valid for an hour.
-    public func idToken(subject: String = "00u1", nonce: String?) -> String {
-        let now = Int(Date().timeIntervalSince1970)
+    /// An ID token for `nonce`, issued at `issuedAt`: a test that freezes the client's clock issues it at that
+    /// time too, or a slow run would see a token "issued in the future".
+    public func idToken(subject: String = "00u1", nonce: String?, issuedAt: Date = Date()) -> String {
+        let now = Int(issuedAt.timeIntervalSince1970)
         var claims: [String: JSONValue] = [
             "iss": .string(issuer), "aud": .string(clientID), "sub": .string(subject), "iat": .number(Double(now)),
             "exp": .number(Double(now + 3600)),

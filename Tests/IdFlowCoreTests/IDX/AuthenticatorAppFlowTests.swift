@@ -23,8 +23,11 @@ import Testing
 
     /// The recorded Identity Engine whose identify answers `afterIdentify` and whose code form answers with each
     /// reply of `codeReplies` in turn (then success); the codes received are kept in `codes`.
-    func identityEngine(afterIdentify: String, codeReplies: [String] = [], codes: Locked<[String]>) throws -> RoutedTransport {
-        let engine = try flows.identityEngine()
+    /// `now` is the client's frozen clock, which the ID token is issued at.
+    func identityEngine(afterIdentify: String, codeReplies: [String] = [], codes: Locked<[String]>, now: Date = Date()) throws
+        -> RoutedTransport
+    {
+        let engine = try flows.identityEngine(issuedAt: now)
         let replies = Locked(codeReplies)
         return RoutedTransport { request in
             switch request.route {
@@ -41,10 +44,10 @@ import Testing
 
     @Test func anEnrollmentKeepsTheSeedAndIsConfirmedWithItsCode() async throws {
         let codes = Locked<[String]>([])
-        let transport = try identityEngine(afterIdentify: "google-otp-enroll-qrcode.json", codes: codes)
+        let now = Date()
+        let transport = try identityEngine(afterIdentify: "google-otp-enroll-qrcode.json", codes: codes, now: now)
         let messages = Locked<[String]>([])
         var context = TestContext.make(transport: transport, configuration: flows.context(transport).configuration, messages: messages)
-        let now = Date()
         context.now = { now }
         let file = try seedFile()
 
@@ -60,11 +63,11 @@ import Testing
 
     @Test func aSignInAnswersWithTheNextCodeWhenTheServerSaysTheCodeWasUsed() async throws {
         let codes = Locked<[String]>([])
-        let transport = try identityEngine(
-            afterIdentify: "google-otp-challenge.json", codeReplies: ["error-google-otp-used-passcode.json"], codes: codes)
-        var context = TestContext.make(transport: transport, configuration: flows.context(transport).configuration)
         // A moment just before a step ends: the retry waits for the next step, a fraction of a second here.
         let now = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 30).rounded(.down) * 30 + 29.9)
+        let transport = try identityEngine(
+            afterIdentify: "google-otp-challenge.json", codeReplies: ["error-google-otp-used-passcode.json"], codes: codes, now: now)
+        var context = TestContext.make(transport: transport, configuration: flows.context(transport).configuration)
         context.now = { now }
         let file = try seedFile()
         try file.create(try #require(TOTPSecret(base32: Self.recordedSeed)))

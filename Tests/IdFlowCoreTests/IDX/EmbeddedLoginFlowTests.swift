@@ -25,7 +25,7 @@ import Testing
     /// The recorded Identity Engine, its token endpoint answering the recorded token response (05) with an ID
     /// token for the nonce this run's interact request carried, and the keys that token is checked against.
     func identityEngine(
-        passed: String = "04-success-with-interaction-code.json",
+        passed: String = "04-success-with-interaction-code.json", issuedAt: Date? = nil,
         more: @escaping @Sendable (URLRequest) -> RoutedTransport.Reply? = { _ in nil }
     ) throws -> RoutedTransport {
         let recorded = try JSONValue(data: try Fixtures.data("okta-idx/05-token-response.json"))
@@ -39,7 +39,7 @@ import Testing
             case "GET /oauth2/default/v1/keys":
                 return server.keys
             case "POST /oauth2/auszsfkYrgGCTilsV2o4/v1/token":
-                let tokens = recorded.setting("id_token", to: .string(server.idToken(nonce: nonce.current)))
+                let tokens = recorded.setting("id_token", to: .string(server.idToken(nonce: nonce.current, issuedAt: issuedAt ?? Date())))
                 // swift-format-ignore: NeverUseForceTry
                 return .init(status: 200, headers: ["Content-Type": "application/json"], body: try! JSONEncoder().encode(tokens))
             default:
