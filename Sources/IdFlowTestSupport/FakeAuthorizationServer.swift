@@ -49,9 +49,9 @@ public final class FakeAuthorizationServer: Sendable {
             """)
     }
 
-    /// An ID token for `subject` signed with the published key, valid for an hour.
-    /// An ID token for `nonce`, issued at `issuedAt`: a test that freezes the client's clock issues it at that
-    /// time too, or a slow run would see a token "issued in the future".
+    /// An ID token for `subject` and `nonce` signed with the published key, valid for an hour from `issuedAt`: a
+    /// test that freezes the client's clock issues it at that time too, or a slow run would see it "issued in the
+    /// future".
     public func idToken(subject: String = "00u1", nonce: String?, issuedAt: Date = Date()) -> String {
         let now = Int(issuedAt.timeIntervalSince1970)
         var claims: [String: JSONValue] = [

@@ -20,8 +20,4 @@ extension FuzzTargets {
         }
         _ = try? YAMLFile.load(OktaYAMLFile.self, at: file)
     }
-
-    /// A folder of this process's own, for targets that read files.
-    static let scratchFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "idflow-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
 }

@@ -11,41 +11,32 @@ extension FuzzTargets {
         name: "stored-state",
         summary: "tokens.json, kept IDX and registration transactions, the service-app cache, device enrollment and key files",
         prepare: {
-            let folders = [
-                "idx", "custom-registrations", "service-apps", "devices/example.okta.com/enrollments", "devices/example.okta.com/keys",
-            ]
-            for folder in folders.map({ stateFolder.appendingPathComponent($0, isDirectory: true) }) {
-                try? FileManager.default.createDirectory(
-                    at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            }
+            // Each store's own folders, as idflow makes them before it writes there.
+            let folders =
+                [kept.directory, registrations.directory, cache.directory] + (devices.map { [$0.enrollmentsFolder, $0.keysFolder] } ?? [])
+            for folder in folders { _ = try? StateDirectory.ensure(folder) }
         }
     ) { input in
-        let state = stateFolder
-        let org = URL(string: "https://example.okta.com")!
-
-        let tokens = TokenStore(directory: state)
+        let tokens = TokenStore(directory: stateFolder)
         if (try? SecureFile.write(input, to: tokens.file)) != nil, let stored = try? tokens.load() {
             _ = stored.dpopKey.flatMap(DPoPKey.init(stored:))
             _ = stored.expiry(of: .access)
             _ = stored.expiry(of: .refresh)
         }
 
-        let kept = IDX.Transactions(stateDirectory: state)
         if let file = try? kept.file("t1"), (try? SecureFile.write(input, to: file)) != nil {
             let issuer = org.appendingPathComponent("oauth2/default")
             _ = try? kept.kept("t1", issuer: issuer, clientID: "0oafuzz", now: Date(timeIntervalSince1970: 1_700_000_000))
             _ = kept.pendingIDs(now: Date(timeIntervalSince1970: 1_700_000_000))
         }
 
-        let registrations = RegistrationTransactions(stateDirectory: state)
         if (try? SecureFile.write(input, to: registrations.file(for: "tx1"))) != nil {
             _ = try? registrations.load("tx1")
         }
 
-        let cache = ServiceAppTokenCache(profileDirectory: state, clientID: "0oasvc")
         if (try? SecureFile.write(input, to: cache.file)) != nil { _ = try? cache.load() }
 
-        guard let folder = try? DeviceStore(stateDirectory: state).org(org) else { return }
+        guard let folder = devices else { return }
         for file in [folder.identityFile, folder.enrollmentsFolder.appendingPathComponent("aen1.json")] {
             _ = try? SecureFile.write(input, to: file)
         }
@@ -58,4 +49,9 @@ extension FuzzTargets {
     }
 
     private static let stateFolder = scratchFolder.appendingPathComponent("state", isDirectory: true)
+    private static let org = URL(string: "https://example.okta.com")!
+    private static let kept = IDX.Transactions(stateDirectory: stateFolder)
+    private static let registrations = RegistrationTransactions(stateDirectory: stateFolder)
+    private static let cache = ServiceAppTokenCache(profileDirectory: stateFolder, clientID: "0oasvc")
+    private static let devices = try? DeviceStore(stateDirectory: stateFolder).org(org)
 }

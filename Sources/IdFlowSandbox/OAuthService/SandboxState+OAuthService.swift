@@ -79,18 +79,17 @@ extension SandboxState {
 
     /// The record of a token presented as it was issued, if it is unexpired on the sandbox clock and from `server`.
     func activeServiceAccessToken(value: String, server: AuthorizationServer) -> ServiceAccessTokenRecord? {
-        guard let jti = serviceAccessTokenIDs[value], let record = serviceAccessTokens[jti], record.expiresAt > clock.now,
-            record.server == server
-        else { return nil }
-        return record
+        serviceAccessTokenIDs[value].flatMap { activeServiceAccessToken(id: $0, server: server) }
     }
 
     /// The record of a signed client-credentials token, if it is known, unexpired on the sandbox clock and from
     /// `server`.
     func activeServiceAccessToken(_ claims: ServiceAccessTokenClaims, server: AuthorizationServer) -> ServiceAccessTokenRecord? {
-        guard let record = serviceAccessTokens[claims.jti], record.expiresAt > clock.now, record.server == server,
-            record.clientId == claims.cid
-        else { return nil }
+        activeServiceAccessToken(id: claims.jti, server: server).flatMap { $0.clientId == claims.cid ? $0 : nil }
+    }
+
+    private func activeServiceAccessToken(id jti: String, server: AuthorizationServer) -> ServiceAccessTokenRecord? {
+        guard let record = serviceAccessTokens[jti], record.expiresAt > clock.now, record.server == server else { return nil }
         return record
     }
 
