@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Start-up, end-to-end, bulk-creation and sandbox figures for the README's performance section.
 #   1. `idflow --version` (the static, stripped binary of scripts/build-release.sh, and the default dynamic
-#      release build) against `curl --version` (start-up cost, nothing of NIO or the sandbox), as × curl.
+#      release build) against `curl --version` (start-up cost, nothing of NIO or the sandbox), as × curl; and
+#      `idflow token inspect --offline` of a fixed JWT, a command that runs (the concurrency runtime, its
+#      options parsed, JSON out) without a server.
 #   2. register → activate → set-password against a local `idflow sandbox`, wall time per chain.
 #   3. Bulk creation of $BULK_USERS (2000) users at concurrency 8, each against a fresh default sandbox:
 #      `idflow register --batch`, a curl loop with `xargs -P 8`, Okta's Python SDK (`okta` from PyPI,
@@ -80,16 +82,29 @@ printf 'import Foundation\nprint(Date().timeIntervalSince1970 > 0 ? "0" : "")\n'
 printf 'import Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n_ = URLSessionConfiguration.ephemeral\nprint("0")\n' > "$work/networking.swift"
 swiftc -O "$work/plain.swift" -o "$work/foundation-plain" 2>/dev/null
 swiftc -O "$work/networking.swift" -o "$work/foundation-urlsession" 2>/dev/null
+# The same, linked as build-release.sh links idflow (the Swift runtime and Foundation inside): the floor for a
+# static Swift program with an HTTP client.
+static_networking=()
+if [ "$(uname -s)" = Linux ]; then
+    swiftc -O -static-stdlib "$work/networking.swift" -o "$work/foundation-urlsession-static" 2>/dev/null
+    static_networking=("$work/foundation-urlsession-static")
+fi
 
 echo "## start-up"
-commands=("$bin --version")
+# An unsigned JWT, so the command has a token to decode without a server (the warning about a token on the
+# command line goes to stderr, which hyperfine discards).
+b64url() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
+jwt="$(printf '{"alg":"none"}' | b64url).$(printf '{"sub":"bench","iat":1700000000,"exp":4102444800}' | b64url)."
+inspect="$bin token inspect --offline $jwt"
+commands=("$bin --version" "$inspect")
 [ -n "$dynamic_bin" ] && commands+=("$dynamic_bin --version")
-commands+=("curl --version" "$work/foundation-plain" "$work/foundation-urlsession")
+commands+=("curl --version" "$work/foundation-plain" "$work/foundation-urlsession" "${static_networking[@]}")
 hyperfine --warmup 3 --runs "$STARTUP_RUNS" -N --export-json "$work/startup.json" "${commands[@]}"
 curl_mean=$(hf_mean "$work/startup.json" "curl --version")
 static_mean=$(hf_mean "$work/startup.json" "$bin --version")
 echo "idflow static, stripped: $(times_of "$static_mean" "$curl_mean") curl's start-up"
-rows=("\`idflow --version\` (static, stripped: \`scripts/build-release.sh\`)|$bin --version")
+rows=("\`idflow --version\` (static, stripped: \`scripts/build-release.sh\`)|$bin --version"
+    "\`idflow token inspect --offline JWT\` (the same binary; a command that runs, no server)|$inspect")
 if [ -n "$dynamic_bin" ]; then
     dynamic_mean=$(hf_mean "$work/startup.json" "$dynamic_bin --version")
     echo "idflow default dynamic release build: $(times_of "$dynamic_mean" "$curl_mean") curl's start-up"
@@ -99,6 +114,7 @@ else
 fi
 rows+=("\`curl --version\`|curl --version" "smallest Foundation program|$work/foundation-plain"
     "Foundation program that links URLSession|$work/foundation-urlsession")
+[ ${#static_networking[@]} -gt 0 ] && rows+=("the same, linked statically (\`-static-stdlib\`, as \`scripts/build-release.sh\` links idflow)|${static_networking[0]}")
 md+=("" "| start-up (hyperfine, $STARTUP_RUNS runs) | mean | × curl |" "|---|---|---|")
 for row in "${rows[@]}"; do
     label=${row%%|*} command=${row#*|}

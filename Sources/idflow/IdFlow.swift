@@ -48,8 +48,18 @@ struct IdFlow: AsyncParsableCommand {
     )
 
     /// The entry point: the configuration flags may stand before the subcommand (`idflow -v register …`).
-    static func main() async {
+    /// Synchronous, so that help, the version and usage errors end before the concurrency runtime starts; a
+    /// command that runs gets it, and exits from its task.
+    static func main() {
         ProcessHardening.disableCoreDumps()
-        Foundation.exit(await execute(Array(CommandLine.arguments.dropFirst())))
+        switch invocation(Array(CommandLine.arguments.dropFirst())) {
+        case .finished(let code):
+            Foundation.exit(code)
+        case .run(let parsed, let arguments):
+            // Handed whole to the task; nothing here touches it again.
+            nonisolated(unsafe) let command = parsed
+            Task { Foundation.exit(await run(command, arguments: arguments)) }
+            dispatchMain()
+        }
     }
 }

@@ -6,7 +6,8 @@ import IdFlowCore
 /// scripted transport and captured streams.
 struct CommandEnvironment: Sendable {
     var console: Console
-    var variables: [String: String]
+    /// Read when a command asks, not when the environment is made: parsing, help and the version need none.
+    private var readVariables: @Sendable () -> [String: String]
     var makeContext: @Sendable (ConfigurationFlags) throws(IdFlowError) -> IdFlowContext
     /// Runs `body` with a batch interruption switch: the live one is flipped by SIGINT (Ctrl-C) while `body`
     /// runs; a test's is a plain one it may flip itself.
@@ -14,10 +15,20 @@ struct CommandEnvironment: Sendable {
         try await body(BatchInterruption())
     }
 
+    var variables: [String: String] { readVariables() }
+
+    init(
+        console: Console, variables: @autoclosure @escaping @Sendable () -> [String: String],
+        makeContext: @escaping @Sendable (ConfigurationFlags) throws(IdFlowError) -> IdFlowContext
+    ) {
+        self.console = console
+        self.readVariables = variables
+        self.makeContext = makeContext
+    }
+
     static var live: CommandEnvironment {
-        let variables = ProcessInfo.processInfo.environment
-        var live = CommandEnvironment(console: .live, variables: variables) { flags throws(IdFlowError) in
-            try IdFlowContext.resolve(flags: flags, environment: variables, console: .live)
+        var live = CommandEnvironment(console: .live, variables: ProcessInfo.processInfo.environment) { flags throws(IdFlowError) in
+            try IdFlowContext.resolve(flags: flags, environment: ProcessInfo.processInfo.environment, console: .live)
         }
         live.withInterruption = { body in try await InterruptSignal.whileRunning(body) }
         return live

@@ -16,7 +16,8 @@ enum GlobalArguments {
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
-            if let next = command.configuration.subcommands.first(where: { $0.name == argument }) {
+            // No subcommand's name starts with "-": `idflow --version` reads no subcommand's configuration.
+            if !argument.hasPrefix("-"), let next = command.configuration.subcommands.first(where: { $0.name == argument }) {
                 path.append(argument)
                 command = next
                 index += 1
