@@ -125,8 +125,9 @@ extension ConfigurationResolver {
     /// A PEM file with at least one certificate in it.
     private func certificateBundle(_ path: String, setting: String) throws(IdFlowError) -> String {
         _ = try readable(path, setting: setting)
-        let text = String(decoding: InputFile.read(exactly: path) ?? Data(), as: UTF8.self)
-        guard text.contains("-----BEGIN CERTIFICATE-----") else {
+        // Searched as bytes: a system bundle (SSL_CERT_FILE) is some 200 KB, read by every command that runs.
+        let bundle = InputFile.read(exactly: path) ?? Data()
+        guard bundle.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
             throw .configuration(
                 "\(path), given by \(setting), holds no PEM certificate", hint: "give a PEM bundle (-----BEGIN CERTIFICATE----- blocks)")
         }

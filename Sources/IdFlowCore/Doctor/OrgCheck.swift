@@ -57,6 +57,6 @@ enum OrgCheck {
     static func notAfter(_ line: String) -> Date? {
         guard let range = line.range(of: "valid until ") else { return nil }
         let text = line[range.upperBound...].prefix { $0 != ";" }
-        return ISO8601DateFormatter().date(from: String(text))
+        return ISO8601.date(String(text))
     }
 }

@@ -103,6 +103,6 @@ enum TLSFailure {
     }
 
     private static func now() -> String {
-        ISO8601DateFormatter().string(from: Date())
+        ISO8601.string(Date())
     }
 }

@@ -63,18 +63,17 @@ public struct TokenOutput: Encodable, Sendable, Equatable {
 }
 
 /// ISO 8601 in UTC with seconds, as scripts and `date -d` read it.
+///
+/// Foundation's `ISO8601FormatStyle` (Swift, no ICU) rather than `ISO8601DateFormatter`, whose first use sets up
+/// an ICU calendar and formatter: about a millisecond of the start-up of every command that prints a time.
 public enum ISO8601 {
     public static func string(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        date.formatted(Date.ISO8601FormatStyle())
     }
 
+    /// With or without fractional seconds, `Z` or an offset.
     public static func date(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+            ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 }
