@@ -12,6 +12,12 @@ import Foundation
 /// and `curl_multi_poll`, and resumes each caller once its transfer is done. Every other libcurl call on the
 /// multi handle happens on this thread only. The multi handle keeps the connection and DNS caches, so
 /// consecutive requests to one host reuse a connection (or share one HTTP/2 connection).
+///
+/// The thread must be done with libcurl before the process exits: `exit` runs OpenSSL's own exit handler,
+/// which frees OpenSSL's locks, and a thread still closing a TLS connection at that moment crashes on one
+/// (seen in CI: a command printed its tokens, its transport shut the loop down, and it died of SIGSEGV on
+/// the way out). So every running loop is ended, and waited for, by an exit handler of our own
+/// (`endAllBeforeExit`), registered after libcurl's set-up so that it runs before OpenSSL's.
 final class CurlMultiLoop: @unchecked Sendable {
     /// Enough for `register --batch --concurrency 64` (the CLI's maximum) to keep 64 requests in flight to one
     /// host and 64 idle connections cached.
@@ -27,13 +33,25 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private struct Inbox {
         var arriving: [CurlTransfer] = []
+        /// Finish what runs, then end (the transport is gone).
         var stopping = false
+        /// End now, failing what runs (the process is exiting).
+        var abandoning = false
+        /// The thread has cleaned up and returned; nothing more is taken.
+        var ended = false
     }
+
+    /// Every loop whose thread has not ended yet, for `endAllBeforeExit`.
+    private static let running = Locked<[ObjectIdentifier: CurlMultiLoop]>([:])
+    /// How long the exit handler waits for the loops' threads; past it the process exits anyway.
+    static let exitDeadline: Double = 2
 
     private let multi: UnsafeMutableRawPointer
     private let inbox = Locked(Inbox())
     /// Finished easy handles, reset and kept for the next request rather than freed and allocated again.
     private let spareHandles = Locked<[UnsafeMutableRawPointer]>([])
+    /// Signalled when the thread has ended (and again by each waiter that saw it).
+    private let threadEnded = DispatchSemaphore(value: 0)
 
     init() throws {
         _ = Self.globalInit
@@ -43,6 +61,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         self.multi = multi
         _ = idflow_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.maximumConnections)
         _ = idflow_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, Self.maximumConnections)
+        Self.running.withLock { $0[ObjectIdentifier(self)] = self }
         Thread.detachNewThread { [self] in
             // Named from inside: corelibs Foundation does not pass a name set before `start` to the OS thread.
             Thread.current.name = "idflow-curl"
@@ -50,8 +69,21 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
-    /// curl_global_init, once per process, before any other libcurl call.
-    private static let globalInit: Void = { _ = idflow_curl_global_init() }()
+    /// curl_global_init, once per process, before any other libcurl call. It initialises OpenSSL, which
+    /// registers its exit handler then if not before; `exit` runs handlers last-registered first, so ours,
+    /// registered after, ends the loops while OpenSSL is still whole.
+    private static let globalInit: Void = {
+        _ = idflow_curl_global_init()
+        atexit { CurlMultiLoop.endAllBeforeExit() }
+    }()
+
+    /// Ends every running loop (transfers still under way fail as cancelled) and waits for their threads,
+    /// at most `exitDeadline` in all. True when every thread ended in time.
+    @discardableResult
+    static func endAllBeforeExit() -> Bool {
+        let deadline = DispatchTime.now() + exitDeadline
+        return running.withLock { Array($0.values) }.allSatisfy { $0.end(waitingUntil: deadline) }
+    }
 
     /// The system CA bundle libcurl uses when none is set, which `--ca-file` adds to rather than replaces.
     static let defaultCAFile: String? = {
@@ -80,7 +112,12 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Queues a configured transfer whose `continuation` is set; it is resumed exactly once, on this thread.
     func start(_ transfer: CurlTransfer) {
-        inbox.withLock { $0.arriving.append(transfer) }
+        let taken = inbox.withLock { inbox in
+            guard !inbox.abandoning, !inbox.ended else { return false }
+            inbox.arriving.append(transfer)
+            return true
+        }
+        guard taken else { return abandon(transfer) }
         curl_multi_wakeup(multi)
     }
 
@@ -90,12 +127,34 @@ final class CurlMultiLoop: @unchecked Sendable {
         curl_multi_wakeup(multi)
     }
 
+    /// Ends the thread now, failing the transfers it runs, and waits for it until `deadline`. True once the
+    /// thread has ended, so libcurl is no longer in use on it.
+    func end(waitingUntil deadline: DispatchTime) -> Bool {
+        let alreadyEnded = inbox.withLock { inbox in
+            inbox.abandoning = true
+            return inbox.ended
+        }
+        if alreadyEnded { return true }
+        curl_multi_wakeup(multi)
+        guard threadEnded.wait(timeout: deadline) == .success else { return false }
+        threadEnded.signal()
+        return true
+    }
+
     private func run() {
         var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         while true {
-            let (arriving, stopping) = inbox.withLock { inbox in
+            let (arriving, stopping, abandoning) = inbox.withLock { inbox in
                 defer { inbox.arriving.removeAll() }
-                return (inbox.arriving, inbox.stopping)
+                return (inbox.arriving, inbox.stopping, inbox.abandoning)
+            }
+            if abandoning {
+                for (handle, transfer) in active {
+                    curl_multi_remove_handle(multi, handle)
+                    abandon(transfer)
+                }
+                arriving.forEach(abandon)
+                break
             }
             for transfer in arriving {
                 guard let handle = transfer.handle else { continue }
@@ -121,6 +180,15 @@ final class CurlMultiLoop: @unchecked Sendable {
             for handle in spares { curl_easy_cleanup(handle) }
             spares.removeAll()
         }
+        inbox.withLock { $0.ended = true }
+        Self.running.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+        threadEnded.signal()
+    }
+
+    /// Fails a transfer the loop will not run (the process is exiting): its caller gets `.cancelled`.
+    private func abandon(_ transfer: CurlTransfer) {
+        transfer.finish(result: CURLE_ABORTED_BY_CALLBACK)
+        resume(transfer)
     }
 
     private func collectFinished(from active: inout [UnsafeMutableRawPointer: CurlTransfer]) {

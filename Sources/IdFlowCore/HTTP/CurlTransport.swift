@@ -37,6 +37,13 @@ public final class CurlTransport: HTTPTransport {
         loop.current?.shutdown()
     }
 
+    /// What the exit handler does for every transport (`CurlMultiLoop.endAllBeforeExit`): fails a request
+    /// under way as cancelled, closes the cached connections and waits until `deadline` for the loop's
+    /// thread to end. True once it has; later requests fail as cancelled.
+    func endBeforeExit(waitingUntil deadline: DispatchTime) -> Bool {
+        loop.current?.end(waitingUntil: deadline) ?? true
+    }
+
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let loop = try runningLoop()
         let bundle = try trustBundle()

@@ -1,7 +1,8 @@
 import Foundation
-import IdFlowCore
 import IdFlowTestSupport
 import Testing
+
+@testable import IdFlowCore
 
 #if canImport(Glibc)
     import Glibc
@@ -160,6 +161,40 @@ struct CurlTransportTests {
         let client = HTTPClient(transport: transport, retryPolicy: RetryPolicy(maxRetries: 0))
         let failure = await #expect(throws: IdFlowError.self) { try await client.send(.get(url)) }
         #expect(failure?.message.contains("TLS failure") == true, "\(String(describing: failure?.message))")
+    }
+
+    /// At exit the loop thread must be done with libcurl before OpenSSL's exit handler frees its locks (a
+    /// command once crashed on the way out, after printing its tokens). Ending the loop closes the cached
+    /// connection, the thread is gone when the call returns, and the transport takes no more requests.
+    @Test func endingBeforeExitClosesTheCachedConnectionAndRefusesLaterRequests() async throws {
+        let server = try LocalHTTPServer()
+        let transport = CurlTransport()
+        let (data, _) = try await transport.send(URLRequest(url: server.url("/echo/kept")))
+        #expect(try echo(data)["path"] as? String == "/echo/kept")
+        #expect(server.connectionsClosedByClient.current == 0, "kept alive for the next request")
+
+        #expect(transport.endBeforeExit(waitingUntil: .now() + 60), "the loop's thread ended")
+        for _ in 0..<600 where server.connectionsClosedByClient.current == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(server.connectionsClosedByClient.current == 1, "the connection is closed, not left to the kernel at exit")
+
+        let later = await #expect(throws: URLError.self) { try await transport.send(URLRequest(url: server.url("/echo/later"))) }
+        #expect(later?.code == .cancelled)
+        #expect(server.connectionsAccepted.current == 1, "nothing more was sent")
+    }
+
+    /// A request still waiting for its answer when the process exits fails as cancelled at once rather than
+    /// holding the exit until its server answers.
+    @Test func aRequestUnderWayWhenTheLoopEndsFailsAsCancelled() async throws {
+        let server = try LocalHTTPServer()
+        let transport = CurlTransport()
+        let waiting = Task { try await transport.send(URLRequest(url: server.url("/slow"))) }
+        for _ in 0..<600 where server.slowWaiting.current == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(server.slowWaiting.current == 1, "the request reached the server")
+
+        #expect(transport.endBeforeExit(waitingUntil: .now() + 60), "the loop's thread ended")
+        let error = await #expect(throws: URLError.self) { try await waiting.value }
+        #expect(error?.code == .cancelled)
+        #expect(server.slowAnswers.current == 0, "ended without waiting for the answer (600 s)")
     }
 
     @Test func optionsNeverDescribeTheProxyPassword() {

@@ -13,22 +13,26 @@ import IdFlowTestSupport
 ///
 /// Routes: `/echo…` answers 200 with a JSON document of what arrived (method, path, headers, body), a header
 /// sent twice and a cookie; `/redirect` answers 302 with a `Location` in a custom scheme; `/slow` waits
-/// 600 s before answering and then counts itself in `slowAnswers`, so a test can tell a client that gave up on
+/// 600 s before answering (counted in `slowWaiting` while it waits) and then counts itself in `slowAnswers`, so a test can tell a client that gave up on
 /// time from one that noticed only when the answer came. That long because a test's task can itself wait a long
 /// time to run again: a CI run of the whole suite once kept every task of this process waiting about 90 s.
 final class LocalHTTPServer: @unchecked Sendable {
     let port: UInt16
     let connectionsAccepted = Locked(0)
     let slowAnswers = Locked(0)
+    let slowWaiting = Locked(0)
+    /// Connections the client closed (the server saw end of file), as opposed to ones still open or idle.
+    let connectionsClosedByClient = Locked(0)
     private let listener: Int32
 
     init() throws {
         (listener, port) = try RawSocket.listener()
         let fd = listener
         let counter = connectionsAccepted
-        let slowAnswers = slowAnswers
+        let (slowAnswers, slowWaiting, closed) = (slowAnswers, slowWaiting, connectionsClosedByClient)
         RawSocket.acceptConnections(on: fd, accepted: { counter.withLock { $0 += 1 } }) { client in
-            Self.serve(client, slowAnswers: slowAnswers)
+            Self.serve(client, slowAnswers: slowAnswers, slowWaiting: slowWaiting)
+            closed.withLock { $0 += 1 }
         }
     }
 
@@ -40,7 +44,7 @@ final class LocalHTTPServer: @unchecked Sendable {
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     /// Answers requests on one connection until the client closes it.
-    private static func serve(_ client: Int32, slowAnswers: Locked<Int>) {
+    private static func serve(_ client: Int32, slowAnswers: Locked<Int>, slowWaiting: Locked<Int>) {
         defer { close(client) }
         var pending = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -70,6 +74,7 @@ final class LocalHTTPServer: @unchecked Sendable {
             pending.removeSubrange(..<length)
             let method = String(requestLine[0])
             let path = String(requestLine[1])
+            if path.hasPrefix("/slow") { slowWaiting.withLock { $0 += 1 } }
             let reply = answer(method: method, path: path, headers: headers, body: body)
             if path.hasPrefix("/slow") { slowAnswers.withLock { $0 += 1 } }
             guard RawSocket.write(client, reply) else { return }
