@@ -25,9 +25,10 @@ public enum RawSocket {
             var on: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        // Generous: on a loaded 2-core machine the listener under test may start many seconds after the client
-        // has connected and sent (the kernel queues both), and an early timeout would read as "no answer".
-        var timeout = timeval(tv_sec: 120, tv_usec: 0)
+        // Generous: on a loaded 2-core machine the listener under test may start minutes after the client has
+        // connected and sent (the kernel queues both), and an early timeout would read as "no answer". 120 s was
+        // not enough once: a CI run of the whole suite kept the task that starts the listener waiting longer.
+        var timeout = timeval(tv_sec: 600, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return fd
     }

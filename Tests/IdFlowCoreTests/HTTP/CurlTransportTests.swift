@@ -87,7 +87,14 @@ struct CurlTransportTests {
             let (data, _) = try await transport.send(URLRequest(url: server.url("/echo/\(index)")))
             #expect(try echo(data)["path"] as? String == "/echo/\(index)")
         }
-        #expect(server.connectionsAccepted.current == 1)
+        // libcurl closes a connection that has been idle for more than 118 s (CURLOPT_MAXAGE_CONN). A CI run of the
+        // whole suite once kept this task waiting that long between two requests, so such a gap may add one
+        // connection. Requests that arrived less than 110 s apart left the connection idle for less than that.
+        let arrivals = server.arrivals.current
+        let longGaps = zip(arrivals, arrivals.dropFirst()).filter { $1 - $0 > .seconds(110) }.count
+        #expect(arrivals.count == 20)
+        let accepted = server.connectionsAccepted.current
+        #expect(accepted >= 1 && accepted <= 1 + longGaps, "\(accepted) connections for 20 requests, \(longGaps) gaps over 110 s")
     }
 
     /// 64 requests at once (`--concurrency 64`, the most `register --batch` allows): each caller gets the

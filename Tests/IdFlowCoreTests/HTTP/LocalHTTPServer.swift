@@ -21,6 +21,8 @@ final class LocalHTTPServer: @unchecked Sendable {
     let connectionsAccepted = Locked(0)
     let slowAnswers = Locked(0)
     let slowWaiting = Locked(0)
+    /// When each request had arrived whole, in order.
+    let arrivals = Locked<[ContinuousClock.Instant]>([])
     /// Connections the client closed (the server saw end of file), as opposed to ones still open or idle.
     let connectionsClosedByClient = Locked(0)
     private let listener: Int32
@@ -29,9 +31,9 @@ final class LocalHTTPServer: @unchecked Sendable {
         (listener, port) = try RawSocket.listener()
         let fd = listener
         let counter = connectionsAccepted
-        let (slowAnswers, slowWaiting, closed) = (slowAnswers, slowWaiting, connectionsClosedByClient)
+        let (slowAnswers, slowWaiting, closed, arrivals) = (slowAnswers, slowWaiting, connectionsClosedByClient, arrivals)
         RawSocket.acceptConnections(on: fd, accepted: { counter.withLock { $0 += 1 } }) { client in
-            Self.serve(client, slowAnswers: slowAnswers, slowWaiting: slowWaiting)
+            Self.serve(client, slowAnswers: slowAnswers, slowWaiting: slowWaiting, arrivals: arrivals)
             closed.withLock { $0 += 1 }
         }
     }
@@ -44,7 +46,9 @@ final class LocalHTTPServer: @unchecked Sendable {
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     /// Answers requests on one connection until the client closes it.
-    private static func serve(_ client: Int32, slowAnswers: Locked<Int>, slowWaiting: Locked<Int>) {
+    private static func serve(
+        _ client: Int32, slowAnswers: Locked<Int>, slowWaiting: Locked<Int>, arrivals: Locked<[ContinuousClock.Instant]>
+    ) {
         defer { close(client) }
         var pending = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -71,6 +75,7 @@ final class LocalHTTPServer: @unchecked Sendable {
                 pending += buffer[0..<count]
             }
             let body = Array(pending[..<length])
+            arrivals.withLock { $0.append(.now) }
             pending.removeSubrange(..<length)
             let method = String(requestLine[0])
             let path = String(requestLine[1])

@@ -15,9 +15,11 @@ import Testing
 struct LoopbackReceiverTests {
     let state = "st4te-of-this-login"
 
-    /// Runs `waitForRedirect` in the background; `client` plays the other side while it waits.
+    /// Runs `waitForRedirect` in the background; `client` plays the other side while it waits. The overall
+    /// deadline is long unless a test is about it: each step of `client` waits for a thread of the cooperative
+    /// pool, which a CI run of the whole suite has kept busy for minutes.
     func waiting(
-        timeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(15),
+        timeout: Duration = .seconds(600), requestTimeout: Duration = .seconds(15),
         client: @Sendable @escaping (UInt16) async throws -> Void
     ) async throws -> (Result<String, IdFlowError>, refused: [String], elapsed: Duration) {
         let receiver = try LoopbackReceiver()
