@@ -13,8 +13,8 @@ import IdFlowTestSupport
 ///
 /// Routes: `/echo…` answers 200 with a JSON document of what arrived (method, path, headers, body), a header
 /// sent twice and a cookie; `/redirect` answers 302 with a `Location` in a custom scheme; `/slow` waits
-/// 600 s before answering (counted in `slowWaiting` while it waits) and then counts itself in `slowAnswers`, so a test can tell a client that gave up on
-/// time from one that noticed only when the answer came. That long because a test's task can itself wait a long
+/// 600 s before answering (counted in `slowWaiting` meanwhile) and then counts itself in `slowAnswers`, so a
+/// test can tell a client that gave up on time from one that noticed only when the answer came. That long because a test's task can itself wait a long
 /// time to run again: a CI run of the whole suite once kept every task of this process waiting about 90 s.
 final class LocalHTTPServer: @unchecked Sendable {
     let port: UInt16
@@ -79,9 +79,10 @@ final class LocalHTTPServer: @unchecked Sendable {
             pending.removeSubrange(..<length)
             let method = String(requestLine[0])
             let path = String(requestLine[1])
-            if path.hasPrefix("/slow") { slowWaiting.withLock { $0 += 1 } }
+            let slow = path.hasPrefix("/slow")
+            if slow { slowWaiting.withLock { $0 += 1 } }
             let reply = answer(method: method, path: path, headers: headers, body: body)
-            if path.hasPrefix("/slow") { slowAnswers.withLock { $0 += 1 } }
+            if slow { slowAnswers.withLock { $0 += 1 } }
             guard RawSocket.write(client, reply) else { return }
         }
     }

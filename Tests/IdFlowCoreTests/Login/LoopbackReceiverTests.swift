@@ -21,32 +21,27 @@ struct LoopbackReceiverTests {
     func waiting(
         timeout: Duration = .seconds(600), requestTimeout: Duration = .seconds(15),
         client: @Sendable @escaping (UInt16) async throws -> Void
-    ) async throws -> (Result<String, IdFlowError>, refused: [String], elapsed: Duration) {
+    ) async throws -> (Result<String, IdFlowError>, refused: [String]) {
         let receiver = try LoopbackReceiver()
         let refused = Locked<[String]>([])
         let state = self.state
-        let started = ContinuousClock.now
-        // The listener's own time, from the start of the wait to its end, whatever the client still does.
-        async let outcome: (Result<String, IdFlowError>, Duration) = {
-            let result: Result<String, IdFlowError>
+        async let outcome: Result<String, IdFlowError> = {
             do throws(IdFlowError) {
-                result = .success(
+                return .success(
                     try await receiver.waitForRedirect(
                         path: "/callback", expectedState: state, timeout: timeout, requestTimeout: requestTimeout
                     ) { note in refused.withLock { $0.append(note) } })
             } catch {
-                result = .failure(error)
+                return .failure(error)
             }
-            return (result, ContinuousClock.now - started)
         }()
         try await client(receiver.port)
-        let (result, elapsed) = await outcome
-        return (result, refused.current, elapsed)
+        return (await outcome, refused.current)
     }
 
     @Test func aForgedStateGets400AndTheRealRedirectStillEndsTheWait() async throws {
         let state = self.state
-        let (result, refused, _) = try await waiting { port in
+        let (result, refused) = try await waiting { port in
             let forged = try await RawSocket.get(port: port, "/callback?code=stolen&state=forged")
             #expect(forged.status == 400, "\(forged.response)")
             #expect(forged.response.contains("text/html"))
@@ -63,7 +58,7 @@ struct LoopbackReceiverTests {
 
     @Test func aMissingStateOrAnAnswerWithoutCodeGets400AndTheWaitGoesOn() async throws {
         let state = self.state
-        let (result, refused, _) = try await waiting { port in
+        let (result, refused) = try await waiting { port in
             let missing = try await RawSocket.get(port: port, "/callback?code=abc")
             #expect(missing.status == 400, "\(missing.response)")
             #expect(missing.response.contains("no state"))
@@ -83,7 +78,7 @@ struct LoopbackReceiverTests {
     }
 
     @Test func aForgedStateAloneEndsInATimeoutNotASecurityFailure() async throws {
-        let (result, _, _) = try await waiting(timeout: .seconds(1)) { port in
+        let (result, _) = try await waiting(timeout: .seconds(1)) { port in
             let forged = try await RawSocket.get(port: port, "/callback?code=stolen&state=forged")
             #expect(forged.status == 400)
         }
@@ -99,7 +94,7 @@ struct LoopbackReceiverTests {
     /// is the listener's and not a wait for the cooperative pool.
     @Test func aSilentConnectionDoesNotHoldUpTheRealRedirect() async throws {
         let state = self.state
-        let (result, _, _) = try await waiting(requestTimeout: .seconds(10)) { port in
+        let (result, _) = try await waiting(requestTimeout: .seconds(10)) { port in
             #expect(try await RawSocket.get(port: port, "/favicon.ico").status == 404, "the listener is up")
             let (status, answeredAfter) = try await RawSocket.onThread { () throws -> (Int, Duration) in
                 let silent = try RawSocket.connect(port: port)
@@ -118,7 +113,7 @@ struct LoopbackReceiverTests {
     /// The wait ends at its own deadline even while a client that says nothing still has time left: the listener
     /// closes that connection then, long before the connection's own 30 s.
     @Test func aSilentConnectionDoesNotExtendTheWaitPastTheDeadline() async throws {
-        let (result, _, _) = try await waiting(timeout: .seconds(1), requestTimeout: .seconds(30)) { port in
+        let (result, _) = try await waiting(timeout: .seconds(1), requestTimeout: .seconds(30)) { port in
             let closedAfter = try await RawSocket.onThread { () throws -> Duration in
                 // Answered once the listener runs; from then on its 1 s deadline is under way.
                 _ = try RawSocket.blockingGet(port: port, "/favicon.ico")
@@ -141,7 +136,7 @@ struct LoopbackReceiverTests {
     /// however steadily it sends, and the listener goes on serving.
     @Test func aDrippingClientIsDroppedAtItsRequestDeadline() async throws {
         let state = self.state
-        let (result, _, _) = try await waiting(requestTimeout: .seconds(1)) { port in
+        let (result, _) = try await waiting(requestTimeout: .seconds(1)) { port in
             #expect(try await RawSocket.get(port: port, "/favicon.ico").status == 404, "the listener is up")
             let (dropped, waited) = try await RawSocket.onThread { () throws -> (Bool, Duration) in
                 let drip = try RawSocket.connect(port: port)
