@@ -37,14 +37,15 @@ final class CurlMultiLoop: @unchecked Sendable {
         var stopping = false
         /// End now, failing what runs (the process is exiting).
         var abandoning = false
-        /// The thread has cleaned up and returned; nothing more is taken.
-        var ended = false
+        /// The thread has left its loop and frees the multi handle: nothing more is taken, and nobody may wake it
+        /// (`curl_multi_wakeup` on a handle being freed). Set under this lock, so a waker holding it knows.
+        var closing = false
     }
 
     /// Every loop whose thread has not ended yet, for `endAllBeforeExit`.
     private static let running = Locked<[ObjectIdentifier: CurlMultiLoop]>([:])
     /// How long the exit handler waits for the loops' threads; past it the process exits anyway.
-    static let exitDeadline: Double = 2
+    private static let exitDeadline: Double = 2
 
     private let multi: UnsafeMutableRawPointer
     private let inbox = Locked(Inbox())
@@ -113,42 +114,46 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Queues a configured transfer whose `continuation` is set; it is resumed exactly once, on this thread.
     func start(_ transfer: CurlTransfer) {
         let taken = inbox.withLock { inbox in
-            guard !inbox.abandoning, !inbox.ended else { return false }
+            guard !inbox.abandoning, !inbox.closing else { return false }
             inbox.arriving.append(transfer)
+            curl_multi_wakeup(multi)
             return true
         }
-        guard taken else { return abandon(transfer) }
-        curl_multi_wakeup(multi)
+        if !taken { abandon(transfer) }
     }
 
     /// Ends the thread once the transfers it runs are done (the transport is gone, so no new ones come).
     func shutdown() {
-        inbox.withLock { $0.stopping = true }
-        curl_multi_wakeup(multi)
+        wake { $0.stopping = true }
     }
 
     /// Ends the thread now, failing the transfers it runs, and waits for it until `deadline`. True once the
     /// thread has ended, so libcurl is no longer in use on it.
     func end(waitingUntil deadline: DispatchTime) -> Bool {
-        let alreadyEnded = inbox.withLock { inbox in
-            inbox.abandoning = true
-            return inbox.ended
-        }
-        if alreadyEnded { return true }
-        curl_multi_wakeup(multi)
+        wake { $0.abandoning = true }
         guard threadEnded.wait(timeout: deadline) == .success else { return false }
         threadEnded.signal()
         return true
     }
 
+    /// Changes the inbox and wakes the thread, unless it is already closing.
+    private func wake(_ change: (inout Inbox) -> Void) {
+        inbox.withLock { inbox in
+            change(&inbox)
+            if !inbox.closing { curl_multi_wakeup(multi) }
+        }
+    }
+
     private func run() {
         var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         while true {
-            let (arriving, stopping, abandoning) = inbox.withLock { inbox in
+            // Whether to end is decided here, under the lock that wakers take, so none wakes a closing handle.
+            let (arriving, closing) = inbox.withLock { inbox in
                 defer { inbox.arriving.removeAll() }
-                return (inbox.arriving, inbox.stopping, inbox.abandoning)
+                inbox.closing = inbox.abandoning || (inbox.stopping && active.isEmpty && inbox.arriving.isEmpty)
+                return (inbox.arriving, inbox.closing)
             }
-            if abandoning {
+            if closing {
                 for (handle, transfer) in active {
                     curl_multi_remove_handle(multi, handle)
                     abandon(transfer)
@@ -166,7 +171,6 @@ final class CurlMultiLoop: @unchecked Sendable {
                     resume(transfer)
                 }
             }
-            if stopping, active.isEmpty { break }
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             collectFinished(from: &active)
@@ -180,7 +184,6 @@ final class CurlMultiLoop: @unchecked Sendable {
             for handle in spares { curl_easy_cleanup(handle) }
             spares.removeAll()
         }
-        inbox.withLock { $0.ended = true }
         Self.running.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
         threadEnded.signal()
     }
