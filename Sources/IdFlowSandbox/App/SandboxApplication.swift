@@ -38,6 +38,11 @@ func makeApplication(
 /// Every route and middleware. Middlewares must be added before routes (Hummingbird binds them
 /// at registration); their order is: response shaping → faults → rate limit → SSWS check.
 func buildRouter(state: SandboxState) -> Router<SandboxRequestContext> {
+    buildRoutes(state: state).router
+}
+
+/// The registry behind `buildRouter`, which also knows which routes take a user's access token.
+func buildRoutes(state: SandboxState) -> RouteRegistry {
     let router = Router(context: SandboxRequestContext.self)
     router.add(middleware: OktaResponseMiddleware(state: state))
     router.add(middleware: FaultMiddleware(state: state))
@@ -60,5 +65,5 @@ func buildRouter(state: SandboxState) -> Router<SandboxRequestContext> {
     IDXController(state: state).register(in: routes)
     ResourceController(state: state).register(in: routes)
     routes.finish()
-    return router
+    return routes
 }

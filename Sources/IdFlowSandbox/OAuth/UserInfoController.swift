@@ -8,8 +8,8 @@ struct UserInfoController {
     let state: SandboxState
 
     func register(in routes: RouteRegistry) {
-        routes.oauth("/userinfo", .get, use: userInfo)
-        routes.oauth("/userinfo", .post, use: userInfo)
+        routes.oauth("/userinfo", .get, takesUserToken: true, use: userInfo)
+        routes.oauth("/userinfo", .post, takesUserToken: true, use: userInfo)
     }
 
     static let invalidToken: OAuthErrorResponse = {
@@ -22,24 +22,18 @@ struct UserInfoController {
     @Sendable func userInfo(
         _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
     ) async throws -> Response {
-        guard let header = request.headers[.authorization],
-            header.lowercased().hasPrefix("bearer ") || header.lowercased().hasPrefix("dpop ")
-        else {
+        guard let (usesDPoP, token) = UserTokenBinding.credentials(request.headers[.authorization]) else {
             throw Self.invalidToken
         }
-        let usesDPoP = header.lowercased().hasPrefix("dpop ")
-        let token = header.dropFirst(usesDPoP ? 5 : 7).trimmingCharacters(in: .whitespaces)
         let key = try await state.signingKey()
         guard let claims = await key.verified(token, as: AccessTokenClaims.self),
             let user = await state.activeAccessToken(claims, server: server)
         else { throw Self.invalidToken }
-        try await checkDPoP(request, token: token, claims: claims, usesDPoP: usesDPoP)
-        // RFC 8705 §3: a certificate-bound token is accepted only over a connection with that certificate.
-        if let bound = claims.cnf?.certificateThumbprint {
-            guard let certificate = await ClientCertificate.presented(on: context.channel),
-                ConstantTime.equals(certificate.thumbprint, bound)
-            else { throw Self.invalidToken }
-        }
+        let challenge = OktaResourceChallenge(
+            scheme: "DPoP", orgURL: await state.orgURL, scope: "openid", resource: request.uri.path)
+        try await UserTokenBinding.check(
+            request, context: context, token: token, cnf: claims.cnf, usesDPoP: usesDPoP, challenge: challenge,
+            wrongCertificate: Self.invalidToken, state: state)
         guard claims.scp.contains("openid") else {
             var error = OAuthErrorResponse(
                 .forbidden, "insufficient_scope", "The access token must provide access to the 'openid' scope.")
@@ -62,20 +56,5 @@ struct UserInfoController {
             body["email_verified"] = true
         }
         return .json(.object(body))
-    }
-
-    /// RFC 9449 §7: a bound token comes with the `DPoP` scheme and a proof of its key; an unbound one without.
-    private func checkDPoP(_ request: Request, token: String, claims: AccessTokenClaims, usesDPoP: Bool) async throws {
-        let challenge = OktaResourceChallenge(
-            scheme: "DPoP", orgURL: await state.orgURL, scope: "openid", resource: request.uri.path)
-        guard let bound = claims.cnf?.keyThumbprint else {
-            if usesDPoP {
-                var refusal = challenge.refusing(.unauthorized, "invalid_token", "The presented access_token is not DPoP bound.")
-                refusal.scheme = "Bearer"
-                throw refusal
-            }
-            return
-        }
-        try await challenge.requireProof(request, accessToken: token, boundTo: bound, usesDPoP: usesDPoP, state: state)
     }
 }

@@ -14,11 +14,11 @@ struct PushAuthenticatorController {
 
     func register(in routes: RouteRegistry) {
         routes.get("/.well-known/okta-organization", use: organization)
-        routes.get("/.well-known/app-authenticator-configuration", use: configuration)
-        routes.post(Self.base, use: enroll)
-        routes.on("\(Self.base)/:enrollmentId", .patch, use: update)
-        routes.delete("\(Self.base)/:enrollmentId", use: delete)
-        routes.get("\(Self.base)/:enrollmentId/push/notifications", use: pending)
+        routes.on("/.well-known/app-authenticator-configuration", .get, takesUserToken: true, use: configuration)
+        routes.on(Self.base, .post, takesUserToken: true, use: enroll)
+        routes.on("\(Self.base)/:enrollmentId", .patch, takesUserToken: true, use: update)
+        routes.on("\(Self.base)/:enrollmentId", .delete, takesUserToken: true, use: delete)
+        routes.on("\(Self.base)/:enrollmentId/push/notifications", .get, takesUserToken: true, use: pending)
         routes.post("\(Self.base)/challenge/:transactionId/verify", use: verify)
         routes.post("/sandbox/push", use: startPush)
         routes.get("/sandbox/push/:transactionId", use: pushStatus)
@@ -34,7 +34,7 @@ struct PushAuthenticatorController {
     /// `GET /.well-known/app-authenticator-configuration?oauthClientId=…` (Bearer): the authenticator
     /// for a registered client, `[]` for any other client.
     @Sendable func configuration(_ request: Request, context: SandboxRequestContext) async throws -> Response {
-        _ = try await bearer(request, anyOf: [])
+        _ = try await bearer(request, context: context, anyOf: [])
         let clientId = try Required.text(request.queryParameters["oauthClientId"], else: OktaErrorResponse.blank("oauthClientId"))
         guard state.configuration.oauthClients.contains(where: { $0.id == clientId }) else { return .json([]) }
         return .json(
@@ -47,7 +47,7 @@ struct PushAuthenticatorController {
 
     /// `POST /idp/myaccount/app-authenticators` (`…appAuthenticator.manage`) → 200, the enrollment with its TOTP seed.
     @Sendable func enroll(_ request: Request, context: SandboxRequestContext) async throws -> Response {
-        let (claims, user) = try await bearer(request, anyOf: [SandboxState.manageScope])
+        let (claims, user) = try await bearer(request, context: context, anyOf: [SandboxState.manageScope])
         var request = request
         guard let body = try await request.decodeJSONBody(JSONValue.self, context: context), body.objectValue != nil else {
             throw OktaErrorResponse.malformedBody
@@ -61,7 +61,7 @@ struct PushAuthenticatorController {
     /// only with `…manage` → 200, the whole enrollment.
     @Sendable func update(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         // The token is checked first; which scope it needs depends on the body.
-        let (claims, user) = try await bearer(request, anyOf: [])
+        let (claims, user) = try await bearer(request, context: context, anyOf: [])
         var request = request
         let body = try await request.decodeJSONBody(JSONValue.self, context: context)
         let push = try Required.value(
@@ -100,7 +100,7 @@ struct PushAuthenticatorController {
 
     /// `DELETE …/{id}` (`…manage`) → 204.
     @Sendable func delete(_ request: Request, context: SandboxRequestContext) async throws -> Response {
-        let (_, user) = try await bearer(request, anyOf: [SandboxState.manageScope])
+        let (_, user) = try await bearer(request, context: context, anyOf: [SandboxState.manageScope])
         try await state.deleteEnrollment(id: request.pathParameter("enrollmentId", context: context), userId: user.id)
         return .empty(.noContent)
     }
@@ -111,7 +111,7 @@ struct PushAuthenticatorController {
     /// the waiting challenges, oldest first, each an RS256 JWT signed by the org's key.
     @Sendable func pending(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let (_, user) = try await bearer(
-            request,
+            request, context: context,
             anyOf: [SandboxState.maintenanceReadScope, SandboxState.maintenanceManageScope, SandboxState.manageScope])
         let claims = try await state.pendingChallengeClaims(
             enrollmentId: request.pathParameter("enrollmentId", context: context), userId: user.id)
@@ -202,16 +202,23 @@ struct PushAuthenticatorController {
     // MARK: Helpers
 
     /// The access token's claims and user; `anyOf` lists the scopes of which one must be granted
-    /// (none: any valid token). A missing or dead token is 401 E0000011, a weak one 403 E0000006.
-    private func bearer(_ request: Request, anyOf scopes: [String]) async throws -> (AccessTokenClaims, UserRecord) {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+    /// (none: any valid token). A missing or dead token is 401 E0000011, a weak one 403 E0000006; a bound token
+    /// needs its proof of possession (`UserTokenBinding`), a DPoP-bound one the `DPoP` scheme.
+    private func bearer(_ request: Request, context: SandboxRequestContext, anyOf scopes: [String]) async throws -> (
+        AccessTokenClaims, UserRecord
+    ) {
+        guard let (usesDPoP, token) = UserTokenBinding.credentials(request.headers[.authorization]) else {
             throw OktaErrorResponse.invalidBearerToken
         }
-        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
         let key = try await state.signingKey()
         guard let claims = await key.verified(token, as: AccessTokenClaims.self),
             let user = await state.activeAccessToken(claims)
         else { throw OktaErrorResponse.invalidBearerToken }
+        let challenge = OktaResourceChallenge(
+            scheme: "DPoP", orgURL: await state.orgURL, scope: scopes.joined(separator: " "), resource: request.uri.path)
+        try await UserTokenBinding.check(
+            request, context: context, token: token, cnf: claims.cnf, usesDPoP: usesDPoP, challenge: challenge,
+            wrongCertificate: OktaErrorResponse.invalidBearerToken, state: state)
         try Self.requireScope(claims, anyOf: scopes)
         return (claims, user)
     }

@@ -18,13 +18,13 @@ struct ResourceController {
         for resource in ProtectedResource.allCases {
             routes.get(resource.metadataPath) { _, _ in .json(ResourceWire.metadata(resource, orgURL: await state.orgURL)) }
             for method in [HTTPRequest.Method.get, .post] {
-                routes.on(resource.path, method) { request, context in
+                routes.on(resource.path, method, takesUserToken: true) { request, context in
                     try await echo(request, context: context, resource: resource, requiredScope: nil)
                 }
             }
         }
         for method in [HTTPRequest.Method.get, .post] {
-            routes.on(ProtectedResource.adminPath, method) { request, context in
+            routes.on(ProtectedResource.adminPath, method, takesUserToken: true) { request, context in
                 try await echo(request, context: context, resource: .api, requiredScope: ProtectedResource.adminScope)
             }
         }
@@ -78,12 +78,8 @@ struct ResourceController {
         }
         try await checkDPoP(request, token: token, claims: claims, usesDPoP: scheme == "dpop", metadataURL: metadataURL)
         // RFC 8705 §3: a certificate-bound token is taken only over a connection with that certificate.
-        if let bound = claims.cnf?.certificateThumbprint {
-            guard let certificate = await ClientCertificate.presented(on: context.channel),
-                ConstantTime.equals(certificate.thumbprint, bound)
-            else {
-                throw ResourceChallenge.invalidToken("The access token is bound to another client certificate.", metadataURL: metadataURL)
-            }
+        guard await ClientCertificate.confirms(claims.cnf, on: context.channel) else {
+            throw ResourceChallenge.invalidToken("The access token is bound to another client certificate.", metadataURL: metadataURL)
         }
         return (claims, user)
     }

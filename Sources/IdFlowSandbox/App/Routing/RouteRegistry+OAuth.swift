@@ -7,11 +7,11 @@ typealias OAuthHandler = @Sendable (Request, SandboxRequestContext, Authorizatio
 extension RouteRegistry {
     /// Registers `suffix` for the org AS (`/oauth2/v1…`) and for custom ones (`/oauth2/{asId}/v1…`);
     /// an unknown `asId` is 404 E0000007 (AuthorizationServer).
-    func oauth(_ suffix: String, _ method: HTTPRequest.Method, use handler: @escaping OAuthHandler) {
-        on("/oauth2/v1\(suffix)", method) { request, context in
+    func oauth(_ suffix: String, _ method: HTTPRequest.Method, takesUserToken: Bool = false, use handler: @escaping OAuthHandler) {
+        on("/oauth2/v1\(suffix)", method, takesUserToken: takesUserToken) { request, context in
             try await handler(request, context, .org)
         }
-        on("/oauth2/:asId/v1\(suffix)", method) { request, context in
+        on("/oauth2/:asId/v1\(suffix)", method, takesUserToken: takesUserToken) { request, context in
             try await handler(request, context, try AuthorizationServer(id: context.parameters.get("asId")))
         }
     }

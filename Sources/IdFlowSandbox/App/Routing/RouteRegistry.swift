@@ -9,6 +9,10 @@ typealias SandboxHandler = @Sendable (Request, SandboxRequestContext) async thro
 final class RouteRegistry {
     let router: Router<SandboxRequestContext>
     private var methodsByPath: [(path: String, methods: Set<HTTPRequest.Method>)] = []
+    /// The routes registered as taking a user's access token (`takesUserToken`): each must refuse a bound token
+    /// used without its proof of possession (`UserTokenBinding`), and a test walks this list to prove it, so a new
+    /// route cannot be missed.
+    private(set) var userTokenRoutes: [(path: String, method: HTTPRequest.Method)] = []
 
     /// The methods a wrong-method request is checked against.
     private static let commonMethods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
@@ -17,8 +21,9 @@ final class RouteRegistry {
         self.router = router
     }
 
-    func on(_ path: String, _ method: HTTPRequest.Method, use handler: @escaping SandboxHandler) {
+    func on(_ path: String, _ method: HTTPRequest.Method, takesUserToken: Bool = false, use handler: @escaping SandboxHandler) {
         router.on(RouterPath(path), method: method, use: handler)
+        if takesUserToken { userTokenRoutes.append((path, method)) }
         if let index = methodsByPath.firstIndex(where: { $0.path == path }) {
             methodsByPath[index].methods.insert(method)
         } else {

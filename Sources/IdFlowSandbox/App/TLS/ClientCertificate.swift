@@ -27,3 +27,14 @@ struct ClientCertificate: Sendable, Equatable {
         return try? ClientCertificate(der: der)
     }
 }
+
+extension ClientCertificate {
+    /// RFC 8705 §3: whether a token with `cnf` may be used on `channel`: an unbound token anywhere, a
+    /// certificate-bound one (`x5t#S256`) only where the client presented that very certificate. The one check
+    /// every route that takes a user's access token makes.
+    static func confirms(_ cnf: TokenConfirmation?, on channel: any Channel) async -> Bool {
+        guard let bound = cnf?.certificateThumbprint else { return true }
+        guard let certificate = await presented(on: channel) else { return false }
+        return ConstantTime.equals(certificate.thumbprint, bound)
+    }
+}
