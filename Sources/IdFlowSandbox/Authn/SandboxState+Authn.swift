@@ -34,6 +34,8 @@ struct AuthnTransaction: Sendable {
     /// cannot succeed (unknown user, no phone), which answers like any other so that it tells nothing.
     var recoveryFactor: RecoveryFactor?
     var recoveryCode: IDXCode?
+    /// Wrong recovery codes and answers given in this transaction (`SandboxState+CodeAttempts.swift`).
+    var codeFailures = 0
 }
 
 /// A password that needs attention once the user is otherwise signed in (okta-core.md §F1).

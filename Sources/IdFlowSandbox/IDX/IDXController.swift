@@ -185,10 +185,9 @@ struct IDXController {
                     transaction, error: IDXMessage(text: "Authentication failed", key: "errors.E0000004"), status: .unauthorized)
             }
             return await document(next)
-        case .challengeCode, .challengeSecurityQuestion, .challengeTOTP:
-            return await document(await state.answerFactor(transaction, credentials: credentials))
-        case .enrollPassword, .enrollEmail, .enrollPhone, .enrollSecurityQuestion, .enrollGoogleOTP:
-            return await document(await state.answerEnrollment(transaction, credentials: credentials))
+        case .challengeCode, .challengeSecurityQuestion, .challengeTOTP, .enrollPassword, .enrollEmail, .enrollPhone,
+            .enrollSecurityQuestion, .enrollGoogleOTP:
+            return await document(await state.answerChallenge(transaction, credentials: credentials))
         case .changePassword:
             return await document(await state.answerNewPassword(transaction, password: credentials?["passcode"]?.stringValue ?? ""))
         default:

@@ -55,6 +55,15 @@ enum IDXStep: Sendable {
     /// The account was unlocked (or was not locked): an INFO message and nothing to submit; the user signs in anew.
     case unlocked(userId: String)
 
+    /// Whether the step's form checks a secret that could be guessed by trying (a one-time code, a TOTP code, a
+    /// security answer), whose wrong answers are counted and limited.
+    var checksSecret: Bool {
+        switch self {
+        case .challengeCode, .challengeSecurityQuestion, .challengeTOTP, .enrollEmail, .enrollPhone, .enrollGoogleOTP: return true
+        default: return false
+        }
+    }
+
     /// The user the transaction is about once the sandbox has revealed who it is.
     var userId: String? {
         switch self {
@@ -254,6 +263,8 @@ struct IDXTransaction: Sendable {
     /// `LOGIN`, or `ENROLL_NEW_USER` once a sign-up's profile was accepted (the `enroll-profile` form itself
     /// is recorded with `LOGIN`).
     var intent = "LOGIN"
+    /// Wrong codes and answers given in this transaction (`SandboxState+CodeAttempts.swift`).
+    var codeFailures = 0
 }
 
 /// What a document needs beyond the transaction: the policy, the user once known, and the user's enrollments.

@@ -99,13 +99,47 @@ extension SandboxState {
         IDXCode(value: sendCode(to: address, subject: subject, channel: channel.rawValue), sentAt: clock.now, channel: channel)
     }
 
+    /// The message of a transaction ended for too many wrong answers (`error-factor-suspended-too-many-attempts.json`:
+    /// top level, the challenge form still shown; the transaction is gone, so the next call finds it expired).
+    static let factorSuspended = IDXMessage(
+        text: "This factor is suspended for your account due to too many failed attempts", key: "authfactor.challenge.suspended_factor")
+
+    /// `challenge/answer` at a factor or an enrollment (`answerFactor`, `answerEnrollment`), with the wrong answers to
+    /// a secret counted (`SandboxState+CodeAttempts.swift`): the one that reaches the limit, and any answer once the
+    /// user has none left, ends the transaction with `factorSuspended`.
+    func answerChallenge(_ transaction: IDXTransaction, credentials: JSONValue?) -> IDXOutcome {
+        let step = transaction.step
+        let userId = step.userId
+        guard !step.checksSecret || !codeAttemptsExhausted(userId: userId) else { return endForFailures(transaction) }
+        let outcome =
+            step.enrollee == nil
+            ? answerFactor(transaction, credentials: credentials) : answerEnrollment(transaction, credentials: credentials)
+        guard step.checksSecret else { return outcome }
+        switch outcome {
+        case .invalid(let again, _):
+            if countCodeFailure(userId: userId, transactionFailures: transaction.codeFailures) { return endForFailures(again) }
+            idxTransactions[transaction.stateHandle]?.codeFailures += 1
+        case .next:
+            clearCodeFailures(userId: userId)
+        case .refused:
+            break
+        }
+        return outcome
+    }
+
+    /// Ends a transaction that has had its tries; its last document still shows the step, with the message.
+    private func endForFailures(_ transaction: IDXTransaction) -> IDXOutcome {
+        idxTransactions[transaction.stateHandle] = nil
+        return .refused(transaction, message: Self.factorSuspended)
+    }
+
     /// `challenge/answer` during a sign-in's factor: the right code, answer or TOTP code counts the factor and goes on
     /// (`continueSignIn`); anything else leaves the step as it was with a message on the field.
     func answerFactor(_ transaction: IDXTransaction, credentials: JSONValue?) -> IDXOutcome {
         func text(_ name: String) -> String { credentials?[name]?.stringValue ?? "" }
         switch transaction.step {
         case .challengeCode(var progress, let code):
-            guard ConstantTime.equals(text("passcode"), code.value) else {
+            guard accepts(text("passcode"), for: code) else {
                 return .invalid(transaction, IDXFieldErrors("credentials.passcode", Self.passcodeInvalid))
             }
             progress.passed.append(code.channel.authenticator)

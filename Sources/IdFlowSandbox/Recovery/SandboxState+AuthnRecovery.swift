@@ -60,16 +60,29 @@ extension SandboxState {
     }
 
     /// `POST /api/v1/authn/recovery/factors/{SMS|CALL}/verify {"stateToken","passCode"}` in RECOVERY_CHALLENGE: the
-    /// code sent last proves the user (E0000068 otherwise).
+    /// code sent last, within its lifetime, proves the user (E0000068 otherwise, counted: `failedAttempt`).
     func verifyRecoveryCode(stateToken: String, passCode: String) throws -> AuthnOutcome {
         var transaction = try liveTransaction(stateToken)
         guard transaction.status == .recoveryChallenge else { throw OktaErrorResponse.wrongAuthnState }
-        transaction.expiresAt = clock.now + Self.stateTokenLifetime
-        transactions[stateToken] = transaction
-        guard let code = transaction.recoveryCode, ConstantTime.equals(passCode, code.value), let user = users[transaction.userId]
-        else { throw OktaErrorResponse.invalidPasscode }
+        guard !codeAttemptsExhausted(userId: transaction.userId), let code = transaction.recoveryCode, accepts(passCode, for: code),
+            let user = users[transaction.userId]
+        else { throw failedAttempt(transaction, OktaErrorResponse.invalidPasscode) }
+        clearCodeFailures(userId: user.id)
         transaction.recoveryCode = nil
         return recoveryProven(&transaction, user: user)
+    }
+
+    /// A wrong recovery code or answer: counted for the transaction and the user, the transaction's expiry left as
+    /// it was (a wrong guess must not keep it alive), and the transaction ended once the limit is reached
+    /// (`SandboxState+CodeAttempts.swift`), after which its state token is E0000011 like any dead one. Returns
+    /// `error`, the answer every failure gets.
+    private func failedAttempt(_ transaction: AuthnTransaction, _ error: OktaErrorResponse) -> OktaErrorResponse {
+        if countCodeFailure(userId: transaction.userId, transactionFailures: transaction.codeFailures) {
+            transactions[transaction.stateToken] = nil
+        } else {
+            transactions[transaction.stateToken]?.codeFailures += 1
+        }
+        return error
     }
 
     /// `POST /api/v1/authn/recovery/factors/{SMS|CALL}/resend {"stateToken"}`: a new code (by `factor`, so a user may
@@ -114,15 +127,14 @@ extension SandboxState {
     }
 
     /// `POST /api/v1/authn/recovery/answer {"stateToken","answer"}` in RECOVERY: the security question's answer
-    /// (E0000087 when wrong) leads to PASSWORD_RESET, or for an unlock to SUCCESS.
+    /// (E0000087 when wrong, counted: `failedAttempt`) leads to PASSWORD_RESET, or for an unlock to SUCCESS.
     func answerRecoveryQuestion(stateToken: String, answer: String) throws -> AuthnOutcome {
         var transaction = try liveTransaction(stateToken)
         guard transaction.status == .recovery, let user = users[transaction.userId] else { throw OktaErrorResponse.wrongAuthnState }
-        transaction.expiresAt = clock.now + Self.stateTokenLifetime
-        transactions[stateToken] = transaction
-        guard let question = idxEnrollments[user.id]?.securityQuestion, question.answer.matches(Self.normalizedAnswer(answer)) else {
-            throw OktaErrorResponse.wrongRecoveryAnswer
-        }
+        guard !codeAttemptsExhausted(userId: user.id), let question = idxEnrollments[user.id]?.securityQuestion,
+            question.answer.matches(Self.normalizedAnswer(answer))
+        else { throw failedAttempt(transaction, OktaErrorResponse.wrongRecoveryAnswer) }
+        clearCodeFailures(userId: user.id)
         return pastRecoveryQuestion(&transaction, user: user)
     }
 

@@ -9,9 +9,12 @@ extension SandboxState {
     static let recoveryTokenLifetime: TimeInterval = 3600
 
     /// A new single-use recovery token for the user, `prefix` and random characters to 20 in all (`drp…` for an
-    /// admin's reset, `dfp…` for forgot password, as recorded).
+    /// admin's reset, `dfp…` for forgot password, as recorded). It replaces the user's older tokens of the same
+    /// type, as a newer reset e-mail does at Okta: anyone may ask for a recovery by login, so without this each
+    /// anonymous request would leave one more live token (and one more chance to guess) for the same user.
     func issueRecoveryToken(userId: String, type: RecoveryType, prefix: String = "") -> String {
         noteRecordActivity()
+        recoveryGrants = recoveryGrants.filter { !($0.value.userId == userId && $0.value.type == type) }
         let token = prefix + RandomToken.string(count: 20 - prefix.count, alphabet: RandomToken.urlSafeAlphabet)
         recoveryGrants[token] = RecoveryGrant(userId: userId, type: type, expiresAt: clock.now + Self.recoveryTokenLifetime)
         return token
@@ -65,6 +68,7 @@ extension SandboxState {
         let now = clock.now
         user.setPassword(newPassword, at: now)
         user.failedPasswordAttempts = 0
+        user.failedCodeAttempts = 0
         if user.status != .active { user.transition(to: .active, at: now) }
         users[userId] = user
         recoveryGrants = recoveryGrants.filter { $0.value.userId != userId }
@@ -76,6 +80,7 @@ extension SandboxState {
     func unlockUser(userId: String) -> UserRecord {
         var user = users[userId]!
         user.failedPasswordAttempts = 0
+        user.failedCodeAttempts = 0
         if user.status == .lockedOut { user.transition(to: .active, at: clock.now) }
         users[userId] = user
         recoveryGrants = recoveryGrants.filter { !($0.value.userId == userId && $0.value.type == .unlock) }

@@ -50,6 +50,9 @@ struct UserRecord: Sendable {
     var activationToken: String?
     /// Wrong passwords since the last right one (`PasswordPolicySettings.lockout`).
     var failedPasswordAttempts = 0
+    /// Wrong one-time codes and security answers since the last right one, across transactions
+    /// (`SandboxState+CodeAttempts.swift`).
+    var failedCodeAttempts = 0
 
     var login: String { profile["login"]?.stringValue ?? "" }
     var email: String { profile["email"]?.stringValue ?? "" }
