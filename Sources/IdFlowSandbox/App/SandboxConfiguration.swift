@@ -68,6 +68,10 @@ public struct SandboxConfiguration: Codable, Sendable {
     /// OAuth clients (the native app, the confidential one, …) whose token requests must carry a DPoP proof and get
     /// DPoP-bound tokens, named after Okta's app setting `dpop_bound_access_tokens`.
     public var dpopBoundAccessTokens: [String] = []
+    /// Other host names of the org (`localhost` where the org URL says `127.0.0.1`): a DPoP proof's `htu` and a
+    /// client assertion's `aud` may name the org URL with one of these hosts, same scheme and port. Only these
+    /// count, never the request's `Host` header, which whoever replays a proof chooses.
+    public var orgHostAliases: [String] = []
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -171,6 +175,10 @@ public struct SandboxConfiguration: Codable, Sendable {
             try app.validate(otherClientIds: oauthClientIds + serviceAppIds)
             serviceAppIds.append(app.clientId)
         }
+        for alias in orgHostAliases where !URLNormalization.isHost(alias) {
+            throw SandboxConfigurationError.invalidValue(
+                key: "orgHostAliases", reason: "\(alias) is not a host name or address (no scheme, port, path or user)")
+        }
         let unknownBound = dpopBoundAccessTokens.filter { !oauthClientIds.contains($0) }
         if !unknownBound.isEmpty {
             throw SandboxConfigurationError.invalidValue(
@@ -189,6 +197,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         case idx
         case passwordPolicy
         case serviceApps, dpopBoundAccessTokens
+        case orgHostAliases
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -227,6 +236,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         passwordPolicy = try container.decodeIfPresent(PasswordPolicySettings.self, forKey: .passwordPolicy) ?? defaults.passwordPolicy
         serviceApps = try container.decodeIfPresent([ServiceAppConfiguration].self, forKey: .serviceApps)
         dpopBoundAccessTokens = try container.decodeIfPresent([String].self, forKey: .dpopBoundAccessTokens) ?? []
+        orgHostAliases = try container.decodeIfPresent([String].self, forKey: .orgHostAliases) ?? []
     }
 }
 

@@ -37,6 +37,8 @@ extension SandboxState {
             "customRegistrations": customRegistrations.count,
             "idxTransactions": idxTransactions.count,
             "idxInteractionCodes": idxInteractionCodes.count,
+            "usedDPoPProofIDs": usedDPoPProofIDs.count,
+            "usedClientAssertionIDs": usedClientAssertionIDs.count,
         ]
     }
 

@@ -52,9 +52,10 @@ struct TokenController {
             return try await ClientCredentialsGrant(state: state).respond(form: parsed, request: request, context: context, server: server)
         }
         let (form, client) = try await authenticated(parsed, request: request, context: context)
-        let dpopThumbprint =
+        let dpopProof =
             state.configuration.dpopBoundAccessTokens.contains(client.id)
-            ? try await TokenEndpointDPoP.thumbprint(of: request, state: state) : nil
+            ? try await TokenEndpointDPoP.proof(of: request, state: state) : nil
+        let dpopThumbprint = dpopProof?.thumbprint
         var grant: TokenGrant
         switch form["grant_type"] {
         case "authorization_code":
@@ -86,6 +87,8 @@ struct TokenController {
             throw OAuthErrorResponse(
                 .badRequest, "unsupported_grant_type", "The grant type in the request isn't supported.")
         }
+        // The proof's `jti` is recorded only now, so a flood of failing grants stores nothing (issue 36).
+        if let dpopProof { try await TokenEndpointDPoP.consume(dpopProof, state: state) }
         if client.certificateCommonName != nil, let certificate = await ClientCertificate.presented(on: context.channel) {
             grant.accessToken.cnf = TokenConfirmation(certificateThumbprint: certificate.thumbprint)
         }

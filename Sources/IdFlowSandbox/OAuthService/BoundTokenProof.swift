@@ -27,7 +27,7 @@ enum BoundTokenProof {
         let proof: DPoPProof
         do {
             proof = try await DPoPProof.verify(
-                header, method: request.method.rawValue, urls: DPoPProof.requestURLs(request.head, orgURL: await state.orgURL),
+                header, method: request.method.rawValue, urls: await state.endpointURLs(path: request.head.path ?? "/"),
                 now: await state.now, accessToken: accessToken)
         } catch {
             throw .rejected(error)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// `private_key_jwt` (RFC 7523 §2.2) as Okta's org authorization server checks it (okta-core.md §H1): each
@@ -28,10 +29,10 @@ enum ClientAssertion {
     static let replayed = invalid("The client_assertion token has already been used.")
 
     /// The claims of an assertion that verifies with a key of the service app it names, for `tokenURLs` (the
-    /// token endpoint as the org URL and the Host header spell it), on the sandbox clock `now`. Replay is the
-    /// caller's to check, with the returned `jti` and `exp`.
+    /// token endpoint at the org URL and its aliases, normalised: `SandboxState.endpointURLs(path:)`), on the
+    /// sandbox clock `now`. Replay is the caller's to check, with the returned `jti` and `exp`.
     static func verify(
-        _ assertion: String, registry: ServiceAppRegistry, tokenURLs: [String], now: Date
+        _ assertion: String, registry: ServiceAppRegistry, tokenURLs: Set<String>, now: Date
     ) async throws(OAuthErrorResponse) -> (app: ServiceApp, jti: String?, expiresAt: Date) {
         guard let header = CompactJWT.header(of: assertion), let payload = Self.payload(of: assertion) else { throw unparsable }
         guard let algorithm = header["alg"] as? String, ClientPublicKey.algorithms.contains(algorithm) else { throw badAlgorithm }
@@ -55,13 +56,23 @@ enum ClientAssertion {
         } catch {
             throw badSignature
         }
-        guard let audiences = claims.aud?.values, audiences.contains(where: tokenURLs.contains) else { throw wrongAudience }
+        guard let audiences = claims.aud?.values,
+            audiences.contains(where: { URLNormalization.normalized($0).map(tokenURLs.contains) ?? false })
+        else { throw wrongAudience }
         guard let exp = claims.exp else { throw missingExpiry }
         let seconds = now.timeIntervalSince1970
         guard exp > seconds else { throw expired }
         guard exp - seconds <= maximumLifetime + clockSkew else { throw tooLong }
         if let iat = claims.iat, iat - seconds > clockSkew { throw issuedLater }
         return (app, claims.jti, Date(timeIntervalSince1970: exp))
+    }
+
+    /// What the replay check remembers an assertion by: its `jti`, or, since Okta makes `jti` optional
+    /// (okta-core.md §H1), a hash of the whole assertion, so one without a `jti` is still single-use instead of
+    /// reusable for its hour. A `jti` of its own could not collide with the hash's form.
+    static func replayID(jti: String?, assertion: String) -> String {
+        if let jti { return "jti:" + jti }
+        return "sha256:" + Data(SHA256.hash(data: Data(assertion.utf8))).base64URLEncoded
     }
 
     /// The payload as JSON, read before the signature is checked only to find the client.

@@ -70,11 +70,12 @@ struct ClientCredentialsGrant {
         if let assertion = form["client_assertion"] {
             guard form["client_assertion_type"] == ClientAssertion.type else { throw ClientAssertion.invalidType }
             let registry = try await state.serviceAppRegistry()
-            let tokenURLs = DPoPProof.requestURLs(request.head, orgURL: await state.orgURL)
+            let tokenURLs = await state.endpointURLs(path: request.head.path ?? "/")
             let (app, jti, expiresAt) = try await ClientAssertion.verify(
                 assertion, registry: registry, tokenURLs: tokenURLs, now: await state.now)
             if let formID = form["client_id"], formID != app.clientId { throw ClientAssertion.unknownIssuer }
-            if let jti, !(await state.consumeAssertionID(jti, clientId: app.clientId, expiresAt: expiresAt)) {
+            let replayID = ClientAssertion.replayID(jti: jti, assertion: assertion)
+            guard await state.consumeAssertionID(replayID, clientId: app.clientId, expiresAt: expiresAt) else {
                 throw ClientAssertion.replayed
             }
             let grantable = server == .org ? app.scopes : Self.customServerScopes

@@ -39,6 +39,10 @@ struct DPoPProof: Sendable {
     /// How old a proof may be (Okta's five minutes), and how far ahead of the sandbox clock a client's may run.
     static let maximumAge: TimeInterval = 300
     static let clockSkew: TimeInterval = 60
+    /// The longest `jti` accepted. Every accepted `jti` is remembered for `maximumAge` + `clockSkew` to refuse its
+    /// replay, and anyone can send a proof, so an unbounded one would let a flood of requests fill memory; a UUID
+    /// is 36 characters and a 256-bit random value 43 in base64url, so 256 bytes refuses no real client.
+    static let maximumIdentifierLength = 256
 
     /// The request's proof, or nil when it sent none; more than one `DPoP` header is refused.
     static func header(of request: HTTPFields) throws(Rejected) -> String? {
@@ -47,10 +51,11 @@ struct DPoPProof: Sendable {
         return values.first
     }
 
-    /// Checks `proof` for a request with `method` to `urls` (the URL as the org URL and as the Host header spell
-    /// it, query and fragment left out) on the sandbox clock `now`; `accessToken` makes `ath` required.
+    /// Checks `proof` for a request with `method` to `urls` (the request's URL at the org URL and its aliases,
+    /// normalised, `SandboxState.endpointURLs(path:)`) on the sandbox clock `now`; `accessToken` makes `ath`
+    /// required.
     static func verify(
-        _ proof: String, method: String, urls: [String], now: Date, accessToken: String? = nil
+        _ proof: String, method: String, urls: Set<String>, now: Date, accessToken: String? = nil
     ) async throws(Rejected) -> DPoPProof {
         guard let header = CompactJWT.header(of: proof) else { throw .unparsable }
         guard header["typ"] as? String == "dpop+jwt" else { throw .type }
@@ -64,12 +69,14 @@ struct DPoPProof: Sendable {
             throw .signature
         }
         guard claims.htm == method else { throw .method }
-        guard let htu = claims.htu, urls.contains(Self.withoutQuery(htu)) else { throw .url }
+        guard let htu = claims.htu, let named = URLNormalization.normalized(Self.withoutQuery(htu)), urls.contains(named) else {
+            throw .url
+        }
         guard let iat = claims.iat else { throw .issuedAt }
         let issued = Date(timeIntervalSince1970: iat)
         guard issued.timeIntervalSince(now) <= clockSkew else { throw .future }
         guard now.timeIntervalSince(issued) <= maximumAge else { throw .old }
-        guard let jti = claims.jti, !jti.isEmpty else { throw .identifier }
+        guard let jti = claims.jti, !jti.isEmpty, jti.utf8.count <= maximumIdentifierLength else { throw .identifier }
         if let accessToken {
             guard claims.ath == Data(SHA256.hash(data: Data(accessToken.utf8))).base64URLEncoded else { throw .accessTokenHash }
         }
@@ -79,17 +86,6 @@ struct DPoPProof: Sendable {
     /// RFC 9449 §4.3: `htu` is compared without its query and fragment.
     static func withoutQuery(_ url: String) -> String {
         String(url.prefix { $0 != "?" && $0 != "#" })
-    }
-
-    /// The URLs a proof for this request may name: the org URL's spelling and the Host header's (a client may
-    /// reach the sandbox as `localhost` where it calls itself `127.0.0.1`).
-    static func requestURLs(_ request: HTTPRequest, orgURL: String) -> [String] {
-        let path = withoutQuery(request.path ?? "/")
-        var urls = [orgURL + path]
-        if let authority = request.authority, let scheme = URL(string: orgURL)?.scheme {
-            urls.append("\(scheme)://\(authority)\(path)")
-        }
-        return urls
     }
 }
 

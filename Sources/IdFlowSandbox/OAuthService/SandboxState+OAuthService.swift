@@ -47,11 +47,20 @@ extension SandboxState {
 
     /// Records a proof's `jti` for as long as the proof could still be accepted; false when it was seen before.
     func consumeDPoPProofID(_ proof: DPoPProof) -> Bool {
+        guard !hasSeenDPoPProofID(proof) else { return false }
         noteRecordActivity()
-        let key = proof.thumbprint + " " + proof.jti
-        if let until = usedDPoPProofIDs[key], until > clock.now { return false }
-        usedDPoPProofIDs[key] = max(proof.iat, clock.now) + DPoPProof.maximumAge + DPoPProof.clockSkew
+        usedDPoPProofIDs[Self.replayKey(proof)] = max(proof.iat, clock.now) + DPoPProof.maximumAge + DPoPProof.clockSkew
         return true
+    }
+
+    /// Whether a proof's `jti` was recorded and could still be replayed; records nothing, so a request can be
+    /// refused early for a replay and still record its `jti` only once its grant has succeeded.
+    func hasSeenDPoPProofID(_ proof: DPoPProof) -> Bool {
+        usedDPoPProofIDs[Self.replayKey(proof)].map { $0 > clock.now } ?? false
+    }
+
+    private static func replayKey(_ proof: DPoPProof) -> String {
+        proof.thumbprint + " " + proof.jti
     }
 
     /// Mints the claims of a client-credentials token and records it.

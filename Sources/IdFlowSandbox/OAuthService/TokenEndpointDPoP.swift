@@ -16,9 +16,19 @@ enum TokenEndpointDPoP {
         return error
     }
 
-    /// The thumbprint of the request's proof; throws the OAuth error that refuses it. With `required` false a
-    /// request without a proof gets nil.
-    static func thumbprint(of request: Request, state: SandboxState, required: Bool = true) async throws -> String? {
+    /// The thumbprint of the request's proof, its `jti` recorded; throws the OAuth error that refuses it. For a
+    /// caller whose grant is already checked (client credentials); a grant checked later uses `proof` and `consume`.
+    static func thumbprint(of request: Request, state: SandboxState) async throws -> String {
+        guard let proof = try await Self.proof(of: request, state: state) else { throw refusal(.missing) }
+        try await consume(proof, state: state)
+        return proof.thumbprint
+    }
+
+    /// The request's proof, verified, with the current nonce and a `jti` not seen before, but not yet recorded:
+    /// the `jti` is recorded (`consume`) only once the grant has succeeded, so requests that fail their grant
+    /// store nothing. Throws the OAuth error that refuses it; with `required` false a request without a proof
+    /// gets nil.
+    static func proof(of request: Request, state: SandboxState, required: Bool = true) async throws -> DPoPProof? {
         let header: String?
         do {
             header = try DPoPProof.header(of: request.headers)
@@ -32,13 +42,18 @@ enum TokenEndpointDPoP {
         let proof: DPoPProof
         do {
             proof = try await DPoPProof.verify(
-                header, method: request.method.rawValue, urls: DPoPProof.requestURLs(request.head, orgURL: await state.orgURL),
+                header, method: request.method.rawValue, urls: await state.endpointURLs(path: request.head.path ?? "/"),
                 now: await state.now)
         } catch {
             throw refusal(error)
         }
         if let nonce = await state.missingDPoPNonce(proof) { throw nonceChallenge(nonce) }
+        guard !(await state.hasSeenDPoPProofID(proof)) else { throw refusal(.replayed) }
+        return proof
+    }
+
+    /// Records the proof's `jti`; refuses it when another request recorded it since `proof` checked it.
+    static func consume(_ proof: DPoPProof, state: SandboxState) async throws {
         guard await state.consumeDPoPProofID(proof) else { throw refusal(.replayed) }
-        return proof.thumbprint
     }
 }
