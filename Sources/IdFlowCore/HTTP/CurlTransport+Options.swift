@@ -54,12 +54,8 @@ extension CurlTransport {
             return "Options(\(parts.joined(separator: ", ")))"
         }
 
-        /// The proxy URL with any password in it replaced, for messages and traces.
-        public static func withoutPassword(_ proxy: String) -> String {
-            guard var components = URLComponents(string: proxy), components.password != nil else { return proxy }
-            components.password = "redacted"
-            return components.string ?? "<proxy>"
-        }
+        /// The proxy URL with its user info masked (`Redactor.userInfo`), for messages and traces.
+        public static func withoutPassword(_ proxy: String) -> String { Redactor.userInfo(proxy) }
 
         /// Loopback is never sent through a proxy (the sandbox, a browser redirect's listener), whatever
         /// `NO_PROXY` says, as Go's and Python's HTTP clients treat it.

@@ -78,6 +78,29 @@ public enum Redactor {
         }.joined(separator: "&")
     }
 
+    /// Masks the user info (`user:password@`) of a URL or of a proxy setting in the raw text, so it works on what
+    /// does not parse as a URL too (`user:secret@host:3128` without a scheme, an unencoded `/` or `#` in a
+    /// password): everything from the authority's start to the last `@` is masked, erring towards masking more.
+    /// The one function every message, trace, script and doctor line that shows a proxy or URL setting goes through.
+    public static func userInfo(_ text: String) -> String {
+        guard let range = userInfoRange(in: text) else { return text }
+        return text.replacingCharacters(in: range, with: mask)
+    }
+
+    /// Where `userInfo(_:)` finds the user info: from after `scheme://` (or the start) to before the last `@`.
+    static func userInfoRange(in text: String) -> Range<String.Index>? {
+        guard let at = text.lastIndex(of: "@") else { return nil }
+        var start = text.startIndex
+        if let separator = text.range(of: "://"), separator.lowerBound < at {
+            let scheme = text[..<separator.lowerBound]
+            let isScheme =
+                scheme.first?.isLetter == true
+                && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+            if isScheme { start = separator.upperBound }
+        }
+        return start..<at
+    }
+
     /// Masks a body according to its content type: JSON members, form fields. A body that is neither is shown
     /// only as its size: nothing says which of its bytes are secret (a proxy's page may echo the request).
     /// `url`, when given, adds the keys secret on that endpoint (`secretKeys(forURL:)`).

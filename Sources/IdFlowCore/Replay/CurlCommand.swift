@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Nothing secret is ever a program's argument: a secret header goes through `-H @<(printf …)`, a URL that
 /// carries one through `-K <(printf …)`, a body that carries one is built by `jq` from `$ENV` and piped in.
-/// Everything else (URLs, header values, JSON a server chose) is single-quoted by `ShellWord`.
+/// Everything else (URLs, header values, JSON a server chose) is single-quoted by `ShellWord`. A value read
+/// from an answer reaches a config or header line only once the script has refused any that could break out.
 struct CurlCommand {
     var step: Int
     var method: String
@@ -23,19 +24,23 @@ struct CurlCommand {
         if method != "GET" || hasBody { arguments.append("-X " + ShellWord.quote(method)) }
         let urlText = url.absoluteString
         let urlSegments = Self.urlSegments(urlText, bindings: &bindings)
-        if ShellWord.hasVariable(urlSegments) {
-            let escaped = urlSegments.map { segment -> ShellWord.Segment in
-                if case .literal(let text) = segment {
-                    return .literal(text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))
-                }
-                return segment
-            }
-            arguments.append("-K <(\(ShellWord.printf([.literal("url = \"")] + escaped + [.literal("\"")], newline: true)))")
+        // Only a URL that carries a secret goes through `-K` (kept out of `ps`); any other is one argv word, which
+        // no value in it can turn into more options.
+        let carriesSecret = urlSegments.contains { segment in
+            if case .variable(let name) = segment { !bindings.notSecret.contains(name) } else { false }
+        }
+        // The variables this request splices into a config or a header file.
+        var spliced: [String] = []
+        if !carriesSecret {
+            arguments.append(ShellWord.word(urlSegments))
         } else {
-            arguments.append(ShellWord.quote(urlText))
+            arguments.append(Self.config("url", urlSegments))
+            spliced += urlSegments.compactMap { if case .variable(let name) = $0 { name } else { nil } }
         }
         for (name, value) in headers.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
-            arguments.append(Self.header(name: name, value: value, url: urlText, bindings: &bindings))
+            let header = Self.header(name: name, value: value, url: urlText, bindings: &bindings)
+            arguments.append(header.argument)
+            if let variable = header.variable { spliced.append(variable) }
         }
         arguments += transportArguments
         if let body, hasBody {
@@ -49,9 +54,25 @@ struct CurlCommand {
         }
         arguments.append("-o \"$IDFLOW_OUT/\(step).json\" -D \"$IDFLOW_OUT/\(step).headers\" -w '\(step) %{http_code}\\n'")
         lines.append("# request \(step)")
+        // Those a server chose are checked first, so none can add options or headers (`CurlScript.header`).
+        let fromAnswers = spliced.reduce(into: [String]()) { if bindings.isFromAnswer($1), !$0.contains($1) { $0.append($1) } }
+        if !fromAnswers.isEmpty { lines.append(([CurlScript.boundValueCheck] + fromAnswers).joined(separator: " ")) }
         if let pipedBody { lines.append(pipedBody + " |") }
         lines.append(arguments.joined(separator: " \\\n  "))
         return lines.joined(separator: "\n")
+    }
+
+    /// `-K <(printf …)`: curl reads `option = "…"` from a config that no `ps` shows, for a value that carries a
+    /// secret. The literal text is escaped as curl's config syntax wants; the variables' values are not, so only
+    /// ones that cannot leave the quotes may go here (a value from an answer has passed the script's check).
+    static func config(_ option: String, _ segments: [ShellWord.Segment]) -> String {
+        let escaped = segments.map { segment -> ShellWord.Segment in
+            if case .literal(let text) = segment {
+                return .literal(text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))
+            }
+            return segment
+        }
+        return "-K <(\(ShellWord.printf([.literal("\(option) = \"")] + escaped + [.literal("\"")], newline: true)))"
     }
 
     /// The URL with each secret query or fragment value replaced by its variable.
@@ -101,10 +122,11 @@ struct CurlCommand {
         return segments
     }
 
-    /// `-H 'Name: value'`, or for a credential `-H @<(printf …)` with the scheme word kept in sight.
-    static func header(name: String, value: String, url: String, bindings: inout ReplayBindings) -> String {
+    /// `-H 'Name: value'`, or for a credential `-H @<(printf …)` with the scheme word kept in sight (and the
+    /// variable it splices into the header file).
+    static func header(name: String, value: String, url: String, bindings: inout ReplayBindings) -> (argument: String, variable: String?) {
         let lower = name.lowercased()
-        guard Redactor.secretHeaders.contains(lower) else { return "-H " + ShellWord.quote("\(name): \(value)") }
+        guard Redactor.secretHeaders.contains(lower) else { return ("-H " + ShellWord.quote("\(name): \(value)"), nil) }
         var prefix = "\(name): "
         var credential = value
         var key = name
@@ -115,7 +137,7 @@ struct CurlCommand {
             key = "authorization:" + scheme.lowercased()
         }
         let variable = bindings.bind(credential, key: key, url: url)
-        return "-H @<(\(ShellWord.printf([.literal(prefix), .variable(variable)], newline: true)))"
+        return ("-H @<(\(ShellWord.printf([.literal(prefix), .variable(variable)], newline: true)))", variable)
     }
 
     enum Body {

@@ -40,7 +40,7 @@ public final class CurlScript: Sendable {
         var methods: [Int: String] = [:]
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let sink: Sink
     private let transportArguments: [String]
 
@@ -52,7 +52,9 @@ public final class CurlScript: Sendable {
     /// A script written through `write` (stderr), each piece as it comes.
     public init(write: @escaping @Sendable (String) -> Void, transport: CurlTransport.Options = .init()) {
         sink = .stream(write)
-        transportArguments = Self.arguments(for: transport)
+        var initial = State()
+        transportArguments = Self.arguments(for: transport, bindings: &initial.bindings)
+        state = Locked(initial)
     }
 
     /// A script in the file at `path`, created 0600 (an existing one is emptied and made 0600).
@@ -65,7 +67,9 @@ public final class CurlScript: Sendable {
         }
         fchmod(fd, 0o600)
         sink = .file(fd)
-        transportArguments = Self.arguments(for: transport)
+        var initial = State()
+        transportArguments = Self.arguments(for: transport, bindings: &initial.bindings)
+        state = Locked(initial)
         state.withLock { render(&$0) }
     }
 
@@ -212,22 +216,52 @@ public final class CurlScript: Sendable {
             + "export \(name)=\(ShellWord.quote(value))"
     }
 
+    /// The shell function a request calls first with the variables from answers it puts in a config or a header.
+    static let boundValueCheck = "idflow_refuse_unsafe"
+
+    /// The script's first lines. The function refuses a value a server chose that holds a quote, a backslash or
+    /// a control character before it is spliced into a `-K` config (`url = "…"`) or a `-H @file` header line,
+    /// where it could end its line and add curl options of its own (`output = …` writes a file, `upload-file = …`
+    /// sends one) or headers. No token, id or code Okta issues holds one, so refusing costs a genuine replay
+    /// nothing; a value that goes only into a JSON body (jq encodes it) or a form (jq's @uri) is not checked.
     static let header = """
         #!/usr/bin/env bash
         # idflow --curl: the HTTP requests of one run, in order, as curl commands (needs curl and jq).
         # Each answer is saved as $IDFLOW_OUT/<n>.json with its headers in <n>.headers; each status is printed as "<n> <status>".
         set -euo pipefail
         IDFLOW_OUT="${IDFLOW_OUT:-$(mktemp -d)}"
+        # A value read from an answer goes into curl's config and headers: one that could add lines there stops the replay.
+        \(boundValueCheck)() {
+          local name
+          for name in "$@"; do
+            case "${!name}" in
+              *[\\"\\\\[:cntrl:]]*)
+                printf 'idflow replay: stopped: %s, read from an answer, holds a quote, a backslash or a control character, which could add options or headers to curl; check what the server answered in %s\\n' "$name" "$IDFLOW_OUT" >&2
+                exit 65 ;;
+            esac
+          done
+        }
         """
 
-    /// The curl options matching the run's company-network settings (paths only, never a secret).
-    static func arguments(for options: CurlTransport.Options) -> [String] {
+    /// The curl options matching the run's company-network settings: paths, and the proxy, whose user info is a
+    /// variable read from the environment like any other secret, the URL going through `-K` so it stays out of `ps`.
+    static func arguments(for options: CurlTransport.Options, bindings: inout ReplayBindings) -> [String] {
         var arguments: [String] = []
         if let caFile = options.caFile { arguments.append("--cacert " + ShellWord.quote(caFile)) }
         if let directory = options.caDirectory { arguments.append("--capath " + ShellWord.quote(directory)) }
         if let certificate = options.clientCertificate { arguments.append("--cert " + ShellWord.quote(certificate)) }
         if let key = options.clientKey { arguments.append("--key " + ShellWord.quote(key)) }
-        if let proxy = options.proxy { arguments.append("--proxy " + ShellWord.quote(proxy)) }
+        if let proxy = options.proxy {
+            if let range = Redactor.userInfoRange(in: proxy), !range.isEmpty {
+                let name = bindings.bind(String(proxy[range]), key: "proxy:userinfo", url: proxy)
+                let segments: [ShellWord.Segment] = [
+                    .literal(String(proxy[..<range.lowerBound])), .variable(name), .literal(String(proxy[range.upperBound...])),
+                ]
+                arguments.append(CurlCommand.config("proxy", segments))
+            } else {
+                arguments.append("--proxy " + ShellWord.quote(proxy))
+            }
+        }
         return arguments
     }
 
@@ -243,7 +277,7 @@ public final class CurlScript: Sendable {
         let base = segment.hasSuffix("s") ? String(segment.dropLast()) : segment
         return bindings.bindAnswer(
             id, key: base + "Id", origin: ".id of the answer above (request \(step))",
-            extraction: "jq -r '.id' \"$IDFLOW_OUT/\(step).json\"", step: step)
+            extraction: "jq -r '.id' \"$IDFLOW_OUT/\(step).json\"", step: step, secret: false)
     }
 
     /// The secrets first met in an answer: JSON members (the nearest first) and the parameters of a redirect.

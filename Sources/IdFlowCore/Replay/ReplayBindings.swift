@@ -18,6 +18,13 @@ struct ReplayBindings {
         Redactor.isSecret(key: key) || Redactor.secretKeys(forURL: url).contains(key.lowercased())
     }
 
+    /// Whether the variable `name` is set from an answer: its value is the server's choice, not the person's.
+    func isFromAnswer(_ name: String) -> Bool {
+        variables.contains { variable in
+            if case .answer = variable.source { variable.name == name } else { false }
+        }
+    }
+
     /// The variable already standing for `value`, if any.
     func existing(_ value: String) -> String? { byValue[value] }
 
@@ -31,12 +38,19 @@ struct ReplayBindings {
         return variable.name
     }
 
+    /// The variables that stand for no secret (the id of what a POST created): a URL naming only those is one
+    /// argv word, not a `-K` config.
+    private(set) var notSecret: Set<String> = []
+
     /// Binds a value first met in the answer to request `step`; nil when it already has a variable.
-    mutating func bindAnswer(_ value: String, key: String, origin: String, extraction: String, step: Int) -> ReplayVariable? {
+    mutating func bindAnswer(_ value: String, key: String, origin: String, extraction: String, step: Int, secret: Bool = true)
+        -> ReplayVariable?
+    {
         guard byValue[value] == nil, !value.isEmpty else { return nil }
         let variable = ReplayVariable(
             name: unique(ReplayVariable.name(forKey: key)), origin: origin, source: .answer(step: step, extraction: extraction))
         add(variable, value: value)
+        if !secret { notSecret.insert(variable.name) }
         return variable
     }
 
@@ -102,6 +116,10 @@ struct ReplayBindings {
                 "a client assertion signed with the private key (private_key_jwt); single-use, so sign a fresh one to replay"
             )
         case let header where header.hasPrefix("authorization"): return ("AUTHORIZATION_CREDENTIALS", "the credential idflow sent")
+        case "proxy:userinfo":
+            return (
+                "PROXY_USERINFO", "the user name and password of the proxy as its URL gives them, user:password (--proxy or HTTPS_PROXY)"
+            )
         default: return (ReplayVariable.name(forKey: key), ReplayVariable.origin(forKey: key, url: url))
         }
     }

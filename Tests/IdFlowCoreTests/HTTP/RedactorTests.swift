@@ -4,6 +4,21 @@ import IdFlowTestSupport
 import Testing
 
 struct RedactorTests {
+    /// A proxy setting or URL's user info is masked in the text as given, whether or not it parses as a URL: a
+    /// scheme-less `user:secret@host`, a password with an unencoded `/`, `#` or `@`, an IPv6 host that is not valid.
+    @Test(arguments: [
+        ("http://jo:s3cret@proxy.example:3128", "http://<redacted>@proxy.example:3128"),
+        ("jo:s3cret@proxy.example:3128", "<redacted>@proxy.example:3128"),
+        ("socks5h://jo:s3/cr#e@t@proxy.example", "socks5h://<redacted>@proxy.example"),
+        ("jo:s3cret@[bad", "<redacted>@[bad"),
+        ("http://tok3n-only@proxy.example", "http://<redacted>@proxy.example"),
+        ("http://proxy.example:3128", "http://proxy.example:3128"),
+    ])
+    func userInfoIsMaskedEvenWhenTheTextIsNoURL(text: String, shown: String) {
+        #expect(Redactor.userInfo(text) == shown)
+        #expect(CurlTransport.Options.withoutPassword(text) == shown, "one masking function")
+    }
+
     @Test func masksSecretMembersAtAnyDepth() throws {
         let body = Data(
             #"{"stateToken":"00abc","newPassword":"Secret1!","_embedded":{"user":{"id":"00u1"}},"credentials":{"password":{"value":"x"}},"items":[{"sessionToken":"20zz"}]}"#

