@@ -97,7 +97,7 @@ extension ConfigurationResolver {
             ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme), let host = components.host, !host.isEmpty
         else {
             throw .invalidInput(
-                "the proxy \(CurlTransport.Options.withoutPassword(trimmed)) given by \(setting) is not a proxy URL",
+                "the proxy \(Redactor.userInfo(trimmed)) given by \(setting) is not a proxy URL",
                 hint: "for example http://proxy.example.com:3128 (credentials as http://USER:PASSWORD@HOST:PORT)")
         }
         return candidate
@@ -117,7 +117,9 @@ extension ConfigurationResolver {
 
     private func readable(_ path: String, setting: String) throws(IdFlowError) -> String {
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw .configuration("cannot read \(path), given by \(setting)", hint: "check the path and its permissions")
+            throw .configuration(
+                "cannot read \(SettingPath.shown(path, path: path, setting: setting)), given by \(setting)",
+                hint: "check the path and its permissions")
         }
         return path
     }

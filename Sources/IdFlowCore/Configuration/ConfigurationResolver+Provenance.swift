@@ -81,14 +81,19 @@ extension ConfigurationResolver {
             setting("authorizationMode", chosen.authorizationMode, default: ManagementMode.apiToken.rawValue),
             setting("serviceClientID", chosen.serviceClientID),
             setting("serviceScopes", chosen.serviceScopes, default: ServiceAppSettings.defaultScopes.joined(separator: " ")),
-            setting("privateKey", chosen.privateKey.map { ServiceAppSettings.keyChoiceShown($0) }),
+            setting(
+                "privateKey",
+                chosen.privateKey.map {
+                    ServiceAppSettings.keyChoiceShown(
+                        $0, path: HomeDirectory.expand($0.text, environment: environment), setting: origin($0.source))
+                }),
             setting("privateKeyID", chosen.privateKeyID),
             setting("dpop", chosen.dpop, default: "false"),
         ]
         func file(_ name: String, _ picked: (String, String)?) -> SettingProvenance {
             guard let (path, from) = picked else { return SettingProvenance(name: name, value: "unset", origin: "unset") }
             return SettingProvenance(
-                name: name, value: path,
+                name: name, value: SettingPath.shown(path, path: path, setting: from),
                 origin: from.hasPrefix("profile key ")
                     ? "profile \(profileName) in \(profileFileURL.path) (\(from.dropFirst(12)))"
                     : from.hasPrefix("--") ? from : "env \(from)")
@@ -104,7 +109,7 @@ extension ConfigurationResolver {
             file("clientKey", pick(flags.clientKey, "--client-key", NetworkVariable.clientKey, entry?.clientKey, "profile key clientKey")))
         if let proxy = proxyChoice(flags, profile: entry, okta: okta), !proxy.text.isEmpty {
             settings.append(
-                SettingProvenance(name: "proxy", value: CurlTransport.Options.withoutPassword(proxy.text), origin: origin(proxy.source)))
+                SettingProvenance(name: "proxy", value: Redactor.userInfo(proxy.text), origin: origin(proxy.source)))
         } else {
             settings.append(SettingProvenance(name: "proxy", value: "none", origin: flags.proxy != nil ? "--proxy" : "unset"))
         }

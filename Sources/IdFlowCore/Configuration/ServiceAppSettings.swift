@@ -19,8 +19,9 @@ public enum ServiceAppVariable {
     public static let dpop = "OKTA_CLIENT_DPOPENABLED"
 }
 
-/// Where a private key comes from: a file (checked like an ssh key) or the PEM itself (an environment variable
-/// or okta.yaml holding the key, as Okta's SDKs allow).
+/// Where a private key comes from: a file (checked like an ssh key) or the key itself (an environment variable
+/// or okta.yaml holding the key, as Okta's SDKs allow: PEM, or the JWK the Admin Console hands out, which
+/// `ClientAssertionKey` refuses with its fix without repeating it).
 public enum PrivateKeySource: Sendable, Equatable {
     case file(path: String, setting: String)
     case pem(String, setting: String)
@@ -46,10 +47,12 @@ public struct ServiceAppSettings: Sendable, Equatable {
         text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\t" }).map(String.init)
     }
 
-    /// How doctor shows the key setting: a path as it is, PEM text only as present.
-    static func keyChoiceShown(_ choice: ConfigurationResolver.SettingChoice) -> ConfigurationResolver.SettingChoice {
+    /// How doctor shows the key setting: an inline key as "(inline key)", a path only when it names a file.
+    static func keyChoiceShown(_ choice: ConfigurationResolver.SettingChoice, path: String, setting: String)
+        -> ConfigurationResolver.SettingChoice
+    {
         var shown = choice
-        if choice.text.contains("-----BEGIN") { shown.text = "(PEM given inline)" }
+        shown.text = SettingPath.shown(choice.text, path: path, setting: setting)
         return shown
     }
 
@@ -75,7 +78,9 @@ public struct ServiceAppSettings: Sendable, Equatable {
         case .file(let path, let setting):
             try PrivateKeyPermissions.check(path, setting: setting)
             guard let data = InputFile.read(exactly: path) else {
-                throw .configuration("cannot read the private key \(path), given by \(setting)", hint: "check the path and its permissions")
+                throw .configuration(
+                    "cannot read the private key \(SettingPath.shown(path, path: path, setting: setting)), given by \(setting)",
+                    hint: "check the path and its permissions")
             }
             return try ClientAssertionKey(pem: String(decoding: data, as: UTF8.self), keyID: keyID, origin: path)
         }
@@ -107,7 +112,7 @@ extension ConfigurationResolver {
             case .oktaYAML(let key): setting = "\(key) in \(oktaYAMLURL.path)"
             }
             settings.privateKey =
-                choice.text.contains("-----BEGIN")
+                SettingPath.isInlineKey(choice.text)
                 ? .pem(choice.text, setting: setting)
                 : .file(path: HomeDirectory.expand(choice.text, environment: environment), setting: setting)
         }

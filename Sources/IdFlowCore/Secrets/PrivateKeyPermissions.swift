@@ -14,7 +14,8 @@ public enum PrivateKeyPermissions {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw .configuration(
-                "cannot read the \(setting) \(path): \(String(cString: strerror(errno)))", hint: "check the path given to \(setting)")
+                "cannot read the \(setting) \(SettingPath.shown(path, path: path, setting: setting)): \(String(cString: strerror(errno)))",
+                hint: "check the path given to \(setting)")
         }
         let mode = info.st_mode & 0o777
         guard info.st_uid != geteuid() || mode & 0o077 == 0 else {

@@ -85,7 +85,7 @@ struct ServiceAppConfigurationTests: ConfigurationHomeFixture {
         ]).provenance(ConfigurationFlags(orgURL: "https://dev-1.okta.com"))
         let settings = Dictionary(uniqueKeysWithValues: provenance.settings.map { ($0.name, $0) })
         #expect(settings["authorizationMode"]?.summary == "authorizationMode=PrivateKey (env OKTA_CLIENT_AUTHORIZATIONMODE)")
-        #expect(settings["privateKey"]?.value == "(PEM given inline)")
+        #expect(settings["privateKey"]?.value == "(inline key)")
         #expect(settings["serviceScopes"]?.summary == "serviceScopes=okta.users.read okta.users.manage (default)")
         #expect(!provenance.settings.contains { $0.value.contains("secret") })
     }

@@ -60,6 +60,52 @@ struct ConfigurationProvenanceTests: ConfigurationHomeFixture {
         #expect(settings(provenance)["stateDir"]?.origin == "env IDFLOW_STATE_DIR")
     }
 
+    /// The form Okta's Admin Console hands a service app's private key out in.
+    static let jwk =
+        #"{"kty":"RSA","kid":"k1","n":"0vx7agoebGcQSuuPiLJXZpt","e":"AQAB","d":"X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoVH-HLLKD9M7dx5oo7GURknchnrRweUkC7hT5fJLM0WbFAKNLWY2vv7B6NqXSzUvxT0_YSfqijwp3RTzlBaCxWp4doFk5N2o8Gy_nHNKroADIkJ46pRUohsXywbReAdYaMwFs9tv8d_cPVY3i07a3t8MN6TNwm0dSawm9v47UiCl3Sk5ZiG7xojPLu4sbg1U2jx4IBTNBznbJSzFHK66jT8bgkuqsk0GjskDJk19Z4qwjwbsnn4j2WBii3RL-Us2lGVkY8fkFzme1z0HbIkfz0Y6mqnOYtqc0X4jfcKoAC8Q","p":"secret-prime-p","q":"secret-prime-q"}"#
+
+    /// A setting that names a file is shown as a path only when it names one: an inline key (PEM or the JWK Okta's
+    /// Admin Console hands out) is "(inline key)", a value that names no file is not repeated.
+    @Test func anInlineKeyOrAValueThatNamesNoFileIsNeverShown() throws {
+        let home = try home()
+        let keyFile = home.appendingPathComponent("key.pem")
+        try Data("x".utf8).write(to: keyFile)
+        let environment = [
+            "HOME": home.path, "OKTA_CLIENT_AUTHORIZATIONMODE": "PrivateKey", "OKTA_CLIENT_PRIVATEKEY": Self.jwk,
+            "IDFLOW_CA_FILE": "MIIBsecretlookingvalue", "IDFLOW_CLIENT_CERT": keyFile.path,
+        ]
+        let found = settings(resolver(environment).provenance(ConfigurationFlags()))
+        #expect(found["privateKey"]?.value == "(inline key)")
+        #expect(found["caFile"]?.value.contains("not repeated") == true, "\(found["caFile"]?.value ?? "")")
+        #expect(found["clientCert"]?.value == keyFile.path, "a path that names a file is shown")
+        #expect(!found.values.contains { $0.value.contains("secret") || $0.value.contains("MIIB") })
+
+        let pem = "-----BEGIN PRIVATE KEY-----\nMIIBsecret\n-----END PRIVATE KEY-----"
+        for (name, value) in [("IDFLOW_CA_FILE", "MIIBsecretlookingvalue"), ("IDFLOW_CLIENT_CERT", pem)] {
+            do {
+                _ = try resolver(["HOME": home.path, name: value]).resolve(ConfigurationFlags())
+                Issue.record("\(name) naming no file was accepted")
+            } catch {
+                #expect(error.message.contains(name), "\(error.message)")
+                #expect(!error.message.contains("MIIB"), "the value is echoed as if it were a path: \(error.message)")
+            }
+        }
+    }
+
+    /// Without a scheme (`HTTPS_PROXY=user:secret@host:3128`, as many tools accept it) the password is masked too.
+    @Test func aSchemeLessProxyIsNamedWithoutItsPassword() throws {
+        let home = try home()
+        let provenance = resolver(["HOME": home.path, "HTTPS_PROXY": "jo:s3cret@proxy.example.com:3128"]).provenance(ConfigurationFlags())
+        let proxy = try #require(settings(provenance)["proxy"])
+        #expect(proxy.value == "<redacted>@proxy.example.com:3128", "\(proxy.value)")
+        do {
+            _ = try resolver(["HOME": home.path]).resolve(ConfigurationFlags(proxy: "jo:s3cret@[bad"))
+            Issue.record("an unparseable proxy was accepted")
+        } catch {
+            #expect(error.message.contains("--proxy") && !error.message.contains("s3cret"), "\(error.message)")
+        }
+    }
+
     @Test func theProxyIsNamedWithoutItsPassword() throws {
         let home = try home()
         let provenance = resolver(["HOME": home.path, "https_proxy": "http://jo:pa55@proxy.example.com:3128"]).provenance(
