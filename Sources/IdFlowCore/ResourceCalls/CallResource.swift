@@ -243,7 +243,10 @@ public struct CallResource: Sendable {
     ) -> IdFlowError {
         let place = Redactor.url(answer.request.url.absoluteString)
         let configured = (try? context.configuration.requireIssuer())?.absoluteString
-        let issuer = configured.flatMap { metadata.trusts(issuer: $0) ? $0 : nil } ?? metadata.authorizationServers.first
+        // The configured issuer when the resource trusts it, else the first it names that is an issuer at all.
+        let issuer =
+            configured.flatMap { metadata.trusts(issuer: $0) ? $0 : nil }
+            ?? metadata.authorizationServers.first(where: SuggestedValue.isIssuer)
         let listed =
             metadata.authorizationServers.isEmpty ? "no authorization server" : metadata.authorizationServers.joined(separator: ", ")
         let message: String
@@ -257,7 +260,9 @@ public struct CallResource: Sendable {
             ResourceFailure(
                 status: answer.response.status, url: place, message: message,
                 hint: issuer.map { ProfileAccess.loginHint(issuer: $0, context) }
-                    ?? "the resource names no authorization server; ask its owners where its tokens come from",
+                    ?? (metadata.authorizationServers.isEmpty
+                        ? "the resource names no authorization server; ask its owners where its tokens come from"
+                        : "the resource names no authorization server that is an https issuer URL; ask its owners where its tokens come from"),
                 errorCode: challenge?.error, errorDescription: challenge?.errorDescription,
                 document: include ? Self.document(answer.response, body: Self.lenientBody(answer.response)) : nil))
     }

@@ -53,11 +53,14 @@ public struct ProfileAccess: Sendable {
     }
 
     /// "log in again with `idflow login-pkce --issuer … [--profile …]`", the command that makes a new login for
-    /// this profile (any login command will do; login-pkce is the one every provider supports).
+    /// this profile (any login command will do; login-pkce is the one every provider supports). The issuer and
+    /// scope may come from a server's answer: each value is single-quoted, and one outside its grammar
+    /// (`SuggestedValue`) is left out rather than suggested.
     static func loginHint(issuer: String, _ context: IdFlowContext, scope: String? = nil) -> String {
-        var command = "idflow login-pkce --issuer \(issuer)"
-        if context.configuration.profile != "default" { command += " --profile \(context.configuration.profile)" }
-        if let scope { command += " --scope \"\(scope)\"" }
+        var command = "idflow login-pkce"
+        if SuggestedValue.isIssuer(issuer) { command += " --issuer " + ShellWord.quote(issuer) }
+        if context.configuration.profile != "default" { command += " --profile " + ShellWord.quote(context.configuration.profile) }
+        if let scope, SuggestedValue.isScope(scope) { command += " --scope " + ShellWord.quote(scope) }
         return "log in with `\(command)` (or `idflow login-device` with the same flags), then run the command again"
     }
 }

@@ -78,7 +78,7 @@ import Testing
         #expect(ErrorReport(try #require(error)).error.httpStatus == 401)
         #expect(ErrorReport(try #require(error)).error.errorCode == "invalid_token")
         #expect(error?.message.contains("again after a refresh") == true)
-        #expect(error?.hint?.contains("idflow login-pkce --issuer https://o.example.com/oauth2/default") == true)
+        #expect(error?.hint?.contains("idflow login-pkce --issuer 'https://o.example.com/oauth2/default'") == true)
         #expect(transport.requests.filter { $0.url?.host == "api.example.com" }.count == 2)
         #expect(ResourceFixture.refreshes(transport) == 1)
     }
@@ -92,7 +92,7 @@ import Testing
         }
         let error = await failure { () throws(IdFlowError) in try await CallResource(url: api).run(fixture.context(transport)) }
         #expect(error?.exitStatus == .authentication)
-        #expect(error?.hint?.contains("idflow login-pkce --issuer https://o.example.com/oauth2/default") == true)
+        #expect(error?.hint?.contains("idflow login-pkce --issuer 'https://o.example.com/oauth2/default'") == true)
         let sent = transport.requests.filter { $0.url?.host == "api.example.com" }
         #expect(sent.isEmpty, "nothing sent with a dead token")
     }
@@ -111,7 +111,7 @@ import Testing
         }
         let error = await failure { () throws(IdFlowError) in try await CallResource(url: api).run(fixture.context(transport)) }
         #expect(error?.exitStatus == .authentication)
-        #expect(error?.hint?.contains("idflow login-pkce --issuer https://login.partner.example/") == true)
+        #expect(error?.hint?.contains("idflow login-pkce --issuer 'https://login.partner.example/'") == true)
         #expect(error?.message.contains("not from https://o.example.com/oauth2/default") == true)
         #expect(ResourceFixture.refreshes(transport) == 0)
         let withToken = transport.requests.filter { ResourceFixture.bearer($0) != nil }
@@ -129,7 +129,7 @@ import Testing
         let error = await failure { () throws(IdFlowError) in try await CallResource(url: api).run(fixture.context(transport)) }
         #expect(error?.exitStatus == .authentication)
         #expect(error?.message.contains("nothing is stored for profile default") == true)
-        #expect(error?.hint?.contains("idflow login-pkce --issuer https://o.example.com/oauth2/default") == true)
+        #expect(error?.hint?.contains("idflow login-pkce --issuer 'https://o.example.com/oauth2/default'") == true)
         #expect(transport.requests.allSatisfy { ResourceFixture.bearer($0) == nil })
     }
 
@@ -154,7 +154,7 @@ import Testing
         let error = await failure { () throws(IdFlowError) in try await CallResource(url: api).run(fixture.context(transport)) }
         #expect(error?.exitStatus == .authentication)
         #expect(error?.message.contains("needs the scope orders.write") == true)
-        #expect(error?.hint?.contains(#"--scope "openid offline_access orders.write""#) == true)
+        #expect(error?.hint?.contains("--scope 'openid offline_access orders.write'") == true)
         #expect(ResourceFixture.refreshes(transport) == 0, "a 403 is not refreshed")
     }
 

@@ -48,7 +48,7 @@ struct ApiCallTests {
         #expect(result.exitCode == 4, "\(result)")
         #expect(result.stdout.isEmpty)
         let issuer = try #require(sandbox.info["issuer"]?.stringValue)
-        #expect(result.error?["hint"]?.stringValue?.contains("idflow login-pkce --issuer \(issuer)") == true, "\(result)")
+        #expect(result.error?["hint"]?.stringValue?.contains("idflow login-pkce --issuer '\(issuer)'") == true, "\(result)")
         #expect(result.error?["httpStatus"] == 401)
     }
 
@@ -110,7 +110,7 @@ struct ApiCallTests {
         let target = try url(resource, "orgIssuerUrl")
         let result = try await sandbox.idflow(["api", "--verbose", target])
         #expect(result.exitCode == 4, "\(result)")
-        #expect(result.error?["hint"]?.stringValue?.contains("idflow login-pkce --issuer \(sandbox.orgURL)") == true, "\(result)")
+        #expect(result.error?["hint"]?.stringValue?.contains("idflow login-pkce --issuer '\(sandbox.orgURL)'") == true, "\(result)")
         #expect(!result.stderr.contains("/v1/token"), "no refresh for a resource that takes another issuer's tokens")
         let authorized = result.stderr.split(separator: "\n").filter { $0.hasPrefix("> Authorization:") }
         #expect(authorized.count == 1, "the token went to the resource once and nowhere else: \(result.stderr)")
