@@ -47,6 +47,12 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]
         ),
         // RFC 6238 codes: computed by the client, checked by the sandbox, with one implementation.
+        // A TLS 1.2 server that renegotiates on every reused connection (system OpenSSL): the hostile peer of the
+        // end-to-end TLS tests and of scripts/asan-tls.sh, which compiles the same file under AddressSanitizer.
+        .target(
+            name: "CRenegotiatingServer",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
         .target(
             name: "OneTimePasscode",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
@@ -158,7 +164,7 @@ let package = Package(
             name: "IdFlowEndToEndTests",
             // Depends on the executable so `swift test` builds the binary these tests spawn.
             // IdFlowSandbox: the TLS tests make their certificates with its CertificateAuthority.
-            dependencies: ["idflow", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport"]
+            dependencies: ["idflow", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport", "CRenegotiatingServer"]
         ),
     ]
 )

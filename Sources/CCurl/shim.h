@@ -11,6 +11,7 @@
 #endif
 #include <arpa/inet.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -74,10 +75,45 @@ typedef struct {
     char names[512];
 } idflow_tls_peer;
 
+/// One handshake's record, shared by the transfer that opened the connection and the connection itself (its
+/// SSL_CTX). Each holds a reference and the last to let go frees it. libcurl keeps a connection after its
+/// transfer ends, so the verify callback can run again later (a TLS 1.2 renegotiation, which is refused anyway):
+/// it then writes into a record the connection still owns, never into memory a finished transfer gave back.
+typedef struct {
+    /// Updated with atomic builtins: the connection may be freed on another thread than the transfer.
+    int references;
+    idflow_tls_peer peer;
+} idflow_tls_record;
+
+/// A zeroed record with one reference (the caller's), or NULL when memory is exhausted.
+static inline idflow_tls_record *idflow_tls_record_new(void) {
+    idflow_tls_record *record = (idflow_tls_record *)calloc(1, sizeof *record);
+    if (record != NULL) record->references = 1;
+    return record;
+}
+
+static inline void idflow_tls_record_retain(idflow_tls_record *record) {
+    __atomic_add_fetch(&record->references, 1, __ATOMIC_RELAXED);
+}
+
+static inline void idflow_tls_record_release(idflow_tls_record *record) {
+    if (record != NULL && __atomic_sub_fetch(&record->references, 1, __ATOMIC_ACQ_REL) == 0) free(record);
+}
+
 #ifdef IDFLOW_HAVE_OPENSSL
+/// OpenSSL calls this when an SSL_CTX (a connection's) is freed: the connection's reference goes with it.
+static inline void idflow_tls_record_free(void *parent, void *pointer, CRYPTO_EX_DATA *data, int index, long argl, void *argp) {
+    (void)parent;
+    (void)data;
+    (void)index;
+    (void)argl;
+    (void)argp;
+    idflow_tls_record_release((idflow_tls_record *)pointer);
+}
+
 static inline int idflow_tls_peer_index(void) {
     static int index = -1;
-    if (index < 0) index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL);
+    if (index < 0) index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, idflow_tls_record_free);
     return index;
 }
 
@@ -96,7 +132,7 @@ static inline void idflow_tls_append(char *out, size_t size, const char *text, s
     out[used + length] = 0;
 }
 
-static inline void idflow_tls_record(idflow_tls_peer *peer, X509 *cert) {
+static inline void idflow_tls_record_certificate(idflow_tls_peer *peer, X509 *cert) {
     if (cert == NULL) return;
     X509_NAME_oneline(X509_get_subject_name(cert), peer->subject, sizeof peer->subject);
     X509_NAME_oneline(X509_get_issuer_name(cert), peer->issuer, sizeof peer->issuer);
@@ -122,46 +158,70 @@ static inline void idflow_tls_record(idflow_tls_peer *peer, X509 *cert) {
     GENERAL_NAMES_free(names);
 }
 
-/// OpenSSL's verify callback: records, returns `ok` unchanged.
+/// OpenSSL's verify callback: records into the connection's record, returns `ok` unchanged.
 static inline int idflow_tls_verify(int ok, X509_STORE_CTX *store) {
     SSL *ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx());
-    idflow_tls_peer *peer = ssl ? SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), idflow_tls_peer_index()) : NULL;
-    if (peer == NULL) return ok;
+    idflow_tls_record *record = ssl ? SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), idflow_tls_peer_index()) : NULL;
+    if (record == NULL) return ok;
+    idflow_tls_peer *peer = &record->peer;
     peer->handshake = 1;
     if (!ok && peer->verify_error == 0) {
         peer->verify_error = X509_STORE_CTX_get_error(store);
-        idflow_tls_record(peer, X509_STORE_CTX_get_current_cert(store));
+        idflow_tls_record_certificate(peer, X509_STORE_CTX_get_current_cert(store));
     } else if (ok && peer->verify_error == 0 && X509_STORE_CTX_get_error_depth(store) == 0) {
-        idflow_tls_record(peer, X509_STORE_CTX_get_current_cert(store));
+        idflow_tls_record_certificate(peer, X509_STORE_CTX_get_current_cert(store));
     }
     return ok;
 }
 
-/// CURLOPT_SSL_CTX_FUNCTION: keeps libcurl's verify mode (peer verification on) and adds the recording callback.
-static inline CURLcode idflow_tls_context(CURL *handle, void *context, void *peer) {
+/// CURLOPT_SSL_CTX_FUNCTION, called once per new connection (before its handshake): refuses renegotiation, keeps
+/// libcurl's verify mode (peer verification on) and adds the recording callback. The connection takes its own
+/// reference to the transfer's record; OpenSSL drops it (`idflow_tls_record_free`) when the connection goes.
+static inline CURLcode idflow_tls_context(CURL *handle, void *context, void *record) {
     (void)handle;
-    SSL_CTX_set_ex_data((SSL_CTX *)context, idflow_tls_peer_index(), peer);
-    SSL_CTX_set_verify((SSL_CTX *)context, SSL_CTX_get_verify_mode((SSL_CTX *)context), idflow_tls_verify);
+    SSL_CTX *ssl = (SSL_CTX *)context;
+#ifdef SSL_OP_NO_RENEGOTIATION
+    // A renegotiation would run the whole verification again mid-connection, with certificates the server picks
+    // then; nothing idflow talks to needs one (TLS 1.3 has none), so the client answers no_renegotiation.
+    SSL_CTX_set_options(ssl, SSL_OP_NO_RENEGOTIATION);
+#endif
+    if (record != NULL) {
+        idflow_tls_record_retain((idflow_tls_record *)record);
+        idflow_tls_record *previous = SSL_CTX_get_ex_data(ssl, idflow_tls_peer_index());
+        if (SSL_CTX_set_ex_data(ssl, idflow_tls_peer_index(), record) != 1) {
+            idflow_tls_record_release((idflow_tls_record *)record);
+        } else {
+            idflow_tls_record_release(previous);
+        }
+    }
+    SSL_CTX_set_verify(ssl, SSL_CTX_get_verify_mode(ssl), idflow_tls_verify);
     return CURLE_OK;
 }
 
-/// Installs the recording callback on a handle; `peer` must outlive the transfer.
-static inline CURLcode idflow_curl_easy_watch_tls(CURL *handle, idflow_tls_peer *peer) {
+/// Installs the recording callback on a handle for one transfer; the connection takes its own reference to
+/// `record`, so the caller releases only its own (`idflow_curl_easy_unwatch_tls` when the transfer ends).
+static inline CURLcode idflow_curl_easy_watch_tls(CURL *handle, idflow_tls_record *record) {
     CURLcode code = curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, idflow_tls_context);
     if (code != CURLE_OK) return code;
-    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_DATA, (void *)peer);
+    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_DATA, (void *)record);
 }
 
 #else
 static inline int idflow_tls_peer_index(void) { return 0; }
 
 /// Without OpenSSL's headers there is no callback to install; failures keep libcurl's own words.
-static inline CURLcode idflow_curl_easy_watch_tls(CURL *handle, idflow_tls_peer *peer) {
+static inline CURLcode idflow_curl_easy_watch_tls(CURL *handle, idflow_tls_record *record) {
     (void)handle;
-    (void)peer;
+    (void)record;
     return CURLE_NOT_BUILT_IN;
 }
 #endif
+
+/// Ends a transfer's watch: the handle (kept in a pool for the next request) no longer names the record, so a
+/// connection that handle opens later cannot reach it. The record itself lives while its connection does.
+static inline void idflow_curl_easy_unwatch_tls(CURL *handle) {
+    curl_easy_setopt(handle, CURLOPT_SSL_CTX_DATA, (void *)NULL);
+}
 
 /// curl_global_init with the default flags (a macro expression Swift does not import), and the one-time
 /// OpenSSL index the certificate recorder needs (allocated here, before any thread can race for it).

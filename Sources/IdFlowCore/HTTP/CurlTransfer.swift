@@ -28,8 +28,11 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     /// libcurl writes a readable reason here when a transfer fails ("SSL certificate problem: …").
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
-    /// What OpenSSL's verification saw of the server's certificate, filled during a new connection's handshake.
-    private let peer = UnsafeMutablePointer<idflow_tls_peer>.allocate(capacity: 1)
+    /// The record OpenSSL's verification fills during a new connection's handshake, shared with that connection
+    /// (which outlives the transfer in libcurl's pool); the transfer's reference is dropped in `finish`.
+    private var record: UnsafeMutablePointer<idflow_tls_record>? = idflow_tls_record_new()
+    /// What the verification saw of the server's certificate, copied out of `record` when the transfer ended.
+    private var peer = idflow_tls_peer()
     /// The proxy this request goes through (its URL without a password), for messages.
     private(set) var proxy: String?
     /// The status of the proxy's answer to CONNECT (407 when it wants credentials), 0 without a proxy.
@@ -40,13 +43,12 @@ final class CurlTransfer: @unchecked Sendable {
         self.maximumBytes = maximumBytes
         self.handle = handle
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-        peer.initialize(to: idflow_tls_peer())
     }
 
     deinit {
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
-        peer.deallocate()
+        idflow_tls_record_release(record)
     }
 
     /// Hands the easy handle back (for the pool) once the transfer is over.
@@ -79,10 +81,10 @@ final class CurlTransfer: @unchecked Sendable {
         }
         try configureMethod(of: request)
         try configureHeaders(of: request)
-        try options.apply(to: self, trustBundle: trustBundle)
+        try options.apply(to: self, url: url, trustBundle: trustBundle)
         proxy = options.proxy(for: url).map(CurlTransport.Options.withoutPassword)
         // Only OpenSSL builds of libcurl take the recording callback; elsewhere failures keep libcurl's own words.
-        _ = idflow_curl_easy_watch_tls(handle, peer)
+        if let record { _ = idflow_curl_easy_watch_tls(handle, record) }
     }
 
     private func configureMethod(of request: URLRequest) throws {
@@ -189,6 +191,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// Records how the transfer ended (the loop calls this after removing the handle from the multi handle).
     func finish(result: CURLcode) {
         self.result = result
+        // The handshake is over: keep a copy, and let the connection alone own the record from here on.
+        if let record {
+            peer = record.pointee.peer
+            idflow_tls_record_release(record)
+            self.record = nil
+        }
+        if let handle { idflow_curl_easy_unwatch_tls(handle) }
         var code = 0
         _ = idflow_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
         status = code
@@ -205,8 +214,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The server certificate a new connection's handshake verified (nil on a reused connection or plain http).
     var verifiedPeer: TLSPeer? {
-        guard peer.pointee.handshake != 0, peer.pointee.verify_error == 0 else { return nil }
-        return TLSPeer(peer.pointee)
+        guard peer.handshake != 0, peer.verify_error == 0 else { return nil }
+        return TLSPeer(peer)
     }
 
     // MARK: - The answer (caller's thread)
@@ -215,9 +224,9 @@ final class CurlTransfer: @unchecked Sendable {
         if let failure { throw failure }
         guard result == CURLE_OK else {
             let message = String(cString: errorBuffer)
-            let seen = peer.pointee.handshake != 0 ? TLSPeer(peer.pointee) : nil
+            let seen = peer.handshake != 0 ? TLSPeer(peer) : nil
             if let diagnosis = TLSFailure.diagnose(
-                result: result, message: message, peer: seen, verifyError: Int(peer.pointee.verify_error), url: url, proxy: proxy,
+                result: result, message: message, peer: seen, verifyError: Int(peer.verify_error), url: url, proxy: proxy,
                 connectStatus: connectStatus)
             {
                 throw diagnosis
