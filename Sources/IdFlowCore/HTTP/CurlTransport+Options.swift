@@ -57,24 +57,12 @@ extension CurlTransport {
         /// The proxy URL with its user info masked (`Redactor.userInfo`), for messages and traces.
         public static func withoutPassword(_ proxy: String) -> String { Redactor.userInfo(proxy) }
 
-        /// Loopback is never sent through a proxy (the sandbox, a browser redirect's listener), whatever
-        /// `NO_PROXY` says, as Go's and Python's HTTP clients treat it.
-        static let loopbackNames = "localhost,127.0.0.1,::1"
-
-        /// The proxy a request to `url` goes through, nil when none is set or the host is exempt.
+        /// The proxy a request to `url` goes through, nil when none is set or the host is exempt: loopback never
+        /// goes through one (the sandbox, a browser redirect's listener), whatever `NO_PROXY` says, as Go's and
+        /// Python's HTTP clients treat it; other hosts as `NoProxyList` decides. libcurl is handed this decision.
         public func proxy(for url: URL?) -> String? {
             guard let proxy, !proxy.isEmpty, let host = url?.host?.lowercased() else { return nil }
-            if TransportSecurity.isLoopback(host: host) { return nil }
-            for entry in (noProxy ?? "").split(separator: ",") {
-                var pattern = entry.trimmingCharacters(in: .whitespaces).lowercased()
-                if pattern == "*" { return nil }
-                if pattern.hasPrefix("*.") { pattern.removeFirst() }
-                if pattern.hasPrefix(".") { pattern.removeFirst() }
-                if let colon = pattern.lastIndex(of: ":"), !pattern.contains("]"), pattern.filter({ $0 == ":" }).count == 1 {
-                    pattern = String(pattern[..<colon])
-                }
-                if !pattern.isEmpty, host == pattern || host.hasSuffix("." + pattern) { return nil }
-            }
+            if TransportSecurity.isLoopback(host: host) || NoProxyList(noProxy).exempts(host: host) { return nil }
             return proxy
         }
 
@@ -93,7 +81,7 @@ extension CurlTransport {
             return bundle
         }
 
-        func apply(to transfer: CurlTransfer, trustBundle: Data?) throws {
+        func apply(to transfer: CurlTransfer, url: URL, trustBundle: Data?) throws {
             if let trustBundle {
                 try transfer.set(CURLOPT_CAINFO_BLOB, blob: trustBundle)
                 try transfer.set(CURLOPT_PROXY_CAINFO_BLOB, blob: trustBundle)
@@ -107,11 +95,14 @@ extension CurlTransport {
             }
             if let clientCertificate { try transfer.set(CURLOPT_SSLCERT, clientCertificate) }
             if let clientKey { try transfer.set(CURLOPT_SSLKEY, clientKey) }
+            // The proxy idflow decided on for this URL, or none; libcurl's own NO_PROXY reading (of the option or of
+            // the environment) is switched off by an empty list, so it cannot decide differently.
+            let proxy = proxy(for: url)
             try transfer.set(CURLOPT_PROXY, proxy ?? "")
-            if let proxy, !proxy.isEmpty {
+            try transfer.set(CURLOPT_NOPROXY, "")
+            if proxy != nil {
                 // CONNECT for every request, so a proxy sees only host names and a 407 always comes the same way.
                 try transfer.set(CURLOPT_HTTPPROXYTUNNEL, 1)
-                try transfer.set(CURLOPT_NOPROXY, [Self.loopbackNames, noProxy].compactMap { $0 }.joined(separator: ","))
                 if let proxyCredentials {
                     try transfer.set(CURLOPT_PROXYUSERNAME, proxyCredentials.username)
                     try transfer.set(CURLOPT_PROXYPASSWORD, proxyCredentials.password)

@@ -139,5 +139,19 @@ struct NetworkConfigurationTests {
         #expect(options.proxy(for: URL(string: "https://x.lab")) == nil)
         #expect(options.proxy(for: URL(string: "https://notinternal.corp")) == "http://proxy.corp:3128")
         #expect(CurlTransport.Options(proxy: "http://p:1", noProxy: "*").proxy(for: URL(string: "https://dev-1.okta.com")) == nil)
+        #expect(CurlTransport.Options(proxy: "http://p:1", noProxy: "a.b, *").proxy(for: URL(string: "https://dev-1.okta.com")) == nil)
+    }
+
+    /// CIDR blocks (as libcurl 7.86+ reads them) match IP literals only; a name is never taken for an address.
+    @Test func noProxyCIDRBlocksMatchAddressesInside() {
+        let options = CurlTransport.Options(proxy: "http://proxy.corp:3128", noProxy: "10.0.0.0/8, 192.168.1.0/24, fd00::/8, [2001:db8::1]")
+        #expect(options.proxy(for: URL(string: "https://10.20.30.40")) == nil)
+        #expect(options.proxy(for: URL(string: "https://192.168.1.200:8443")) == nil)
+        #expect(options.proxy(for: URL(string: "https://192.168.2.1")) == "http://proxy.corp:3128")
+        #expect(options.proxy(for: URL(string: "https://11.0.0.1")) == "http://proxy.corp:3128")
+        #expect(options.proxy(for: URL(string: "https://[fd12::1]")) == nil)
+        #expect(options.proxy(for: URL(string: "https://[2001:db8::1]:443")) == nil)
+        #expect(options.proxy(for: URL(string: "https://[2001:db8::2]")) == "http://proxy.corp:3128")
+        #expect(options.proxy(for: URL(string: "https://10.example.com")) == "http://proxy.corp:3128")
     }
 }

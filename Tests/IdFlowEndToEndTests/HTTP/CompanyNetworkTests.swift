@@ -190,6 +190,24 @@ struct CompanyNetworkTests {
         #expect(proxy.targets.current.count == before)
     }
 
+    /// idflow decides `NO_PROXY` once and hands libcurl the outcome. libcurl 7.88 read `*` as "all" only as the whole
+    /// list and knew no `*.name`, so these went through the proxy, with its credentials, although idflow said direct.
+    @Test(arguments: ["*", "*.idflow.test", "example.org, *", ".idflow.test:8443"])
+    func hostsNoProxyExemptsNeverReachTheProxy(noProxy: String) async throws {
+        let files = try Files()
+        let (sandbox, orgURL, caFile) = try await unresolvableOrg(files)
+        defer { sandbox.stop() }
+        let proxy = try ConnectProxy(credentials: ("alice", "pr0xy-s3cret"))
+        let environment = [
+            "OKTA_CLIENT_ORGURL": orgURL, "IDFLOW_CA_FILE": caFile, "HTTPS_PROXY": "http://alice:pr0xy-s3cret@127.0.0.1:\(proxy.port)",
+            "NO_PROXY": noProxy,
+        ]
+        let result = try await sandbox.idflow(["register", "--email", "wildcard@example.com"], environment: environment)
+        #expect(result.exitCode == 6, "sent direct, where the name does not resolve: \(result)")
+        #expect(proxy.targets.current.isEmpty, "the proxy saw no CONNECT: \(proxy.targets.current)")
+        #expect(proxy.refusals.current == 0)
+    }
+
     @Test func oktaYAMLsProxyWithCredentialsIsUsedAndA407IsExit4WithoutLeakingThePassword() async throws {
         let files = try Files()
         let (sandbox, orgURL, caFile) = try await unresolvableOrg(files)
