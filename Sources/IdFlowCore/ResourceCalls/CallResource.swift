@@ -141,8 +141,9 @@ public struct CallResource: Sendable {
         let name = header[..<colon].trimmingCharacters(in: .whitespaces)
         let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         let tokenCharacters = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
+        // By Unicode scalar, not Character: "\r\n" is one Character, equal to neither "\r" nor "\n".
         guard !name.isEmpty, name.unicodeScalars.allSatisfy({ tokenCharacters.contains($0) && $0.isASCII }),
-            !value.contains(where: { $0 == "\r" || $0 == "\n" })
+            !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
         else {
             throw .invalidInput("-H \(name.prefix(40)): the header name or value is not valid", hint: "e.g. -H 'X-Request-Id: 42'")
         }

@@ -25,16 +25,24 @@ struct ResourceRequest: APIRequest {
 
     /// The request a redirect of `status` to `location` asks for (RFC 9110 §15.4): 303, and 301/302 after a POST,
     /// become a GET without a body, as browsers and curl do; 307 and 308 repeat the method and body. The token
-    /// goes only where `tokenOrigin` is.
+    /// goes only where `tokenOrigin` is, and the user's own credential headers stay on the origin they were
+    /// given for: once a redirect leaves it they are dropped for good, as curl drops them.
     func redirected(status: Int, to location: URL, tokenOrigin: ResourceOrigin?, token: AccessTokenPresentation?) -> ResourceRequest {
         var next = self
         next.url = location
         if status == 303 || ((status == 301 || status == 302) && method == "POST") {
             next.method = status == 303 && method == "HEAD" ? "HEAD" : "GET"
             next.body = nil
-            next.headers = headers.filter { $0.key.lowercased() != "content-type" }
+            next.headers = next.headers.filter { $0.key.lowercased() != "content-type" }
+        }
+        if ResourceOrigin(location) != ResourceOrigin(url) {
+            next.headers = next.headers.filter { !Self.credentialHeaders.contains($0.key.lowercased()) }
         }
         next.presentation = ResourceOrigin(location) == tokenOrigin ? token : nil
         return next
     }
+
+    /// Headers that carry a credential (lowercased): what curl withholds from another origin on a redirect
+    /// (`Authorization`, `Cookie`, `Proxy-Authorization`), and a DPoP proof, which names the origin it was made for.
+    static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization", "dpop"]
 }

@@ -230,7 +230,12 @@ import Testing
         #expect(transport.requests.last?.httpBody == Data("a=1".utf8))
     }
 
-    @Test(arguments: ["Authorization: Bearer mine", "authorization:Basic x", "DPoP: proof", "no colon", "Bad Name: x"])
+    /// `"X: a\r\nInjected: b"` holds "\r\n", one Character that equals neither "\r" nor "\n": the check reads
+    /// Unicode scalars, so a header cannot smuggle a second one in.
+    @Test(arguments: [
+        "Authorization: Bearer mine", "authorization:Basic x", "DPoP: proof", "no colon", "Bad Name: x", "X-Id: a\r\nInjected: b",
+        "X-Id: a\nInjected: b", "X-Id: a\rb", "X-Id: a\u{0}b",
+    ])
     func headersThatWouldBypassTheStoredTokenOrAreMalformedAreRefused(header: String) async throws {
         try fixture.storeLogin()
         let transport = fixture.transport { _ in Self.echo }

@@ -151,6 +151,34 @@ struct ApiCallTests {
         #expect(result.stderr.contains("without the access token"))
     }
 
+    /// The user's own credential headers (`-H Cookie: …`) follow redirects on their origin only, as curl's do: a
+    /// redirect elsewhere gets neither them nor a way back to them.
+    @Test func theUsersCredentialHeadersStayOnTheirOrigin() async throws {
+        let sandbox = try await LiveSandbox.start()
+        defer { sandbox.stop() }
+        let elsewhere = try TinyHTTPListener { _ in (200, ["Content-Type": "application/json"], #"{"served":"elsewhere"}"#) }
+        let api = try TinyHTTPListener { head in
+            head.hasPrefix("GET /start ")
+                ? (302, ["Location": "/moved"], "") : (307, ["Location": "\(elsewhere.url)/data"], "")
+        }
+        let result = try await sandbox.idflow(
+            [
+                "api", "\(api.url)/start", "-H", "Cookie: session=s3cret", "-H", "Proxy-Authorization: Basic dXNlcjpwdw==",
+                "-H", "X-Request-Id: r-1",
+            ])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(try result.json()["served"] == "elsewhere")
+        #expect(api.requests.count == 2)
+        #expect(
+            api.requests.allSatisfy { $0.contains("Cookie: session=s3cret") && $0.contains("Proxy-Authorization: Basic") },
+            "same origin: the user's headers follow")
+        #expect(elsewhere.requests.count == 1)
+        for name in ["Cookie", "Proxy-Authorization"] {
+            #expect(!elsewhere.anyRequestHadHeader(name), "another origin: no \(name)")
+        }
+        #expect(elsewhere.anyRequestHadHeader("X-Request-Id"), "a header that carries no credential still follows")
+    }
+
     @Test func tokenGetRefreshesInsideTheMinimumTTLOnly() async throws {
         let (sandbox, login, _) = try await loggedIn("ttl@example.com")
         let plain = try await sandbox.idflow(["token", "get"])
