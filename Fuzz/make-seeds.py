@@ -161,3 +161,16 @@ for target, seeds in sandbox.items():
 # The redactor: a form, a URL's query and a header value beside the recordings.
 write("redactor", "form", "grant_type=password&username=jo&password=x&client_secret=y&scope=openid")
 write("redactor", "query", "code=abc&state=s#access_token=t&id_token=i")
+
+# The QR code reader: Okta's recorded enrollment PNGs, and a picture given raw (width, height, one byte a pixel) for
+# the sampler: 21 modules of 3 pixels, the top finder rows and a left column down to the picture's last row.
+FIXTURES = os.path.join(os.path.dirname(ROOT), "..", "Tests", "Fixtures", "okta-idx")
+for fixture in ["google-otp-enroll-qrcode.json", "okta-verify-enroll-poll-qrcode.json"]:
+    with open(os.path.join(FIXTURES, fixture)) as f:
+        href = json.load(f)["currentAuthenticator"]["value"]["contextualData"]["qrcode"]["href"]
+    write("qr-code", fixture.replace(".json", ".png"), base64.b64decode(href[len("data:image/png;base64,"):]))
+width, height, module = 63, 61, 3
+def dark(row, column):
+    return column == 0 or (row == 0 and (column < 7 or column >= 14))
+pixels = bytes(0 if dark(y // module, x // module) else 255 for y in range(height) for x in range(width))
+write("qr-code", "picture-21-modules", bytes([width, height]) + pixels)

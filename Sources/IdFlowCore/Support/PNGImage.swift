@@ -15,6 +15,9 @@ public struct PNGImage: Sendable, Equatable {
 
     /// Larger pictures are refused: a QR code needs a few hundred pixels a side.
     public static let maximumSide = 4096
+    /// And at most this many pixels in all (1 MP: a version-40 code at 5 pixels a module is 0.8 MP), checked before
+    /// anything is allocated: a 16-bit RGBA header of 4096×4096 asked for 280 MB.
+    public static let maximumPixels = 1 << 20
 
     public enum DecodingError: Error, Equatable {
         case notPNG
@@ -59,7 +62,9 @@ public struct PNGImage: Sendable, Equatable {
             }
         }
         guard let header else { throw .corrupt("no IHDR chunk") }
-        guard header.width > 0, header.height > 0, header.width <= Self.maximumSide, header.height <= Self.maximumSide else {
+        guard header.width > 0, header.height > 0, header.width <= Self.maximumSide, header.height <= Self.maximumSide,
+            header.width * header.height <= Self.maximumPixels
+        else {
             throw .unsupported("an image of \(header.width)×\(header.height) pixels")
         }
         guard header.interlace == 0 else { throw .unsupported("interlaced images") }
@@ -94,17 +99,33 @@ public struct PNGImage: Sendable, Equatable {
         bytes[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     }
 
-    /// zlib's inflate into a buffer of exactly the size the header implies: more data than that is corrupt.
+    /// zlib's inflate, streamed: the output grows only as the data really inflates, and stops at the size the
+    /// header implies (more is corrupt), so a small file that claims a large picture costs no more than it holds.
     private static func inflate(_ compressed: [UInt8], expected: Int) throws(DecodingError) -> [UInt8] {
         guard !compressed.isEmpty else { throw .corrupt("no image data") }
-        var output = [UInt8](repeating: 0, count: expected)
-        var length = uLongf(expected)
-        let status = output.withUnsafeMutableBufferPointer { out in
-            compressed.withUnsafeBufferPointer { input in
-                uncompress(out.baseAddress, &length, input.baseAddress, uLong(input.count))
+        var stream = z_stream()
+        guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw .corrupt("image data zlib cannot start on")
+        }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var status = Z_OK
+        compressed.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = uInt(input.count)
+            while status == Z_OK, output.count <= expected {
+                let produced = chunk.withUnsafeMutableBufferPointer { out in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return out.count - Int(stream.avail_out)
+                }
+                output.append(contentsOf: chunk[..<min(produced, expected + 1 - output.count)])
+                if produced == 0, status == Z_OK { status = Z_BUF_ERROR }
             }
         }
-        guard status == Z_OK, Int(length) == expected else { throw .corrupt("image data that does not inflate to its size") }
+        guard status == Z_STREAM_END, output.count == expected else { throw .corrupt("image data that does not inflate to its size") }
         return output
     }
 

@@ -38,10 +38,14 @@ public struct QRCode: Sendable, Equatable {
         guard (21...177).contains(count), (count - 21) % 4 == 0, abs(Double(maxY - minY + 1) - side) <= estimate else {
             throw .irregular("\(count) modules a side")
         }
-        let module = side / Double(count)
+        // Each axis has its own module size, and every sample is clamped into the dark box: the box may be up to a
+        // module shorter than it is wide, and a box touching the picture's bottom edge once sent the last row's
+        // samples past the image.
+        let (moduleWidth, moduleHeight) = (side / Double(count), Double(maxY - minY + 1) / Double(count))
         modules = (0..<count).map { row in
-            (0..<count).map { column in
-                dark(minX + Int((Double(column) + 0.5) * module), minY + Int((Double(row) + 0.5) * module))
+            let y = min(maxY, minY + Int((Double(row) + 0.5) * moduleHeight))
+            return (0..<count).map { column in
+                dark(min(maxX, minX + Int((Double(column) + 0.5) * moduleWidth)), y)
             }
         }
     }

@@ -94,4 +94,34 @@ struct QRCodeTests {
         let blank = PNGImage(width: 30, height: 30, luminance: Array(repeating: 255, count: 900))
         #expect(throws: QRCode.ReadingError.noCode) { try QRCode(reading: blank) }
     }
+
+    /// A 16-bit RGBA header of 4096×4096 (280 MB to decode) is within the side limit but not the pixel limit: refused
+    /// from its header, as is any picture over a megapixel.
+    @Test func aPictureOverAMegapixelIsRefusedFromItsHeader() throws {
+        var huge = try Self.recordedPicture("google-otp-enroll-qrcode.json")
+        huge.replaceSubrange(16..<26, with: [0, 0, 0x10, 0x00, 0, 0, 0x10, 0x00, 16, 6])
+        #expect(throws: PNGImage.DecodingError.unsupported("an image of 4096×4096 pixels")) { try PNGImage(data: huge) }
+        var justOver = huge
+        justOver.replaceSubrange(16..<24, with: [0, 0, 0x04, 0x01, 0, 0, 0x04, 0x00])
+        #expect(throws: PNGImage.DecodingError.unsupported("an image of 1025×1024 pixels")) { try PNGImage(data: justOver) }
+        // Within the limit, a header that promises more than its data holds is corrupt, not a crash.
+        var promising = huge
+        promising.replaceSubrange(16..<24, with: [0, 0, 0x04, 0x00, 0, 0, 0x04, 0x00])
+        #expect(throws: PNGImage.DecodingError.corrupt("image data that does not inflate to its size")) { try PNGImage(data: promising) }
+    }
+
+    /// A code whose dark box touches the picture's bottom edge and is a little shorter than wide: every sample stays
+    /// inside the picture (the last row's once fell one pixel past it and trapped).
+    @Test func aCodeTouchingTheBottomEdgeIsSampledInsideThePicture() throws {
+        // 21 modules of 3 pixels, the last row cut to one pixel by the picture's edge: the left column is dark, and
+        // the first row holds the two top finder patterns' first rows.
+        let (width, height, module) = (63, 61, 3)
+        func dark(_ row: Int, _ column: Int) -> Bool { column == 0 || (row == 0 && (column < 7 || column >= 14)) }
+        let pixels = (0..<height).flatMap { y in (0..<width).map { x in dark(y / module, x / module) ? UInt8(0) : 255 } }
+        let code = try QRCode(reading: PNGImage(width: width, height: height, luminance: pixels))
+        #expect(code.modules.count == 21)
+        #expect(code.modules.allSatisfy { $0.count == 21 })
+        #expect(code.modules.map { $0[0] }.allSatisfy { $0 }, "the left column is dark down to the bottom row")
+        #expect(code.modules[0][0..<7].allSatisfy { $0 } && !code.modules[0][7])
+    }
 }
