@@ -20,12 +20,10 @@ enum DPoPProof {
         }
     }
 
-    /// `htu`: the request's URL without query and fragment (RFC 9449 §4.2).
+    /// `htu`: the request's URI as libcurl sends it, normalised, without user info, query and fragment (RFC 9449
+    /// §4.2): a server compares it with the URI it received, and a proof must never name another one.
     static func targetURI(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
-        components.query = nil
-        components.fragment = nil
-        return components.url?.absoluteString ?? url.absoluteString
+        NormalizedURI.of(url)
     }
 
     /// `ath`: base64url(SHA-256(the access token's ASCII)).

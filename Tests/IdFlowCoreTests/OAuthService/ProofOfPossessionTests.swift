@@ -1,9 +1,14 @@
 import Crypto
 import Foundation
+import IdFlowTestSupport
 import Testing
 import _CryptoExtras
 
 @testable import IdFlowCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The JWTs idflow signs to prove a key: DPoP proofs (RFC 9449) and client assertions (RFC 7523), checked the way a
 /// server checks them, with the public half only.
@@ -57,6 +62,34 @@ struct ProofOfPossessionTests {
         let again = try Parts(DPoPProof.make(key: key, method: "GET", url: url, accessToken: nil, nonce: nil, now: Date()))
         #expect(again.claims["jti"] as? String != proof.claims["jti"] as? String, "a proof is single-use")
         #expect(again.claims["ath"] == nil && again.claims["nonce"] == nil)
+    }
+
+    /// `htu` is the URI the server receives (RFC 9449 §4.3, compared after RFC 3986 normalisation): no user info,
+    /// lower-case scheme and host, no default port, no dot segments.
+    @Test(arguments: [
+        ("HTTP://Example.OKTA.com:80/a/../b?x=1", "http://example.okta.com/b"),
+        ("https://user:secret@example.okta.com:443/oauth2/v1/token", "https://example.okta.com/oauth2/v1/token"),
+        ("https://example.okta.com:8443/./a/b/../c/", "https://example.okta.com:8443/a/c/"),
+        ("https://example.okta.com", "https://example.okta.com/"),
+        ("http://[::1]:8080/x/..", "http://[::1]:8080/"),
+    ])
+    func theTargetURIIsNormalisedAsRFC3986Says(url: String, expected: String) throws {
+        let proof = try Parts(
+            DPoPProof.make(key: .generate(), method: "POST", url: try #require(URL(string: url)), accessToken: nil, nonce: nil, now: Date())
+        )
+        #expect(proof.claims["htu"] as? String == expected)
+    }
+
+    /// What the proof names is what libcurl sends: the path the server reads from its request line.
+    @Test func theTargetURIIsThePathLibcurlSends() async throws {
+        let server = try TinyHTTPListener { _ in (200, ["Content-Type": "application/json"], "{}") }
+        let url = try #require(URL(string: "HTTP://user:pw@127.0.0.1:\(server.port)/oauth2/../api/./v1/users?limit=1"))
+        _ = try await CurlTransport(options: .init()).send(URLRequest(url: url))
+        let line = try #require(server.requests.first?.split(separator: "\r\n").first)
+        let sentPath = try #require(line.split(separator: " ").dropFirst().first).split(separator: "?").first.map(String.init)
+        let htu = DPoPProof.targetURI(url)
+        #expect(htu == "http://127.0.0.1:\(server.port)\(sentPath ?? "")", "\(line)")
+        #expect(!htu.contains("pw") && !htu.contains(".."))
     }
 
     @Test func aKeptKeyReadsBackAsTheSameKey() throws {
