@@ -36,6 +36,9 @@ public struct Configuration: Sendable {
     /// `--dpop` or the profile's `dpop: true`: a new login's tokens are DPoP-bound (OKTA_CLIENT_DPOPENABLED is the
     /// service app's setting, as in Okta's SDKs, and does not apply to logins).
     public var bindsLoginsWithDPoP = false
+    /// `IDFLOW_DPOP_ALLOW_BEARER=1`: a script accepts a Bearer token where it sent a DPoP proof (with a warning);
+    /// without it only a person at a terminal does (`BearerInPlaceOfDPoP`).
+    public var acceptsBearerInPlaceOfDPoP = false
 
     public static let defaultScope = "openid profile email offline_access"
 

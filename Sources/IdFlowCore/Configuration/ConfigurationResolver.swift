@@ -27,6 +27,7 @@ public struct ConfigurationResolver: Sendable {
         public static let maxRetries = "IDFLOW_MAX_RETRIES"
         public static let tokenServer = "IDFLOW_TOKEN_SERVER"
         public static let clientSecret = "OKTA_OAUTH2_CLIENTSECRET"
+        public static let dpopAllowBearer = "IDFLOW_DPOP_ALLOW_BEARER"
     }
 
     var home: URL {
@@ -113,6 +114,7 @@ public struct ConfigurationResolver: Sendable {
         configuration.transportOptions = try transportOptions(flags, profile: entry, okta: okta)
         (configuration.managementMode, configuration.serviceApp) = try serviceApp(chosen)
         configuration.bindsLoginsWithDPoP = flags.dpop || entry?.dpop == true
+        configuration.acceptsBearerInPlaceOfDPoP = ["1", "true", "yes"].contains(env(Variable.dpopAllowBearer)?.lowercased() ?? "")
         configuration.clientSecretSource = chosen.clientSecret.map { choice in
             choice.source == .environment(Variable.clientSecret) ? .environment(Variable.clientSecret) : .file(choice.text)
         }

@@ -29,7 +29,8 @@ public struct AuthorizationServer: Sendable {
         }
         return AuthorizationServer(
             discovered: try await DiscoveredIssuer.discover(context, issuer: resolvedIssuer),
-            client: ClientCredentials(clientID: resolvedClientID, secret: clientSecret, dpopKey: dpopKey))
+            client: ClientCredentials(
+                clientID: resolvedClientID, secret: clientSecret, dpopKey: dpopKey, bearerInPlaceOfDPoP: context.bearerInPlaceOfDPoP))
     }
 
     /// The server of a new login: its tokens DPoP-bound to a new key when `--dpop` (or the profile's `dpop`) asks.

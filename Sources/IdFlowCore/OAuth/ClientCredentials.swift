@@ -11,12 +11,18 @@ public struct ClientCredentials: Sendable, Equatable {
     public var assertionKey: ClientAssertionKey?
     /// Sign a DPoP proof on every request to the server's endpoints with this key.
     public var dpopKey: DPoPKey?
+    /// What to do when the server answers a DPoP proof with a Bearer token.
+    public var bearerInPlaceOfDPoP: BearerInPlaceOfDPoP
 
-    public init(clientID: String, secret: Secret? = nil, assertionKey: ClientAssertionKey? = nil, dpopKey: DPoPKey? = nil) {
+    public init(
+        clientID: String, secret: Secret? = nil, assertionKey: ClientAssertionKey? = nil, dpopKey: DPoPKey? = nil,
+        bearerInPlaceOfDPoP: BearerInPlaceOfDPoP = .refused
+    ) {
         self.clientID = clientID
         self.secret = secret
         self.assertionKey = assertionKey
         self.dpopKey = dpopKey
+        self.bearerInPlaceOfDPoP = bearerInPlaceOfDPoP
     }
 
     /// Adds a secret's credentials to a form request; never both Basic and a form `client_id` with a secret.

@@ -63,6 +63,9 @@ enum TokenGrant {
         }
         let tokens = try response.decode(TokenResponse.self)
         switch tokens.tokenType.lowercased() {
+        case "bearer" where client.dpopKey != nil:
+            try client.bearerInPlaceOfDPoP.accept()
+            return tokens
         case "bearer":
             return tokens
         case "dpop" where client.dpopKey != nil:

@@ -39,7 +39,8 @@ public struct LoginClient: Sendable {
         let discovered = try await DiscoveredIssuer.discover(context, issuer: try DiscoveredIssuer.resolve(nil, context))
         let bind = configuration.bindsLoginsWithDPoP || (key != nil && settings.dpop)
         let client = ClientCredentials(
-            clientID: resolvedClientID, secret: clientSecret, assertionKey: key, dpopKey: bind ? .generate() : nil)
+            clientID: resolvedClientID, secret: clientSecret, assertionKey: key, dpopKey: bind ? .generate() : nil,
+            bearerInPlaceOfDPoP: context.bearerInPlaceOfDPoP)
         let server = AuthorizationServer(discovered: discovered, client: client)
         // A scope chosen for this command; without one a private key asks for the service app's scopes, a secret
         // for none (the server's default scopes).

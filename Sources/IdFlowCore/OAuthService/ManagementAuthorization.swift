@@ -44,7 +44,9 @@ public enum ManagementCredentials: Sendable {
 extension Configuration {
     /// The management credentials this configuration chose: the API token, or the service app of PrivateKey mode
     /// with its token cached in the profile's state directory.
-    func managementCredentials(http: HTTPClient, now: @escaping @Sendable () -> Date) throws(IdFlowError) -> ManagementCredentials {
+    func managementCredentials(
+        http: HTTPClient, now: @escaping @Sendable () -> Date, bearerInPlaceOfDPoP: BearerInPlaceOfDPoP = .refused
+    ) throws(IdFlowError) -> ManagementCredentials {
         switch managementMode {
         case .apiToken:
             return .apiToken(try requireAPIToken())
@@ -54,14 +56,15 @@ extension Configuration {
                 ServiceAppSession(
                     http: http, orgURL: try requireOrgURL(), clientID: clientID, scopes: serviceApp.scopes, dpop: serviceApp.dpop,
                     key: try serviceApp.requirePrivateKey(),
-                    cache: ServiceAppTokenCache(profileDirectory: profileDirectory, clientID: clientID), now: now))
+                    cache: ServiceAppTokenCache(profileDirectory: profileDirectory, clientID: clientID), now: now,
+                    bearerInPlaceOfDPoP: bearerInPlaceOfDPoP))
         }
     }
 }
 
 extension IdFlowContext {
     public func managementCredentials() throws(IdFlowError) -> ManagementCredentials {
-        try configuration.managementCredentials(http: http, now: now)
+        try configuration.managementCredentials(http: http, now: now, bearerInPlaceOfDPoP: bearerInPlaceOfDPoP)
     }
 
     /// Whether management calls can be made at all (an API token, or PrivateKey mode), for flows that only

@@ -13,14 +13,16 @@ public actor ServiceAppSession {
     let key: ClientAssertionKey
     let cache: ServiceAppTokenCache?
     let now: @Sendable () -> Date
+    let bearerInPlaceOfDPoP: BearerInPlaceOfDPoP
     private var current: ServiceAppToken?
 
     /// `cache` nil keeps the token in memory only (`login-client --no-store`).
     init(
         http: HTTPClient, orgURL: URL, clientID: String, scopes: [String], dpop: Bool, key: ClientAssertionKey,
         cache: ServiceAppTokenCache?,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, bearerInPlaceOfDPoP: BearerInPlaceOfDPoP = .refused
     ) {
+        self.bearerInPlaceOfDPoP = bearerInPlaceOfDPoP
         self.http = http
         self.orgURL = orgURL
         self.clientID = clientID
@@ -75,7 +77,7 @@ public actor ServiceAppSession {
         if let nonce = previous?.dpopNonce, http.dpopNonces.nonce(for: nonceKey) == nil {
             http.dpopNonces.remember(nonce, for: nonceKey)
         }
-        let client = ClientCredentials(clientID: clientID, assertionKey: key, dpopKey: dpopKey)
+        let client = ClientCredentials(clientID: clientID, assertionKey: key, dpopKey: dpopKey, bearerInPlaceOfDPoP: bearerInPlaceOfDPoP)
         let issuedAt = now()
         let response = try await http.send(
             ClientCredentialsGrantRequest(tokenEndpoint: tokenEndpoint, client: client, scope: scopes.joined(separator: " ")))

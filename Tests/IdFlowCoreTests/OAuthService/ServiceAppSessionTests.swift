@@ -145,6 +145,35 @@ struct ServiceAppSessionTests {
         #expect(transport.requests.isEmpty)
     }
 
+    /// An app that does not require DPoP answers a proof with a Bearer token (Okta's documented example), bound to
+    /// no key. A script is refused before any call is made with it, unless IDFLOW_DPOP_ALLOW_BEARER says a Bearer
+    /// token will do; then the call goes on and the warning says what was given up.
+    @Test func aBearerTokenAnsweringADPoPProofIsRefusedInAScriptUnlessAllowed() async throws {
+        var configuration = try configuration(dpop: true)
+        let bearer = try recorded("token-client-credentials-bearer.example.json")
+        let refusedTransport = ScriptedTransport([.json(200, bearer), .json(200, user)])
+        let refusedMessages = Locked<[String]>([])
+        do {
+            _ = try await TestContext.make(transport: refusedTransport, configuration: configuration, messages: refusedMessages)
+                .usersAPI().user("jo")
+            Issue.record("an unbound token was used although DPoP was asked for")
+        } catch {
+            #expect(error.exitStatus == .security)
+            #expect(error.message.contains("Bearer token although idflow sent a DPoP proof"), "\(error.message)")
+            #expect(error.hint?.contains("IDFLOW_DPOP_ALLOW_BEARER=1") == true)
+        }
+        #expect(refusedTransport.requests.count == 1, "the token was never sent to the API")
+
+        configuration.acceptsBearerInPlaceOfDPoP = true
+        let allowedTransport = ScriptedTransport([.json(200, bearer), .json(200, user)])
+        let messages = Locked<[String]>([])
+        _ = try await TestContext.make(transport: allowedTransport, configuration: configuration, messages: messages).usersAPI()
+            .user("jo")
+        #expect(allowedTransport.requests.count == 2)
+        #expect(allowedTransport.requests.last?.value(forHTTPHeaderField: "Authorization")?.hasPrefix("Bearer ") == true)
+        #expect(messages.current.contains { $0.contains("warning: the token endpoint issued a Bearer token") }, "\(messages.current)")
+    }
+
     @Test func anAppThatRequiresDPoPSaysSoWhenNoProofWasSent() async throws {
         let configuration = try configuration(dpop: false)
         let transport = ScriptedTransport([.json(400, try recorded("token-error-invalid-dpop-proof-missing-header.json"))])
