@@ -36,13 +36,14 @@ public struct CustomRegistrationStop: Sendable, Equatable, Encodable {
 
     var hint: String {
         guard recoverable else {
-            return "start again from the beginning: idflow register --idp \(identityProvider) …"
+            return "start again from the beginning: idflow register --idp \(ShellWord.quote(identityProvider)) …"
         }
         if let transactionId, step == .complete {
             return
-                "send other data in the same transaction: idflow register --idp \(identityProvider) --transaction-id \(transactionId) --data …"
+                "send other data in the same transaction: idflow register --idp \(ShellWord.quote(identityProvider)) --transaction-id \(ShellWord.quote(transactionId)) --data …"
         }
-        return "run idflow register --idp \(identityProvider) again with other \(step == .initialize ? "--init-data" : "--data")"
+        return
+            "run idflow register --idp \(ShellWord.quote(identityProvider)) again with other \(step == .initialize ? "--init-data" : "--data")"
     }
 
     /// A one-line rendering of the script's data for messages.

@@ -52,7 +52,7 @@ public struct RegisterWithIdentityProvider: Sendable {
             let kept = try transactions.kept(
                 transactionID, of: identityProvider,
                 hint:
-                    "it ended (success, failure, --cancel) or was started elsewhere; start again: idflow register --idp \(identityProvider) …"
+                    "it ended (success, failure, --cancel) or was started elsewhere; start again: idflow register --idp \(ShellWord.quote(identityProvider)) …"
             )
             progress = Progress(transactionID: transactionID, profileID: kept.profileId)
         } else {

@@ -30,7 +30,7 @@ extension IDX.Walk {
             context.notice("")
             context.notice("        \(number)")
             context.notice("")
-            context.notice("idx: e.g. `idflow resolve --next --approve --number \(number)`")
+            context.notice("idx: e.g. `idflow resolve --next --approve --number \(ShellWord.quote(number))`")
         }
         return PollingClock(context, limit: login.pollTimeout)
     }

@@ -134,7 +134,9 @@ public struct LoginPKCE: Sendable {
             // Only after a step that comes before the password's (an MFA answer), which this flow does not go back from.
             throw .authentication(
                 "the password of \(username) has expired (\(transaction.status), after multifactor authentication)",
-                hint: "change it with `idflow login-pkce --embedded --username \(username)` and \(NewPassword.options), then log in again")
+                hint:
+                    "change it with `idflow login-pkce --embedded --username \(ShellWord.quote(username))` and \(NewPassword.options), then log in again"
+            )
         case "LOCKED_OUT":
             throw RefusedSignIn.account(username, status: "LOCKED_OUT") ?? .authentication("the account \(username) is locked out")
         default:

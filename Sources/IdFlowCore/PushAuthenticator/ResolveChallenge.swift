@@ -123,7 +123,7 @@ public struct ResolveChallenge: Sendable {
             if userVerification {
                 throw .invalidInput(
                     "enrollment \(record.enrollmentId) has no user-verification key",
-                    hint: "add one with `idflow enroll update \(record.enrollmentId) --user-verification on --pin-stdin`")
+                    hint: "add one with `idflow enroll update \(ShellWord.quote(record.enrollmentId)) --user-verification on --pin-stdin`")
             }
             context.notice("the challenge asks for user verification, but this enrollment has no user-verification key")
             return .notEnrolled

@@ -9,8 +9,8 @@ enum RefusedSignIn {
             return withHint(
                 error,
                 "a wrong username or password, or an account that is locked out, suspended or deactivated (Okta answers all alike): "
-                    + "unlock a locked account with `idflow login-pkce --embedded --unlock --username \(username)` where the org allows it; "
-                    + "an admin sees the status with `idflow user get \(username)`")
+                    + "unlock a locked account with `idflow login-pkce --embedded --unlock --username \(ShellWord.quote(username))` where the org allows it; "
+                    + "an admin sees the status with `idflow user get \(ShellWord.quote(username))`")
         }
         let status: String
         do throws(IdFlowError) {
@@ -43,22 +43,24 @@ enum RefusedSignIn {
             return .authentication(
                 "the account \(username) is locked out (too many failed sign-ins)",
                 hint:
-                    "unlock it with `idflow login-pkce --embedded --unlock --username \(username)` where the org allows self-service unlock, "
-                    + "or an admin runs `idflow user unlock \(username)`")
+                    "unlock it with `idflow login-pkce --embedded --unlock --username \(ShellWord.quote(username))` where the org allows self-service unlock, "
+                    + "or an admin runs `idflow user unlock \(ShellWord.quote(username))`")
         case "SUSPENDED":
             return .authentication(
-                "the account \(username) is suspended", hint: "an admin lifts the suspension with `idflow user unsuspend \(username)`")
+                "the account \(username) is suspended",
+                hint: "an admin lifts the suspension with `idflow user unsuspend \(ShellWord.quote(username))`")
         case "DEPROVISIONED":
             return .authentication("the account \(username) is deactivated", hint: "an admin activates it again")
         case "STAGED", "PROVISIONED":
             return .authentication(
                 "the account \(username) has no password yet (\(status))",
-                hint: "activate it (`idflow activate --user \(username)`), then set the password with `idflow set-password`")
+                hint:
+                    "activate it (`idflow activate --user \(ShellWord.quote(username))`), then set the password with `idflow set-password`")
         case "RECOVERY":
             return .authentication(
                 "a password reset is pending for \(username) (RECOVERY)",
                 hint: "set the new password from the reset link (`idflow set-password --activation-url-stdin`), "
-                    + "or with `idflow login-pkce --embedded --recover --username \(username)`")
+                    + "or with `idflow login-pkce --embedded --recover --username \(ShellWord.quote(username))`")
         default:
             return nil
         }

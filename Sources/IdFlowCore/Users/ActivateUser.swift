@@ -58,7 +58,7 @@ public struct ActivateUser: Sendable {
             return .okta(
                 status: status, body: body,
                 hint:
-                    "the user is PROVISIONED (activated, no password set yet): `idflow activate --reactivate --user \(userID)` issues a new activation token"
+                    "the user is PROVISIONED (activated, no password set yet): `idflow activate --reactivate --user \(ShellWord.quote(userID))` issues a new activation token"
             )
         }
         if reactivate, let current, current != "PROVISIONED" {

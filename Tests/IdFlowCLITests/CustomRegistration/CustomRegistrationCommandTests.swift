@@ -92,7 +92,7 @@ import Testing
         #expect(first.json?["data"] == "invalid code")
         #expect(first.json?["identityProvider"] == "invite-code")
         #expect(first.error?["kind"] == "registration_retry")
-        #expect(first.error?["hint"]?.stringValue?.contains("--transaction-id tx1") == true)
+        #expect(first.error?["hint"]?.stringValue?.contains("--transaction-id 'tx1'") == true)
         let kept = try #require(Self.keptTransactions(environment).first)
         let mode = try FileManager.default.attributesOfItem(atPath: kept.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
