@@ -59,18 +59,43 @@ public final class CurlScript: Sendable {
 
     /// A script in the file at `path`, created 0600 (an existing one is emptied and made 0600).
     public init(file path: String, transport: CurlTransport.Options = .init()) throws(IdFlowError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw .configuration(
-                "cannot write the --curl-file \(path): \(String(cString: strerror(errno)))",
-                hint: "pass a path in a folder you can write, not a symbolic link")
-        }
-        fchmod(fd, 0o600)
+        let fd = try Self.openPrivate(path)
         sink = .file(fd)
         var initial = State()
         transportArguments = Self.arguments(for: transport, bindings: &initial.bindings)
         state = Locked(initial)
         state.withLock { render(&$0) }
+    }
+
+    /// Opens `path` for the script: a regular file of this user's, 0600, emptied. The script names the secrets it
+    /// needs, so a file someone else owns (and can read, or make world-readable again), a FIFO or a device, or a
+    /// file whose mode cannot be set, is refused. O_NONBLOCK keeps a FIFO without a reader from hanging the open.
+    private static func openPrivate(_ path: String) throws(IdFlowError) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
+        let hint = "pass a path in a folder you can write, not a symbolic link, a FIFO or a device (--curl writes to stderr)"
+        guard fd >= 0 else {
+            throw .configuration("cannot write the --curl-file \(path): \(String(cString: strerror(errno)))", hint: hint)
+        }
+        var status = stat()
+        let problem: String?
+        if fstat(fd, &status) != 0 {
+            problem = String(cString: strerror(errno))
+        } else if status.st_mode & S_IFMT != S_IFREG {
+            problem = "it is not a regular file"
+        } else if status.st_uid != geteuid() {
+            problem = "it belongs to another user (uid \(status.st_uid))"
+        } else if fchmod(fd, 0o600) != 0 || ftruncate(fd, 0) != 0 {
+            problem = String(cString: strerror(errno))
+        } else {
+            problem = nil
+        }
+        if let problem {
+            close(fd)
+            throw .configuration("cannot write the --curl-file \(path): \(problem)", hint: hint)
+        }
+        // Writes block as before: only the open had to be kept from waiting.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
     }
 
     deinit {

@@ -264,6 +264,41 @@ struct CurlScriptTests {
         #expect(text.contains("'\(org)/two'"))
         #expect(text.contains("# → no answer: connection refused"))
     }
+
+    /// The file is refused, not written, when it belongs to someone else (who could read the script's secrets) or is
+    /// no regular file (a FIFO without a reader once hung the open); an existing file of ours is made 0600.
+    @Test func aFileOfAnotherUserOrNoRegularFileIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("curl-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func refusal(_ path: String) -> String? {
+            do throws(IdFlowError) {
+                _ = try CurlScript(file: path)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+
+        let fifo = directory.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(refusal(fifo)?.contains("cannot write the --curl-file \(fifo)") == true)
+
+        let ours = directory.appendingPathComponent("ours.sh").path
+        #expect(FileManager.default.createFile(atPath: ours, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
+        #expect(refusal(ours) == nil)
+        #expect((try FileManager.default.attributesOfItem(atPath: ours)[.posixPermissions] as? Int) == 0o600)
+
+        // Only root can give a file away; CI runs as root.
+        if geteuid() == 0 {
+            let theirs = directory.appendingPathComponent("theirs.sh").path
+            #expect(FileManager.default.createFile(atPath: theirs, contents: Data("theirs".utf8), attributes: [.posixPermissions: 0o644]))
+            #expect(chown(theirs, 65534, 65534) == 0)
+            #expect(refusal(theirs)?.contains("belongs to another user (uid 65534)") == true)
+            #expect(try String(contentsOfFile: theirs, encoding: .utf8) == "theirs", "refused before it was emptied")
+            #expect((try FileManager.default.attributesOfItem(atPath: theirs)[.posixPermissions] as? Int) == 0o644)
+        }
+    }
 }
 
 extension JSONValue {
