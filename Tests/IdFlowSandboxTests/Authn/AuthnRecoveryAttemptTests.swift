@@ -60,9 +60,10 @@ struct AuthnRecoveryAttemptTests {
         }
     }
 
-    @Test("a wrong code does not extend the transaction: it ends five minutes after the last success, as before")
+    @Test("a wrong code does not extend the transaction: it still ends five minutes after it began")
     func wrongCodesDoNotExtend() async throws {
-        try await withSandbox { api in
+        // A frozen clock: only the advances below move it, however slowly a loaded machine runs the test.
+        try await withSandbox(configure: { $0.freezeClock = true }) { api in
             _ = try await api.registerActiveUser(email: "slow@example.com")
             try await api.giveRecoveryFactors("slow@example.com", phone: Self.phone)
             let (challenge, stateToken) = try await Self.smsChallenge(api, "slow@example.com")

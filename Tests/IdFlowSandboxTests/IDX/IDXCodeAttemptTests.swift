@@ -79,7 +79,11 @@ import Testing
     }
 
     @Test func aCodeExpiresFiveMinutesAfterItWasSentOnTheSandboxClock() async throws {
-        try await withSandbox(configure: IDXSignInPolicyTests.configure([.password, .email])) { api in
+        let configure: (inout SandboxConfiguration) -> Void = {
+            IDXSignInPolicyTests.configure([.password, .email])(&$0)
+            $0.freezeClock = true
+        }
+        try await withSandbox(configure: configure) { api in
             try await api.registerActiveUser(email: "ada@example.com")
             let (stateHandle, code) = try await Self.awaitingCode(api, login: "ada@example.com")
             await api.state.advanceClock(bySeconds: SandboxState.codeLifetime + 1)
