@@ -10,6 +10,28 @@ import Testing
 struct DPoPLoginTests {
     static let password = "Str0ng-Passw0rd!"
 
+    /// An app that does not require DPoP ignores the proof and answers Bearer: a script stops (exit 13) before the
+    /// unbound token is stored or printed, unless IDFLOW_DPOP_ALLOW_BEARER=1 says a Bearer token will do.
+    @Test func aBearerAnswerToDPoPStopsAScriptUnlessAllowed() async throws {
+        let sandbox = try await LiveSandbox.start()
+        defer { sandbox.stop() }
+        _ = try await sandbox.createActiveUser(email: "bea@example.com", password: Self.password)
+        let login = ["login-pkce", "--username", "bea@example.com", "--password-stdin", "--dpop"]
+
+        let refused = try await sandbox.idflow(login, stdin: Self.password)
+        #expect(refused.exitCode == 13, "\(refused)")
+        #expect(refused.stdout.isEmpty, "no token printed")
+        #expect(refused.error?["message"]?.stringValue?.contains("Bearer token although idflow sent a DPoP proof") == true)
+        #expect(refused.error?["hint"]?.stringValue?.contains("IDFLOW_DPOP_ALLOW_BEARER=1") == true)
+        let store = TokenStore(directory: sandbox.stateDirectory.appendingPathComponent("profiles/default"))
+        #expect(try store.load() == nil, "nothing stored")
+
+        let allowed = try await sandbox.idflow(login, stdin: Self.password, environment: ["IDFLOW_DPOP_ALLOW_BEARER": "1"])
+        #expect(allowed.exitCode == 0, "\(allowed)")
+        #expect(try allowed.json()["token_type"] == "Bearer")
+        #expect(allowed.stderr.contains("warning: the token endpoint issued a Bearer token"), "\(allowed)")
+    }
+
     @Test func aBoundLoginRefreshesAndCallsWithItsKey() async throws {
         let probe = try await LiveSandbox.start()
         let clientID = probe.clientID
