@@ -52,6 +52,31 @@ struct BoundUserTokenRoutesTests {
         #expect(Self.knownRoutes.subtracting(registered).isEmpty, "missing: \(Self.knownRoutes.subtracting(registered))")
     }
 
+    @Test("no route outside the list answers differently with a user's access token than without one")
+    func noUnlistedRouteTakesUserTokens() async throws {
+        try await withSandbox { api in
+            let scope = "openid profile okta.myAccount.appAuthenticator.manage resource.admin"
+            let (_, defaultToken) = try await api.accessToken(email: "unlisted-default@example.com", scope: scope)
+            let (_, orgToken) = try await api.accessToken(email: "unlisted-org@example.com", scope: "openid profile", base: "/oauth2/v1")
+            let registry = buildRoutes(state: api.state)
+            let listed = Set(registry.userTokenRoutes.map { "\($0.method.rawValue) \($0.path)" })
+            let others = registry.routes.filter { !listed.contains("\($0.method.rawValue) \($0.path)") }
+            #expect(others.count > 50, "the registry lists every route")
+            for route in others {
+                let url = Self.concrete(route.path).replacingOccurrences(
+                    of: #":[A-Za-z]+"#, with: "x0000000000000000000", options: .regularExpression)
+                let without = try await api.send(route.method, url, auth: .none)
+                for token in [defaultToken, orgToken] {
+                    let with = try await api.send(route.method, url, auth: .header("Bearer \(token)"))
+                    #expect(
+                        with.status == without.status,
+                        "\(route.method) \(route.path) answers \(with.status) with a user token, \(without.status) without: register it with takesUserToken"
+                    )
+                }
+            }
+        }
+    }
+
     @Test("a DPoP-bound token as Bearer without a proof, and a certificate-bound one without its certificate, are refused")
     func everyRouteRefusesUnboundUse() async throws {
         let key = try await TestClientKey.p256()

@@ -31,6 +31,11 @@ final class RouteRegistry {
         }
     }
 
+    /// Every registered path and method (the 405 answers of `finish()` left out).
+    var routes: [(path: String, method: HTTPRequest.Method)] {
+        methodsByPath.flatMap { entry in entry.methods.map { (entry.path, $0) } }
+    }
+
     func get(_ path: String, use handler: @escaping SandboxHandler) { on(path, .get, use: handler) }
     func post(_ path: String, use handler: @escaping SandboxHandler) { on(path, .post, use: handler) }
     func put(_ path: String, use handler: @escaping SandboxHandler) { on(path, .put, use: handler) }
