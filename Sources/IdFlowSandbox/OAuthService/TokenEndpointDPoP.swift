@@ -19,26 +19,22 @@ enum TokenEndpointDPoP {
     /// The thumbprint of the request's proof, its `jti` recorded; throws the OAuth error that refuses it. For a
     /// caller whose grant is already checked (client credentials); a grant checked later uses `proof` and `consume`.
     static func thumbprint(of request: Request, state: SandboxState) async throws -> String {
-        guard let proof = try await Self.proof(of: request, state: state) else { throw refusal(.missing) }
+        let proof = try await Self.proof(of: request, state: state)
         try await consume(proof, state: state)
         return proof.thumbprint
     }
 
     /// The request's proof, verified, with the current nonce and a `jti` not seen before, but not yet recorded:
     /// the `jti` is recorded (`consume`) only once the grant has succeeded, so requests that fail their grant
-    /// store nothing. Throws the OAuth error that refuses it; with `required` false a request without a proof
-    /// gets nil.
-    static func proof(of request: Request, state: SandboxState, required: Bool = true) async throws -> DPoPProof? {
+    /// store nothing. Throws the OAuth error that refuses it, a missing proof included.
+    static func proof(of request: Request, state: SandboxState) async throws -> DPoPProof {
         let header: String?
         do {
             header = try DPoPProof.header(of: request.headers)
         } catch {
             throw refusal(error)
         }
-        guard let header else {
-            if required { throw refusal(.missing) }
-            return nil
-        }
+        guard let header else { throw refusal(.missing) }
         let proof: DPoPProof
         do {
             proof = try await DPoPProof.verify(
