@@ -43,6 +43,9 @@ public final class CurlScript: Sendable {
     private let state: Locked<State>
     private let sink: Sink
     private let transportArguments: [String]
+    /// The proxy's arguments, given to a command only when idflow sent that request through the proxy.
+    private let proxyArguments: [String]
+    private let transport: CurlTransport.Options
 
     private enum Sink: Sendable {
         case stream(@Sendable (String) -> Void)
@@ -53,7 +56,8 @@ public final class CurlScript: Sendable {
     public init(write: @escaping @Sendable (String) -> Void, transport: CurlTransport.Options = .init()) {
         sink = .stream(write)
         var initial = State()
-        transportArguments = Self.arguments(for: transport, bindings: &initial.bindings)
+        (transportArguments, proxyArguments) = Self.arguments(for: transport, bindings: &initial.bindings)
+        self.transport = transport
         state = Locked(initial)
     }
 
@@ -62,7 +66,8 @@ public final class CurlScript: Sendable {
         let fd = try Self.openPrivate(path)
         sink = .file(fd)
         var initial = State()
-        transportArguments = Self.arguments(for: transport, bindings: &initial.bindings)
+        (transportArguments, proxyArguments) = Self.arguments(for: transport, bindings: &initial.bindings)
+        self.transport = transport
         state = Locked(initial)
         state.withLock { render(&$0) }
     }
@@ -116,7 +121,7 @@ public final class CurlScript: Sendable {
             let command = CurlCommand(
                 step: state.count, method: request.httpMethod ?? "GET", url: request.url ?? URL(fileURLWithPath: "/"),
                 headers: (request.allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) }, body: request.httpBody,
-                transportArguments: transportArguments)
+                transportArguments: transportArguments + proxyArguments(for: request.url))
             state.methods[state.count] = request.httpMethod ?? "GET"
             let known = Set(state.bindings.variables.map(\.name))
             let text = command.render(&state.bindings)
@@ -270,24 +275,36 @@ public final class CurlScript: Sendable {
 
     /// The curl options matching the run's company-network settings: paths, and the proxy, whose user info is a
     /// variable read from the environment like any other secret, the URL going through `-K` so it stays out of `ps`.
-    static func arguments(for options: CurlTransport.Options, bindings: inout ReplayBindings) -> [String] {
+    /// The proxy as idflow decided for `url` (`CurlTransport.Options.proxy(for:)`, the one `NO_PROXY` reading):
+    /// its arguments when the request went through it; `--noproxy '*'` when a proxy is set but this request went
+    /// direct, so that curl's own reading of `NO_PROXY` and of the environment cannot decide differently.
+    private func proxyArguments(for url: URL?) -> [String] {
+        guard !proxyArguments.isEmpty else { return [] }
+        return transport.proxy(for: url) != nil ? proxyArguments : ["--noproxy '*'"]
+    }
+
+    /// The transport's arguments for every command, and the proxy's apart (`proxyArguments(for:)`).
+    static func arguments(for options: CurlTransport.Options, bindings: inout ReplayBindings) -> (
+        common: [String], proxy: [String]
+    ) {
         var arguments: [String] = []
+        var proxyArguments: [String] = []
         if let caFile = options.caFile { arguments.append("--cacert " + ShellWord.quote(caFile)) }
         if let directory = options.caDirectory { arguments.append("--capath " + ShellWord.quote(directory)) }
         if let certificate = options.clientCertificate { arguments.append("--cert " + ShellWord.quote(certificate)) }
         if let key = options.clientKey { arguments.append("--key " + ShellWord.quote(key)) }
-        if let proxy = options.proxy {
+        if let proxy = options.proxy, !proxy.isEmpty {
             if let range = Redactor.userInfoRange(in: proxy), !range.isEmpty {
                 let name = bindings.bind(String(proxy[range]), key: "proxy:userinfo", url: proxy)
                 let segments: [ShellWord.Segment] = [
                     .literal(String(proxy[..<range.lowerBound])), .variable(name), .literal(String(proxy[range.upperBound...])),
                 ]
-                arguments.append(CurlCommand.config("proxy", segments))
+                proxyArguments.append(CurlCommand.config("proxy", segments))
             } else {
-                arguments.append("--proxy " + ShellWord.quote(proxy))
+                proxyArguments.append("--proxy " + ShellWord.quote(proxy))
             }
         }
-        return arguments
+        return (arguments, proxyArguments)
     }
 
     /// The `id` of what a POST created (a user of `register`, each user of `register --batch`), so that the requests

@@ -194,6 +194,26 @@ struct CurlScriptTests {
         #expect(!(curl.recorded("argv") ?? "").contains("s3cr"), "not on curl's command line")
     }
 
+    /// The script goes through the proxy where idflow did and nowhere else: a host `NO_PROXY` exempts (and loopback)
+    /// is replayed with `--noproxy '*'`, so curl's own reading of the list or of the environment cannot differ.
+    @Test func theScriptUsesTheProxyExactlyWhereIdflowDid() async throws {
+        let lines = Locked<[String]>([])
+        let options = CurlTransport.Options(proxy: "http://proxy.example:3128", noProxy: "*.okta.com")
+        let stream = CurlScript(write: { line in lines.withLock { $0.append(line) } }, transport: options)
+        let client = HTTPClient(
+            transport: ScriptedTransport([.json(200, "{}"), .json(200, "{}"), .json(200, "{}")]), retryPolicy: RetryPolicy(maxRetries: 0),
+            curl: stream)
+        _ = try await client.send(.get(URL(string: "\(org)/api/v1/users/me")!))
+        _ = try await client.send(.get(URL(string: "https://api.example.net/orders")!))
+        _ = try await client.send(.get(URL(string: "http://127.0.0.1:8080/callback")!))
+        let commands: [String] = Array(stream.text.components(separatedBy: "# request ").dropFirst())
+        #expect(commands.count == 3, "\(stream.text)")
+        guard commands.count == 3 else { return }
+        #expect(commands[0].contains("--noproxy '*'") && !commands[0].contains("proxy.example"), "exempt: \(commands[0])")
+        #expect(commands[1].contains("--proxy 'http://proxy.example:3128'") && !commands[1].contains("--noproxy"), "\(commands[1])")
+        #expect(commands[2].contains("--noproxy '*'") && !commands[2].contains("proxy.example"), "loopback: \(commands[2])")
+    }
+
     @Test func aFormWithAVerifierIsRebuiltWithTheVariable() async throws {
         let verifier = "PlantedVerifier-~._0123456789abcdefghijklmnopqrstuvwxyz"
         let request = HTTPRequest.form(
