@@ -53,6 +53,9 @@ let package = Package(
             name: "CRenegotiatingServer",
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
         ),
+        // RFC 3986 normalisation of http(s) URLs: idflow signs DPoP `htu` and assertion `aud` in it, the sandbox
+        // compares them in it.
+        .target(name: "URINormalization"),
         .target(
             name: "OneTimePasscode",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
@@ -64,6 +67,7 @@ let package = Package(
                 // inflate, for the QR code image of a TOTP enrollment drawn in the terminal.
                 "CZlib",
                 "OneTimePasscode",
+                "URINormalization",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // scrypt, for the PIN that seals a push enrollment's user-verification key.
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -77,6 +81,7 @@ let package = Package(
                 // deflate, for the PNG of a TOTP enrollment's QR code.
                 "CZlib",
                 "OneTimePasscode",
+                "URINormalization",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -119,7 +124,7 @@ let package = Package(
             dependencies: [
                 // IdFlowCore: the TLS tests talk to the sandbox through the client's own transport (libcurl).
                 // OneTimePasscode: the IDX tests compute the codes a phone's authenticator app would show.
-                "IdFlowSandbox", "IdFlowTestSupport", "IdFlowCore", "OneTimePasscode",
+                "IdFlowSandbox", "IdFlowTestSupport", "IdFlowCore", "OneTimePasscode", "URINormalization",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

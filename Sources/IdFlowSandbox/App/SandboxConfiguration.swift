@@ -1,4 +1,5 @@
 import Foundation
+import URINormalization
 
 /// Which kind of org the sandbox imitates, seen mostly in `activationUrl`; both shapes are recorded
 /// from real orgs. Classic also leaves `statusChanged` null on new users and offers no
@@ -175,7 +176,7 @@ public struct SandboxConfiguration: Codable, Sendable {
             try app.validate(otherClientIds: oauthClientIds + serviceAppIds)
             serviceAppIds.append(app.clientId)
         }
-        for alias in orgHostAliases where !URLNormalization.isHost(alias) {
+        for alias in orgHostAliases where !URINormalization.isHost(alias) {
             throw SandboxConfigurationError.invalidValue(
                 key: "orgHostAliases", reason: "\(alias) is not a host name or address (no scheme, port, path or user)")
         }

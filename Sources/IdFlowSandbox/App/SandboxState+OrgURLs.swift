@@ -1,4 +1,5 @@
 import Foundation
+import URINormalization
 
 /// The URLs a client's signed claims may name for this org: a DPoP proof's `htu` and a client assertion's `aud`.
 /// Only the org URL and its configured host aliases (`orgHostAliases`) count, never the request's `Host` header:
@@ -16,11 +17,11 @@ extension SandboxState {
                 origins.append("\(scheme)://\(host)\(port)")
             }
         }
-        return Set(origins.compactMap { URLNormalization.normalized($0 + path) })
+        return Set(origins.compactMap { URINormalization.normalized($0 + path) })
     }
 
     /// Whether `url`, as a client signed it, names `path` at this org (after RFC 3986 normalisation of both).
     func names(_ url: String, path: String) -> Bool {
-        URLNormalization.normalized(url).map(endpointURLs(path: path).contains) ?? false
+        URINormalization.normalized(url).map(endpointURLs(path: path).contains) ?? false
     }
 }

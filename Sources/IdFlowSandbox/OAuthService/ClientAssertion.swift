@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import URINormalization
 
 /// `private_key_jwt` (RFC 7523 §2.2) as Okta's org authorization server checks it (okta-core.md §H1): each
 /// failure is 401 `invalid_client` with the description Okta's error catalogue gives for it.
@@ -57,7 +58,7 @@ enum ClientAssertion {
             throw badSignature
         }
         guard let audiences = claims.aud?.values,
-            audiences.contains(where: { URLNormalization.normalized($0).map(tokenURLs.contains) ?? false })
+            audiences.contains(where: { URINormalization.normalized($0).map(tokenURLs.contains) ?? false })
         else { throw wrongAudience }
         guard let exp = claims.exp else { throw missingExpiry }
         let seconds = now.timeIntervalSince1970

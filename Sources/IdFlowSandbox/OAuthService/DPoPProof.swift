@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import URINormalization
 
 /// A DPoP proof (RFC 9449 §4) that passed every stateless check: `typ`, an asymmetric `alg` that fits a public
 /// `jwk`, the signature, `htm`, `htu`, the `iat` window and, on a resource call, `ath`. Replay and the nonce
@@ -69,7 +70,7 @@ struct DPoPProof: Sendable {
             throw .signature
         }
         guard claims.htm == method else { throw .method }
-        guard let htu = claims.htu, let named = URLNormalization.normalized(Self.withoutQuery(htu)), urls.contains(named) else {
+        guard let htu = claims.htu, let named = URINormalization.normalized(Self.withoutQuery(htu)), urls.contains(named) else {
             throw .url
         }
         guard let iat = claims.iat else { throw .issuedAt }

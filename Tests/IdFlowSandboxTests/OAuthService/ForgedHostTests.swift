@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import IdFlowTestSupport
 import Testing
+import URINormalization
 
 @testable import IdFlowSandbox
 
@@ -83,12 +84,12 @@ struct ForgedHostTests {
 
     @Test("RFC 3986 normalisation: case, default port, dot segments, escapes; user info has no normal form")
     func normalisation() {
-        #expect(URLNormalization.normalized("HTTPS://Example.COM:443/a/./b/../c") == "https://example.com/a/c")
-        #expect(URLNormalization.normalized("http://example.com:80") == "http://example.com/")
-        #expect(URLNormalization.normalized("http://example.com:8080/a/%2f/..") == "http://example.com:8080/a/")
-        #expect(URLNormalization.normalized("http://example.com/a%2fb") == "http://example.com/a%2Fb")
-        #expect(URLNormalization.normalized("http://user:secret@example.com/") == nil)
-        #expect(URLNormalization.normalized("ftp://example.com/") == nil)
+        #expect(URINormalization.normalized("HTTPS://Example.COM:443/a/./b/../c") == "https://example.com/a/c")
+        #expect(URINormalization.normalized("http://example.com:80") == "http://example.com/")
+        #expect(URINormalization.normalized("http://example.com:8080/a/%2f/..") == "http://example.com:8080/a/")
+        #expect(URINormalization.normalized("http://example.com/a%2fb") == "http://example.com/a%2Fb")
+        #expect(URINormalization.normalized("http://user:secret@example.com/") == nil)
+        #expect(URINormalization.normalized("ftp://example.com/") == nil)
     }
 
     @Test("orgHostAliases holds host names only")

@@ -1,11 +1,12 @@
 import Foundation
 
 /// RFC 3986 §6.2.2 syntax-based normalisation of an absolute http(s) URL, so that two spellings of one URL compare
-/// equal: scheme and host in lower case, the scheme's default port dropped, `.` and `..` segments removed (§5.2.4),
+/// equal. One implementation for both sides of a DPoP proof and a client assertion: idflow signs `htu`/`aud` in this
+/// form (`NormalizedURI`) and the sandbox compares them in it (its org URL and aliases): scheme and host in lower case, the scheme's default port dropped, `.` and `..` segments removed (§5.2.4),
 /// an empty path written `/`, percent-encodings in upper case, the fragment left out. A URL with user info or
 /// without a host is no URL a client may name for the sandbox, and has no normal form.
-enum URLNormalization {
-    static func normalized(_ url: String) -> String? {
+public enum URINormalization {
+    public static func normalized(_ url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             ["http", "https"].contains(scheme), components.user == nil, components.password == nil,
             var host = components.host?.lowercased(), !host.isEmpty
@@ -21,13 +22,13 @@ enum URLNormalization {
 
     /// Whether `text` is a host alone (a name, an IPv4 address or a bracketed IPv6 one): no scheme, port, path or
     /// user info.
-    static func isHost(_ text: String) -> Bool {
+    public static func isHost(_ text: String) -> Bool {
         guard let components = URLComponents(string: "http://\(text)/"), components.port == nil else { return false }
         return normalized("http://\(text)/") == "http://\(text.lowercased())/"
     }
 
     /// RFC 3986 §5.2.4, for an absolute path.
-    static func removingDotSegments(_ path: String) -> String {
+    public static func removingDotSegments(_ path: String) -> String {
         var output: [Substring] = []
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         for (index, segment) in segments.enumerated() {
