@@ -1,6 +1,17 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// What the fuzz targets' bodies import. IdFlowTestSupport: the scripted transports and contexts the client targets
+/// run flows with.
+let fuzzTargetsDependencies: [Target.Dependency] = [
+    "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport",
+    .product(name: "Hummingbird", package: "hummingbird"),
+    .product(name: "HTTPTypes", package: "swift-http-types"),
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOEmbedded", package: "swift-nio"),
+    .product(name: "Logging", package: "swift-log"),
+]
+
 let package = Package(
     name: "idflow",
     platforms: [.macOS(.v14)],
@@ -146,24 +157,13 @@ let package = Package(
             ],
             exclude: ["Snapshots"]
         ),
-        // The fuzz targets' bodies: each feeds one input to the parser the product uses. `swift test` builds them and
-        // replays the inputs the fuzzer once crashed on (IdFlowFuzzTests); `scripts/fuzz.sh` links them into
-        // `idflow-fuzz` with libFuzzer.
-        .target(
-            name: "IdFlowFuzzTargets",
-            dependencies: [
-                // IdFlowTestSupport: the scripted transports and contexts the client targets run flows with.
-                "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+        // The fuzz targets' bodies (Tests/IdFlowFuzzTests/Targets) each feed one input to the parser the product uses.
+        // They are test code: they reach the parsers with `@testable import`, which a release build refuses, so they
+        // live in this test target (which `swift build -c release` leaves out) and `swift test` replays the inputs
+        // the fuzzer once crashed on. `scripts/fuzz.sh` links them into `idflow-fuzz` with libFuzzer (below).
         .testTarget(
             name: "IdFlowFuzzTests",
-            dependencies: ["IdFlowFuzzTargets", "IdFlowCore", "IdFlowSandbox"]
+            dependencies: fuzzTargetsDependencies
         ),
         .testTarget(
             name: "IdFlowEndToEndTests",
@@ -177,7 +177,13 @@ let package = Package(
 // `scripts/fuzz.sh` sets IDFLOW_FUZZ=1 and builds this executable with `-sanitize=fuzzer,address`: libFuzzer brings
 // `main`, the target's `LLVMFuzzerTestOneInput` is in Fuzz/Entry.swift. Left out of ordinary builds, which have
 // no libFuzzer to link.
+// The fuzz targets' bodies become the library `IdFlowFuzzTargets` there, in place of the test target that holds them
+// (a debug build, so their `@testable import` stands).
 if Context.environment["IDFLOW_FUZZ"] != nil {
+    package.targets.removeAll { $0.name == "IdFlowFuzzTests" }
+    package.targets.append(
+        .target(
+            name: "IdFlowFuzzTargets", dependencies: fuzzTargetsDependencies, path: "Tests/IdFlowFuzzTests/Targets"))
     package.targets.append(
         .executableTarget(name: "idflow-fuzz", dependencies: ["IdFlowFuzzTargets"], path: "Fuzz/Entry"))
 }
@@ -195,3 +201,67 @@ if Context.environment["IDFLOW_BENCH"] != nil {
             ],
             path: "Benchmarks/SigningSpeed"))
 }
+
+// A machine without libcurl's, OpenSSL's or zlib's development files would compile for many minutes before clang
+// stops at `'curl/curl.h' file not found`, the package to install buried thousands of lines up. SwiftPM evaluates
+// this manifest before anything else, so it looks for the three headers (where the compiler does, then where
+// pkg-config says) and stops at once, naming the packages. IDFLOW_INCLUDE_DIRS (folders separated by `:`) replaces
+// the standard folders looked in (tests use it). Linux only: macOS has the three in its SDK.
+#if os(Linux)
+    import Foundation
+
+    /// The standard folders, the multiarch ones (Debian keeps curl/curl.h in /usr/include/x86_64-linux-gnu), and
+    /// CPATH and C_INCLUDE_PATH, which clang also searches.
+    func includeDirectories() -> [String] {
+        if let override = Context.environment["IDFLOW_INCLUDE_DIRS"] {
+            return override.split(separator: ":").map(String.init)
+        }
+        let multiarch = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/include")) ?? [])
+            .filter { $0.hasSuffix("-linux-gnu") }.map { "/usr/include/\($0)" }
+        let paths = ["CPATH", "C_INCLUDE_PATH"].flatMap { (Context.environment[$0] ?? "").split(separator: ":").map(String.init) }
+        return ["/usr/local/include", "/usr/include"] + multiarch + paths
+    }
+
+    /// The folders `pkg-config --cflags-only-I module` names; none when pkg-config is absent or knows no such module.
+    func pkgConfigIncludeDirectories(_ module: String) -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["pkg-config", "--cflags-only-I", module]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return [] }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return [] }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+            .filter { $0.hasPrefix("-I") }.map { String($0.dropFirst(2)) }
+    }
+
+    let systemHeaders = [
+        (header: "curl/curl.h", module: "libcurl", package: "libcurl4-openssl-dev"),
+        (header: "openssl/ssl.h", module: "openssl", package: "libssl-dev"),
+        (header: "zlib.h", module: "zlib", package: "zlib1g-dev"),
+    ]
+    let searched = includeDirectories()
+    let missingHeaders = systemHeaders.filter { library in
+        !(searched + pkgConfigIncludeDirectories(library.module)).contains { directory in
+            FileManager.default.fileExists(atPath: "\(directory)/\(library.header)")
+        }
+    }
+    if !missingHeaders.isEmpty {
+        let message = """
+
+            idflow cannot be built yet: this machine lacks the development files of the C libraries it uses
+            (\(missingHeaders.map { "\($0.header), from \($0.package)" }.joined(separator: "; "))).
+            Install them, then build again:
+                Debian/Ubuntu:  sudo apt-get install libcurl4-openssl-dev libssl-dev zlib1g-dev
+                Fedora/RHEL:    sudo dnf install libcurl-devel openssl-devel zlib-devel
+            (Looked in \(searched.joined(separator: ", ")) and where pkg-config points. Headers kept elsewhere:
+            set IDFLOW_INCLUDE_DIRS to their folders, separated by ":".)
+
+            """
+        FileHandle.standardError.write(Data(message.utf8))
+        exit(1)
+    }
+#endif

@@ -1,5 +1,4 @@
 import Foundation
-import IdFlowFuzzTargets
 import IdFlowTestSupport
 import Testing
 
