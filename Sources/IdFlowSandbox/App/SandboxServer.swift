@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// A running sandbox. `idflow sandbox` starts one, prints `info`, and stops it on SIGINT/SIGTERM.
@@ -68,7 +69,11 @@ public final class SandboxServer: Sendable {
         }
         var iterator = bound.makeAsyncIterator()
         guard let port = await iterator.next() else {
-            try await runTask.value
+            do {
+                try await runTask.value
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                throw SandboxServerError.addressInUse(host: configuration.host, port: configuration.port)
+            }
             throw SandboxServerError.stoppedBeforeListening
         }
         // Generate the signing key now, so a client's first token request is not the slow one.
@@ -92,10 +97,14 @@ public final class SandboxServer: Sendable {
 public enum SandboxServerError: Error, CustomStringConvertible {
     /// The server stopped before it reported a listening socket.
     case stoppedBeforeListening
+    /// Something else listens on the port asked for: a user's mistake (another sandbox still running), not a
+    /// network failure, so `idflow sandbox` says which port and how to get a free one.
+    case addressInUse(host: String, port: Int)
 
     public var description: String {
         switch self {
         case .stoppedBeforeListening: return "the sandbox server stopped before it started listening"
+        case .addressInUse(let host, let port): return "port \(port) is in use on \(host)"
         }
     }
 }

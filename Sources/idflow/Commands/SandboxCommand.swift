@@ -135,6 +135,10 @@ struct SandboxCommand: AsyncParsableCommand {
                         console.standardOutput(line)
                     }
                 }
+            } catch SandboxServerError.addressInUse(let host, let port) {
+                throw .invalidInput(
+                    "port \(port) is in use on \(host)",
+                    hint: "try --port 0, which picks a free port (printed in orgUrl), or stop what listens on \(port)")
             } catch {
                 throw .network(url: "\(host):\(port)", reason: "cannot listen: \(error)")
             }

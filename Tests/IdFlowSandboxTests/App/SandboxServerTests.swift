@@ -102,6 +102,12 @@ struct SandboxServerTests {
         var configuration = SandboxConfiguration()
         configuration.port = first.port
         await #expect(throws: (any Error).self) { _ = try await SandboxServer.start(configuration) }
+        // The error names the port, so `idflow sandbox` can say which one and suggest --port 0.
+        do {
+            _ = try await SandboxServer.start(configuration)
+        } catch let error as SandboxServerError {
+            #expect(error.description == "port \(first.port) is in use on 127.0.0.1")
+        }
         await first.stop()
     }
 
