@@ -64,4 +64,15 @@ public struct Console: Sendable {
     public func line(_ text: String) {
         standardError(Data((TerminalText.safe(text) + "\n").utf8))
     }
+
+    /// Reports a failure on stderr: the contract's JSON error line, always last. At a terminal (`showsProgress`:
+    /// stderr is one) a person first reads it in words, `error: …` and `hint: …`; a script's stderr is not a
+    /// terminal and sees the JSON line alone, as before.
+    public func fail(_ error: IdFlowError) {
+        if showsProgress {
+            line("error: \(error.message)")
+            if let hint = error.hint { line("hint: \(hint)") }
+        }
+        standardError(JSONOutput.errorLine(error))
+    }
 }

@@ -63,7 +63,8 @@ struct SetPasswordCommand: AsyncParsableCommand {
             let activation = SetPassword.ActivationInput(
                 url: activationURL, urlFile: activationURLFile, urlStdin: activationURLStdin, token: activationToken,
                 tokenFile: activationTokenFile)
-            let flow = try SetPassword(activation: activation, password: try passwordOptions.read(context), secrets: context.secrets)
+            let flow = try SetPassword(
+                activation: activation, password: try passwordOptions.read(context, confirming: true), secrets: context.secrets)
             return try await flow.run(context)
         }
     }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import IdFlowCore
 
-/// Where a password comes from: stdin, a file, `IDFLOW_PASSWORD`, or (warned about) the command line.
+/// Where a password comes from: stdin, a file, `IDFLOW_PASSWORD`, (warned about) the command line, or at a terminal
+/// a hidden prompt.
 struct PasswordOptions: ParsableArguments {
     @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input (one trailing newline is dropped).")
     var passwordStdin = false
@@ -16,10 +17,10 @@ struct PasswordOptions: ParsableArguments {
 
     var given: Bool { passwordStdin || passwordFile != nil || password != nil }
 
-    func read(_ context: IdFlowContext) throws(IdFlowError) -> Secret {
-        let source = try SecretSource.choose(
-            what: "password", stdin: passwordStdin, file: passwordFile, argument: password,
-            environmentVariable: "IDFLOW_PASSWORD", environment: context.secrets.environment)
-        return try context.secrets.read("password", from: source)
+    /// The password; with none given at a terminal, a hidden prompt (twice when `confirming`, for one being chosen).
+    func read(_ context: IdFlowContext, confirming: Bool = false) throws(IdFlowError) -> Secret {
+        try context.readSecret(
+            "password", stdin: passwordStdin, file: passwordFile, argument: password, environmentVariable: "IDFLOW_PASSWORD",
+            confirming: confirming)
     }
 }

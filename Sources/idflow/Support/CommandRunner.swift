@@ -80,7 +80,7 @@ enum CommandRunner {
         do {
             try await body()
         } catch {
-            console.standardError(JSONOutput.errorLine(error))
+            console.fail(error)
             throw ExitCode(error.exitStatus.rawValue)
         }
     }
