@@ -20,10 +20,10 @@ public enum JSONOutput {
             return Data(bytes)
         }
         let encoder = JSONEncoder()
-        encoder.outputFormatting =
-            style == .pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            var data = try encoder.encode(value)
+            let compact = try encoder.encode(value)
+            var data = style == .pretty ? Data(JSONLayout.pretty([UInt8](compact))) : compact
             data.append(0x0A)
             return data
         } catch {
