@@ -80,7 +80,7 @@ public struct CompletionCandidates: Sendable {
     }
 
     private var orgURL: URL? {
-        chosen.orgURL.flatMap { try? ConfigurationResolver.parseBaseURL($0.text, setting: "org URL") }
+        chosen.orgURL.flatMap { try? ConfigurationResolver.parseOrgURL($0.text) }
     }
 
     private static func unquoted(_ word: String) -> String {

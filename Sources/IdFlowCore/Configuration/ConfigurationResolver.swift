@@ -92,7 +92,7 @@ public struct ConfigurationResolver: Sendable {
         let chosen = choices(flags, profileName: profileName, entry: entry, okta: okta)
 
         var configuration = Configuration(
-            orgURL: try chosen.orgURL.map { choice throws(IdFlowError) in try Self.parseBaseURL(choice.text, setting: "org URL") },
+            orgURL: try chosen.orgURL.map { choice throws(IdFlowError) in try Self.parseOrgURL(choice.text) },
             apiToken: try resolveAPIToken(chosen.apiToken),
             issuer: try chosen.issuer.map { choice throws(IdFlowError) in try Self.parseBaseURL(choice.text, setting: "issuer") },
             clientID: chosen.clientID?.text,
@@ -162,6 +162,26 @@ public struct ConfigurationResolver: Sendable {
             let host = url.host, !host.isEmpty, url.query == nil
         else {
             throw .invalidInput("the \(setting) \"\(text)\" is not an absolute http(s) URL", hint: "for example https://dev-123.okta.com")
+        }
+        return url
+    }
+
+    /// An org URL is the org's origin alone. One with a path is almost always the issuer pasted in its place
+    /// (`https://x.okta.com/oauth2/default`), which would otherwise fail later as a 404 on `/oauth2/default/api/v1/…`
+    /// that reads like a wrong id or login.
+    public static func parseOrgURL(_ text: String) throws(IdFlowError) -> URL {
+        let url = try parseBaseURL(text, setting: "org URL")
+        guard url.path.isEmpty || url.path == "/" else {
+            var origin = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
+            origin.user = nil
+            origin.password = nil
+            origin.path = ""
+            origin.fragment = nil
+            let suggestion = origin.string ?? "the URL without its path"
+            throw .configuration(
+                "the org URL has a path (\(url.path)); did you mean \(suggestion)?",
+                hint: "give the org URL without a path (--org-url \(suggestion)); an authorization server's URL such as "
+                    + "\(suggestion)/oauth2/default goes in --issuer")
         }
         return url
     }

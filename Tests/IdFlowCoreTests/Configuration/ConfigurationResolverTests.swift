@@ -92,6 +92,28 @@ struct ConfigurationResolverTests: ConfigurationHomeFixture {
         }
     }
 
+    /// The issuer pasted as the org URL is named as such at once (exit 64), from a flag, the environment or a file,
+    /// instead of a later 404 that reads like a wrong id or login.
+    @Test func anOrgURLWithAPathAsksWhetherTheOriginWasMeant() throws {
+        let home = try home(oktaYAML: "okta:\n  client:\n    orgUrl: https://yaml.okta.com/oauth2/default\n")
+        let sources: [(environment: [String: String], flags: ConfigurationFlags)] = [
+            ([:], ConfigurationFlags(orgURL: "https://x.okta.com/oauth2/default")),
+            (["OKTA_CLIENT_ORGURL": "https://x.okta.com/oauth2/default/"], ConfigurationFlags()),
+        ]
+        for source in sources {
+            let error = #expect(throws: IdFlowError.self) {
+                try resolver(["HOME": home.path].merging(source.environment) { $1 }).resolve(source.flags)
+            }
+            #expect(error?.message == "the org URL has a path (/oauth2/default); did you mean https://x.okta.com?")
+            #expect(error?.hint?.contains("--issuer") == true)
+            #expect(error?.exitStatus == .usage)
+        }
+        let fromFile = #expect(throws: IdFlowError.self) { try resolver(["HOME": home.path]).resolve(ConfigurationFlags()) }
+        #expect(fromFile?.message.contains("did you mean https://yaml.okta.com?") == true)
+        let origin = try resolver(["HOME": home.path]).resolve(ConfigurationFlags(orgURL: "https://x.okta.com/"))
+        #expect(origin.orgURL?.absoluteString == "https://x.okta.com")
+    }
+
     @Test func apiTokenFileIsRead() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
         try "00filetoken\n".write(to: file, atomically: true, encoding: .utf8)
