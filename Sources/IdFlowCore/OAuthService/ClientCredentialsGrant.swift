@@ -15,9 +15,36 @@ struct ClientCredentialsGrantRequest: APIRequest {
         return client.formRequest(tokenEndpoint, fields: fields)
     }
 
+    /// The id of the custom authorization server (`default` among them) whose token endpoint this is
+    /// (`{org}/oauth2/{id}/v1/token`); nil for the org's own (`{org}/oauth2/v1/token`) or another provider's.
+    var customServerID: String? {
+        let parts = tokenEndpoint.pathComponents.filter { $0 != "/" }
+        guard let index = parts.firstIndex(of: "oauth2"), index + 1 < parts.count, parts[index + 1] != "v1" else { return nil }
+        return parts[index + 1]
+    }
+
+    /// The org URL, when okta.* scopes were asked of a custom authorization server: only the org's own grants them,
+    /// so its `invalid_scope` is fixed by `--issuer <org URL>`, not by another scope.
+    var customServerAskedForOktaScopes: String? {
+        guard customServerID != nil, (scope ?? "").split(separator: " ").contains(where: { $0.hasPrefix("okta.") }),
+            var origin = URLComponents(url: tokenEndpoint, resolvingAgainstBaseURL: false)
+        else { return nil }
+        origin.path = ""
+        origin.query = nil
+        origin.fragment = nil
+        return origin.string
+    }
+
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
         if !response.isSuccess, case .oauth(let status, let body, nil) = response.failure() {
             switch body.error {
+            case "invalid_scope" where customServerAskedForOktaScopes != nil:
+                let org = customServerAskedForOktaScopes ?? ""
+                throw .oauth(
+                    status: status, body: body,
+                    hint:
+                        "okta.* scopes are granted only by the org's authorization server, not by \(org)/oauth2/\(customServerID ?? ""): pass --issuer \(org) (the org URL)"
+                )
             case "invalid_scope", "consent_required", "client_credentials_self_scope_requested":
                 throw .oauth(
                     status: status, body: body,
