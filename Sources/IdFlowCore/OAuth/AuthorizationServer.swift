@@ -108,7 +108,10 @@ public struct AuthorizationServer: Sendable {
         let (output, record) = result(response, claims: claims, previous: nil)
         if store {
             let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
-            try await tokenStore.withLock { () throws(IdFlowError) in try tokenStore.save(record) }
+            try await tokenStore.withLock { () throws(IdFlowError) in
+                Self.warnIfReplacing(try? tokenStore.load(), with: claims, context)
+                try tokenStore.save(record)
+            }
         }
         return output
     }
