@@ -37,6 +37,8 @@ public struct IdFlowContext: Sendable {
         transport: @autoclosure () -> (any HTTPTransport)? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) throws(IdFlowError) -> IdFlowContext {
+        // Before the configuration is weighed, so a misspelt variable is named even when its absence is the error.
+        for warning in EnvironmentVariableTypos.warnings(in: environment) { console.line(warning) }
         let secrets = SecretReader(readStandardInput: console.readStandardInput, environment: environment, warn: { console.line($0) })
         let configuration = try ConfigurationResolver(environment: environment, secrets: secrets).resolve(flags)
         let curl = try configuration.curl.map { output throws(IdFlowError) in
