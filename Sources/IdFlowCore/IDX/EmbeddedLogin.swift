@@ -64,8 +64,8 @@ public struct EmbeddedLogin: Sendable {
             transaction = try await interact(server, context)
         }
         kept.removeExpired(now: context.now())
+        var walk = IDX.Walk(login: self, server: server, context: context)
         do throws(IdFlowError) {
-            var walk = IDX.Walk(login: self, server: server, context: context)
             let outcome = try await walk.run(&transaction)
             // A file left behind is refused by the server later as an expired session.
             if resume != nil { try? kept.remove(transaction.id) }
@@ -77,7 +77,12 @@ public struct EmbeddedLogin: Sendable {
             }
         } catch {
             guard case .idxPending(var pending) = error else {
-                if resume != nil { try? kept.remove(transaction.id) }
+                // A wrong answer the server lets the person correct: the transaction lives on for another try.
+                if walk.keepsTransaction {
+                    try kept.save(transaction)
+                } else if resume != nil {
+                    try? kept.remove(transaction.id)
+                }
                 throw error
             }
             try kept.save(transaction)

@@ -45,9 +45,10 @@ extension IDX {
         }
     }
 
-    /// Kept transactions under `{state-dir}/idx/`, one 0600 file each, written atomically; removed when the
-    /// sign-in succeeds or ends in an error that cannot be answered (a refused password, an expired session,
-    /// Ctrl-C), and once the server's `expiresAt` has passed.
+    /// Kept transactions under `{state-dir}/idx/`, one 0600 file each, written atomically; kept (or first written)
+    /// after a wrong answer the server lets the person correct, as the server keeps the transaction until its limit
+    /// of tries; removed when the sign-in succeeds or ends in an error that cannot be answered (a refused password,
+    /// too many wrong codes, an expired session, Ctrl-C), and once the server's `expiresAt` has passed.
     public struct Transactions: Sendable {
         public let directory: URL
 

@@ -109,11 +109,17 @@ extension IDX.Walk {
     }
 
     /// A form the server sent back with an ERROR (idx.md §5.4): bad credentials exit 4, anything else
-    /// (validation) exit 3, with the server's own words.
-    func refuseErrors(_ document: IDX.Document, after form: IDX.Remediation) throws(IdFlowError) {
+    /// (validation) exit 3, with the server's own words. `resume`: the kept transaction the corrected answer
+    /// goes to.
+    func refuseErrors(_ document: IDX.Document, after form: IDX.Remediation, resume: String? = nil) throws(IdFlowError) {
         guard let error = document.errors.first else { return }
         let credentials: Set<String> = ["errors.E0000004", "api.authn.error.PASSCODE_INVALID", "incorrectPassword"]
-        let hint = "correct the answers for \(form.name) and run again"
+        let command = login.signUp ? "register" : "login-pkce"
+        let hint =
+            resume.map {
+                "the sign-in is kept: correct the answers for \(form.name) and run "
+                    + "`idflow \(command) --embedded --resume \(ShellWord.quote($0)) --answer …` (the server allows a few tries)"
+            } ?? "correct the answers for \(form.name) and run again"
         if let key = error.key, credentials.contains(key) { throw .authentication(error.message, hint: hint) }
         if document.remediations.isEmpty { throw .authentication(error.message, hint: "start the sign-in again") }
         throw .rejected(error.message, hint: hint)

@@ -28,6 +28,9 @@ extension IDX {
         var newPasswordSent = false
         /// The expiring password's warning, for the output.
         var passwordWarning: PasswordExpiryWarning?
+        /// The run ends on a refused answer the server still lets the person correct (`letsCorrect`): the server
+        /// keeps the transaction until its limit of tries, so idflow keeps it too.
+        var keepsTransaction = false
 
         init(login: EmbeddedLogin, server: AuthorizationServer, context: IdFlowContext) {
             self.login = login
@@ -110,8 +113,10 @@ extension IDX {
                     for error in next.errors { context.console.line("error: \(error.message)") }
                     return next
                 }
+                // A wrong answer the server lets the person correct leaves its transaction alive: kept for `--resume`.
+                keepsTransaction = next.letsCorrect(form)
                 do throws(IdFlowError) {
-                    try refuseErrors(next, after: form)
+                    try refuseErrors(next, after: form, resume: keepsTransaction ? transaction.id : nil)
                 } catch {
                     throw await explainRefusal(error, next)
                 }
@@ -209,5 +214,12 @@ extension IDX.Document {
     /// corrected (idx.md §5.4).
     func offersAgain(_ form: IDX.Remediation) -> Bool {
         !errors.isEmpty && remediations.contains { $0.name == form.name }
+    }
+
+    /// Whether the refusal is of an answer only (a wrong code): the form offered again with the error on its
+    /// fields, none at the top. A top-level error (too many tries, `authfactor.challenge.suspended_factor`; a refused
+    /// sign-in, `errors.E0000004`) is the server ending or refusing the transaction itself.
+    func letsCorrect(_ form: IDX.Remediation) -> Bool {
+        offersAgain(form) && !messages.contains(where: \.isError)
     }
 }

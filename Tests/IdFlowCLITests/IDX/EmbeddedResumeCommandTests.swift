@@ -71,12 +71,15 @@ struct EmbeddedResumeCommandTests {
         #expect(again.exitCode == 5)
     }
 
-    @Test func aRefusedAnswerOnResumeForgetsTheTransaction() async throws {
+    /// A wrong answer the server lets the person correct (the error on the form's field) leaves the server's
+    /// transaction alive, so idflow keeps it too, and says how to resume it (issue 37 item 9).
+    @Test func aRefusedAnswerOnResumeKeepsTheTransactionForAnotherTry() async throws {
         let (server, environment, transaction, kept) = try await stopAtThePassword()
         let wrong = await CLI.run(
             ["login-pkce", "--embedded", "--resume", transaction, "--answer", "credentials.passcode=nope"] + configuration,
             transport: server, environment: environment)
         #expect(wrong.exitCode == 4)
-        #expect(!FileManager.default.fileExists(atPath: kept.path))
+        #expect(FileManager.default.fileExists(atPath: kept.path))
+        #expect(wrong.stderr.contains("--resume '\(transaction)'"), "\(wrong.stderr)")
     }
 }
