@@ -46,16 +46,26 @@ extension IDX {
 extension IDX.Remediation {
     /// Fills this form from `answers`: immutable values copied through, nested forms as objects, a choice by
     /// its label, value, authenticator key or method type (a choice with one option is taken as it is), boolean fields from `true`/`false`. Fields without a value are left out.
+    /// Answers scoped to another authenticator than this form's are not its (`AnswerSet`).
     public func fill(_ answers: IDX.AnswerSet, in document: IDX.Document) -> IDX.FilledForm {
         var filled = IDX.FilledForm(body: [:], used: [], missing: [], inputs: [], tookInput: false)
+        let answers = Answers(set: answers, authenticator: document.authenticator(of: self))
         filled.body = Self.fill(fields, prefix: "", answers: answers, document: document, into: &filled)
         return filled
+    }
+
+    /// The answers as this form sees them: those for the authenticator it is about.
+    fileprivate struct Answers {
+        let set: IDX.AnswerSet
+        let authenticator: IDX.FormAuthenticator?
+
+        func lookup(_ path: String) -> (name: String, value: String)? { set.lookup(path, for: authenticator) }
     }
 
     /// `parentRequired`: a required object (`credentials`) whose own fields are all marked optional needs them
     /// all, as a required `credentials` with one `passcode` needs the passcode.
     private static func fill(
-        _ fields: [IDX.Field], prefix: String, answers: IDX.AnswerSet, document: IDX.Document, into filled: inout IDX.FilledForm,
+        _ fields: [IDX.Field], prefix: String, answers: Answers, document: IDX.Document, into filled: inout IDX.FilledForm,
         parentRequired: Bool = false
     ) -> [String: JSONValue] {
         var body: [String: JSONValue] = [:]
@@ -122,7 +132,7 @@ extension IDX.Remediation {
     /// question's "Create my own" is meant by `credentials.question`, the predefined one by a `credentials.questionKey`
     /// among its keys. Only an option whose required fields are all answered counts, and only when it is the one.
     fileprivate static func chosenByItsFields(
-        _ options: [IDX.Option], path: String, answers: IDX.AnswerSet, document: IDX.Document
+        _ options: [IDX.Option], path: String, answers: Answers, document: IDX.Document
     ) -> IDX.Option? {
         let complete = options.filter { option in
             guard let form = option.form else { return false }

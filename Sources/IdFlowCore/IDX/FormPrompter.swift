@@ -68,11 +68,13 @@ extension IDX {
             console.line(Self.heading(form, in: document))
             var answers = answers
             var asked: Set<String> = []
+            // What is typed here answers this form's authenticator (a code, not the password given for later).
+            let authenticator = document.authenticator(of: form)
             while let field = form.fill(answers, in: document).inputs.first(where: {
-                answers.lookup($0.name) == nil && !asked.contains($0.name) && !$0.isTakenAsIs
+                answers.lookup($0.name, for: authenticator) == nil && !asked.contains($0.name) && !$0.isTakenAsIs
             }) {
                 asked.insert(field.name)
-                if let value = try ask(field) { answers.answer(field.name, with: value) }
+                if let value = try ask(field) { answers.answer(field.name, with: value, for: authenticator) }
             }
             return answers
         }

@@ -41,3 +41,43 @@ extension IDX.Document {
         remediations.first { $0.name == name } ?? capabilities.first { $0.name == name }
     }
 }
+
+extension IDX {
+    /// The authenticator a form is about, by every name an answer may scope itself with (`google_otp:credentials.passcode`):
+    /// the same key, type, label and id an `authenticator=` answer chooses it by.
+    struct FormAuthenticator: Sendable, Equatable {
+        var names: [String]
+
+        /// The password, as an answer scoped to it (`okta_password:…`) or unscoped would name it.
+        static let password = FormAuthenticator(names: ["okta_password", "password"])
+
+        func isNamed(_ name: String) -> Bool {
+            names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+        }
+
+        var isPassword: Bool { isNamed("okta_password") || isNamed("password") }
+
+        /// The name a scoped answer idflow adds itself is stored under: the key where known.
+        var scope: String { names.first ?? "" }
+    }
+}
+
+extension IDX.Document {
+    /// The authenticator `form` is about (its `relatesTo`): an enrollment's `key` may be missing, so the
+    /// authenticator of the same id, or the only one of its type, in `authenticators` lends its key.
+    func authenticator(of form: IDX.Remediation) -> IDX.FormAuthenticator? {
+        guard let related = form.relatesTo.lazy.compactMap(resolve).first else { return nil }
+        func names(_ value: JSONValue) -> [String] {
+            ["key", "type", "displayName", "id"].compactMap { value[$0]?.stringValue }
+        }
+        var found = names(related)
+        if related["key"] == nil {
+            let listed = resolve("$.authenticators.value")?.arrayValue ?? []
+            let sameType = listed.filter { $0["type"] != nil && $0["type"] == related["type"] }
+            let sameID = listed.first { $0["id"] != nil && $0["id"] == related["id"] }
+            let lender: JSONValue? = sameID ?? (sameType.count == 1 ? sameType.first : nil)
+            if let key = lender?["key"]?.stringValue { found.insert(key, at: 0) }
+        }
+        return found.isEmpty ? nil : IDX.FormAuthenticator(names: found)
+    }
+}

@@ -92,7 +92,9 @@ extension IDX.Walk {
             // A field inside another may be answered by its own name (`methodType=voice`).
             if let last = parts.last { offered.insert(String(last)) }
         }
-        let stray = answers.names.filter { name in
+        let stray = answers.names.filter { scoped in
+            // A scoped answer (`google_otp:credentials.passcode`) is judged by its field; its form may come later.
+            let name = IDX.AnswerSet.field(of: scoped)
             guard !offered.contains(name) else { return false }
             return Suggestion.closest(to: name, among: fields) != nil || !IDX.AnswerSet.isIdentityEngineFieldName(name)
         }

@@ -4,7 +4,8 @@ import OneTimePasscode
 /// Authenticator apps without a phone (`--totp-secret-file`): an enrollment that shows a seed keeps it in the
 /// file and is confirmed with a computed code; a sign-in that asks for a TOTP code gets one computed from the
 /// file, choosing the authenticator app where the person would have to choose. Answers given with `--answer`
-/// always come first; what idflow filled in itself is dropped again once the document it was for is answered.
+/// always come first (one scoped to the app; an unscoped `credentials.passcode` is the password's, never the app's
+/// code); what idflow filled in itself is dropped again once the document it was for is answered (`Walk.step`).
 extension IDX.Walk {
     /// The i18n keys of a refused TOTP code (idx.md §12.6): the step's code was used already, or the clocks
     /// disagree by a step. One more try, with the next step's code, may pass.
@@ -15,8 +16,6 @@ extension IDX.Walk {
 
     /// Fills what an authenticator app answers in `document`, or shows a person what to scan.
     mutating func answerAuthenticatorApp(_ document: IDX.Document) async throws(IdFlowError) {
-        answers.spend(automatic)
-        automatic = []
         guard let seedFile = login.totpSecretFile else {
             showEnrollmentSecret(document)
             return
@@ -40,7 +39,7 @@ extension IDX.Walk {
             if let kept { secret = kept } else { secret = try seedFile.read() }
             let totp = TOTP(secret: secret)
             let code = try await TOTPStepLedger(stateDirectory: context.configuration.stateDirectory).spendCode(totp, context: context)
-            fill(path, with: code)
+            fill(path, with: code, for: document.authenticator(of: form))
             context.message("totp: answering \(form.name) with the code of \(seedFile.url.lastPathComponent)")
             break
         }
@@ -59,10 +58,10 @@ extension IDX.Walk {
         return true
     }
 
-    private mutating func fill(_ path: String, with value: String) {
-        guard answers.lookup(path) == nil else { return }
-        answers.answer(path, with: value)
-        automatic.insert(path)
+    /// An answer idflow gives itself, for a form about `authenticator`; one the script gave wins.
+    mutating func fill(_ path: String, with value: String, for authenticator: IDX.FormAuthenticator? = nil) {
+        guard answers.lookup(path, for: authenticator) == nil else { return }
+        automatic.insert(answers.answer(path, with: value, for: authenticator))
     }
 
     /// The seed an enrollment shows (`contextualData.sharedSecret`, idx.md §12.2) while its form is offered.

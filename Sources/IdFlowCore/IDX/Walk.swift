@@ -49,6 +49,7 @@ extension IDX {
         mutating func run(_ transaction: inout Transaction) async throws(IdFlowError) -> Outcome {
             var document = try await send(
                 IntrospectRequest(url: introspectURL(issuer: server.issuer), interactionHandle: transaction.interactionHandle))
+            if login.resume != nil { scopeResumedAnswers(document) }
             do throws(IdFlowError) {
                 if login.signUp && login.resume == nil { document = try await startSignUp(document) }
                 while true {
@@ -87,6 +88,10 @@ extension IDX {
         }
 
         private mutating func step(_ document: Document, _ transaction: Transaction) async throws(IdFlowError) -> Document {
+            // What idflow filled in itself was for the document before.
+            answers.spend(automatic)
+            automatic = []
+            choosePasswordFirst(document)
             try await answerAuthenticatorApp(document)
             try answerPasswordForms(document)
             switch try nextStep(document) {

@@ -163,7 +163,8 @@ public struct CallResource: Sendable {
             return Data(text.utf8)
         case .file(let path):
             guard let data = InputFile.read(path, environment: context.secrets.environment) else {
-                throw .invalidInput("cannot read the --data file \(path)", hint: "check that the file exists and is readable")
+                throw .invalidInput(
+                    "cannot read the --data file \(path)", hint: InputFile.whyUnreadable(path, environment: context.secrets.environment))
             }
             return data
         case .standardInput:

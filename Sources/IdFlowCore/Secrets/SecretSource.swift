@@ -34,7 +34,8 @@ public struct SecretReader: Sendable {
             raw = text
         case .file(let path):
             guard let text = contents(ofFile: path) else {
-                throw .invalidInput("cannot read the \(what) from \(path)", hint: "check that the file exists and is readable")
+                throw .invalidInput(
+                    "cannot read the \(what) from \(path)", hint: InputFile.whyUnreadable(path, environment: environment))
             }
             raw = text
         case .environment(let name):

@@ -26,4 +26,17 @@ public enum InputFile {
         defer { close(fd) }
         return readAll(from: fd)
     }
+
+    /// Why `read` gave nothing for `path`, as the hint of a "cannot read" error: a directory named as a file
+    /// ("check that the file exists" sent people looking for a file that was there), a missing file, a file
+    /// this user may not read.
+    public static func whyUnreadable(_ path: String, environment: [String: String]) -> String {
+        let expanded = HomeDirectory.expand(path, environment: environment)
+        var status = stat()
+        guard stat(expanded, &status) == 0 else {
+            return errno == ENOENT ? "no such file: check the path" : "it cannot be reached: \(String(cString: strerror(errno)))"
+        }
+        if status.st_mode & S_IFMT == S_IFDIR { return "it is a directory: name a file inside it" }
+        return access(expanded, R_OK) == 0 ? "it could not be read to its end" : "this user may not read it: check its permissions"
+    }
 }

@@ -83,7 +83,10 @@ extension IdFlow {
     private static func reportUsage(_ mistake: UsageCheck.Mistake, console: Console) -> Int32 {
         var text = "Error: \(mistake.message)\n"
         if let hint = mistake.hint { text += "Help:  \(hint)\n" }
-        text += "  See '\((["idflow"] + mistake.commandPath).joined(separator: " ")) --help' for more information.\n"
+        // A hint that already names --help is not followed by a second pointer to it.
+        if mistake.hint?.contains("--help") != true {
+            text += "  See '\((["idflow"] + mistake.commandPath).joined(separator: " ")) --help' for more information.\n"
+        }
         console.standardError(Data(text.utf8))
         console.standardError(JSONOutput.errorLine(.invalidInput(mistake.message, hint: mistake.hint)))
         return IdFlowExitCode.usage.rawValue

@@ -44,6 +44,23 @@ import Testing
         #expect(try JSONValue(data: Data(last.utf8))["error"]?["message"] == "Missing expected argument '--user <id-or-login>'")
     }
 
+    /// The human text points at --help once: a hint that names it is not followed by "See '… --help'" again.
+    @Test(arguments: [["login-pkce", "--bogus"], ["register", "--emial", "x@example.com"], ["token", "inspct"]])
+    func aUsageMistakePointsAtHelpOnce(arguments: [String]) async throws {
+        let result = await CLI.run(arguments)
+        #expect(result.exitCode == 64)
+        let human = result.stderr.split(separator: "\n").dropLast().joined(separator: "\n")
+        #expect(human.components(separatedBy: "--help").count - 1 <= 1, "\(result.stderr)")
+    }
+
+    /// A default is named in the words the values list uses (ArgumentParser would show the raw `access_token`).
+    @Test func aTokenKindsDefaultIsShownInTheValuesWords() async throws {
+        let result = await CLI.run(["token", "verify", "--help"])
+        let help = result.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+        #expect(help.contains("access (the default), refresh or id. (values: access, refresh, id)"), "\(result.stdout)")
+        #expect(!help.contains("access_token"), "\(result.stdout)")
+    }
+
     @Test func helpForARealTopicStillWorks() async {
         let result = await CLI.run(["help", "token", "inspect"])
         #expect(result.exitCode == 0)

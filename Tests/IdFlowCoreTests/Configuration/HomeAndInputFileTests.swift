@@ -72,6 +72,21 @@ struct HomeAndInputFileTests {
         } throws: { ($0 as? IdFlowError)?.message == "cannot read the password from /nonexistent/pw" }
     }
 
+    /// The hint says why: a directory given as a file is named a directory, not sent looking for a missing file.
+    @Test func anUnreadableFileSaysWhyInItsHint() throws {
+        let reader = SecretReader(readStandardInput: { Data() }, environment: [:], warn: { _ in })
+        func hint(_ path: String) -> String? {
+            do {
+                _ = try reader.read("password", from: .file(path))
+                return nil
+            } catch {
+                return (error as? IdFlowError)?.hint
+            }
+        }
+        #expect(hint(FileManager.default.temporaryDirectory.path) == "it is a directory: name a file inside it")
+        #expect(hint("/nonexistent/pw") == "no such file: check the path")
+    }
+
     @Test func anUnknownProfileWithNoProfilesSaysHowToDefineOne() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-noprof-\(UUID().uuidString)")
         #expect {

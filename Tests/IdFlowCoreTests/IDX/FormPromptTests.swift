@@ -20,6 +20,9 @@ struct FormPromptTests {
             answered.insert(field.name)
             if let options = field.options {
                 answers.answer(field.name, with: options.last ?? "")
+            } else if field.name == "credentials.passcode", let authenticator = document.authenticatorName(of: form) {
+                // As a person at the prompt answers it: the code of this form's authenticator, not the password.
+                answers.answer("\(authenticator):\(field.name)", with: "<\(field.name)>")
             } else {
                 answers.answer(field.name, with: field.isBoolean ? "true" : "<\(field.name)>")
             }

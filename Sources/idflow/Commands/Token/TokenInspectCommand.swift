@@ -24,9 +24,9 @@ struct TokenInspectCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Which stored token to use when none is given: access, refresh or id. A refresh token that is not a JWT (Okta's are opaque) is described, not decoded."
+            "Which stored token to use when none is given: access (the default), refresh or id. A refresh token that is not a JWT (Okta's are opaque) is described, not decoded."
     )
-    var type: TokenKind = .access
+    var type: TokenKind?
 
     @Flag(help: "Do not ask the issuer for its clock (its Date header); times by this machine's clock only.")
     var offline = false
@@ -35,7 +35,7 @@ struct TokenInspectCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try await InspectToken(token: TokenInput(argument: token), kind: type, offline: offline).run(context)
+            try await InspectToken(token: TokenInput(argument: token), kind: type ?? .access, offline: offline).run(context)
         }
     }
 }

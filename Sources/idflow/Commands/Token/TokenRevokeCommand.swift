@@ -8,15 +8,17 @@ struct TokenRevokeCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The token, `-` to read it from stdin, or nothing for the stored one.", valueName: "token"))
     var token: String?
 
-    @Option(help: "Which token it is (and which stored one to use): access or refresh.")
-    var type: TokenKind = .refresh
+    @Option(help: "Which token it is (and which stored one to use): access or refresh (the default).")
+    var type: TokenKind?
 
     @OptionGroup var clientSecret: ClientSecretOption
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try await RevokeToken(token: TokenInput(argument: token), kind: type, clientSecret: try clientSecret.secret(context)).run(
+            try await RevokeToken(
+                token: TokenInput(argument: token), kind: type ?? .refresh, clientSecret: try clientSecret.secret(context)
+            ).run(
                 context)
         }
     }

@@ -9,8 +9,8 @@ struct TokenVerifyCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The JWT, `-` to read it from stdin, or nothing for the stored one.", valueName: "token"))
     var token: String?
 
-    @Option(help: "Which stored token to use when none is given: access, refresh or id.")
-    var type: TokenKind = .access
+    @Option(help: "Which stored token to use when none is given: access (the default), refresh or id.")
+    var type: TokenKind?
 
     @Option(
         help: ArgumentHelp(
@@ -21,7 +21,7 @@ struct TokenVerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try await VerifyToken(token: TokenInput(argument: token), kind: type, audience: audience).run(context)
+            try await VerifyToken(token: TokenInput(argument: token), kind: type ?? .access, audience: audience).run(context)
         }
     }
 }
