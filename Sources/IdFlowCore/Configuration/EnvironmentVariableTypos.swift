@@ -6,9 +6,8 @@ import Foundation
 /// a token.
 public enum EnvironmentVariableTypos {
     /// Every `IDFLOW_*` and `OKTA_*` name idflow reads: the configuration's variable enums, then the names the
-    /// secret options and the sandbox read where they are used, then those of the generated curl scripts, the build,
-    /// the tests and the scripts (set in a developer's shell, they are no typos). `EnvironmentVariableTyposTests` checks that every
-    /// such name in the sources is here.
+    /// secret options and the sandbox read where they are used, then those others read (set in a developer's shell,
+    /// they are no typos). `EnvironmentVariableTyposTests` checks that every such name in the sources is here.
     public static let known: Set<String> = Set(
         [
             ConfigurationResolver.Variable.orgURL, ConfigurationResolver.Variable.apiToken, ConfigurationResolver.Variable.issuer,
@@ -24,12 +23,14 @@ public enum EnvironmentVariableTypos {
             StandardTransport.environmentVariable,
         ] + [
             "IDFLOW_PASSWORD", "IDFLOW_NEW_PASSWORD", "IDFLOW_PIN", "IDFLOW_ACTIVATION_TOKEN", "IDFLOW_ACTIVATION_URL",
-            "IDFLOW_SANDBOX_LOG", "IDFLOW_OUT",
-            "IDFLOW_BIN", "IDFLOW_DYNAMIC_BIN", "IDFLOW_FUZZ", "IDFLOW_FUZZ_TARGET", "IDFLOW_BENCH", "IDFLOW_INCLUDE_DIRS",
-            "IDFLOW_LIB_DIRS",
-            // The Okta Python SDK's, which scripts/bench.sh sets for it.
-            "OKTA_TESTING_TESTINGDISABLEHTTPSCHECK",
-        ])
+            "IDFLOW_SANDBOX_LOG",
+        ]
+            // Read by others than idflow (so not in the man page's ENVIRONMENT): the generated curl scripts, the
+            // build, the tests, the fuzzer, the scripts, and the Okta Python SDK that scripts/bench.sh runs.
+            + """
+            IDFLOW_OUT IDFLOW_BIN IDFLOW_DYNAMIC_BIN IDFLOW_FUZZ IDFLOW_FUZZ_TARGET IDFLOW_BENCH IDFLOW_INCLUDE_DIRS \
+            IDFLOW_LIB_DIRS OKTA_TESTING_TESTINGDISABLEHTTPSCHECK
+            """.split(separator: " ").map(String.init))
 
     /// One warning line per unknown `IDFLOW_*` or `OKTA_*` name within two edits of a known one (Okta's SDKs read
     /// many `OKTA_CLIENT_*` names idflow does not, so only a typo's distance counts), sorted by name.
