@@ -29,6 +29,12 @@ public enum IdFlowBinary {
         }
 
         public var description: String { "exit \(exitCode)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+
+        public init(exitCode: Int32, stdout: String, stderr: String) {
+            self.exitCode = exitCode
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// Runs `idflow arguments…` with exactly `environment` (plus PATH), feeding `stdin`.

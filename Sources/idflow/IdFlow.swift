@@ -52,6 +52,9 @@ struct IdFlow: AsyncParsableCommand {
     /// command that runs gets it, and exits from its task.
     static func main() {
         ProcessHardening.disableCoreDumps()
+        // A write past the file-size limit (`ulimit -f`) fails with EFBIG, which idflow reports (and the token store
+        // survives: TokenStore), instead of SIGXFSZ ending the process between a grant and the save of its tokens.
+        signal(SIGXFSZ, SIG_IGN)
         switch invocation(Array(CommandLine.arguments.dropFirst())) {
         case .finished(let code):
             Foundation.exit(code)

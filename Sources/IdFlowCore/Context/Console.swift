@@ -43,9 +43,11 @@ public struct Console: Sendable {
         self.promptSecret = promptSecret
     }
 
-    /// The real process's streams.
+    /// The real process's streams. A write that fails (a stream redirected to a full disk, or past `ulimit -f`) is
+    /// dropped: `FileHandle.write` would trap on it, ending a run that has handled its failure (and kept its tokens)
+    /// by a signal instead of its exit code.
     public static let live = Console(
-        standardOutput: { FileHandle.standardOutput.write($0) }, standardError: { FileHandle.standardError.write($0) },
+        standardOutput: { _ = writeAll($0, to: STDOUT_FILENO) }, standardError: { _ = writeAll($0, to: STDERR_FILENO) },
         readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() }, readLine: { Swift.readLine(strippingNewline: true) },
         isInteractive: isatty(0) == 1 && isatty(2) == 1,
         promptSecret: { prompt in

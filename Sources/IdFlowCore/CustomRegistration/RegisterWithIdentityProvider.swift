@@ -60,11 +60,12 @@ public struct RegisterWithIdentityProvider: Sendable {
         }
         let endpoint = try self.endpoint(context)
         // Everything that can fail without the server happens before a step is spent: the keys the ID token
-        // will be checked against are fetched first, as `refresh` does.
+        // will be checked against are fetched first, and the store's room for the tokens taken, as `refresh` does.
         let server = try await AuthorizationServer.discover(
             context, clientID: endpoint.client.clientID, clientSecret: endpoint.client.secret)
         let scope = context.configuration.scope
         try await server.prepareToValidate(scope: scope)
+        let reservation = try TokenStore(directory: context.configuration.profileDirectory).reserve()
         let session = Session(flow: self, context: context, endpoint: endpoint, transactions: transactions)
 
         do throws(IdFlowError) {
@@ -78,7 +79,7 @@ public struct RegisterWithIdentityProvider: Sendable {
             // The answer carries no scope (§3.3); what was asked for is what `refresh` keeps asking for.
             if tokens.scope == nil { tokens.scope = scope }
             let output = try await server.acceptLogin(
-                tokens, nonce: .notInThisGrant(.customRegistration), requestedScope: scope, store: true, context)
+                tokens, nonce: .notInThisGrant(.customRegistration), requestedScope: scope, storingInto: reservation, context)
             context.message(
                 "registered\(output.idTokenClaims?["sub"]?.stringValue.map { " \($0)" } ?? "") through \(identityProvider); tokens saved for profile \(context.configuration.profile)"
             )

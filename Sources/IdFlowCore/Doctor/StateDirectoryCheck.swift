@@ -66,7 +66,12 @@ enum StateDirectoryCheck {
             let store = TokenStore(directory: profiles.appendingPathComponent(name, isDirectory: true))
             do throws(IdFlowError) {
                 guard let stored = try store.load() else { continue }
-                lines.append("profile \(name): \(describe(stored, now: now))")
+                var line = "profile \(name): \(describe(stored, now: now))"
+                if let waiting = store.recoveryFiles.last {
+                    let refresh = "idflow refresh" + (name == "default" ? "" : " --profile \(ShellWord.quote(name))")
+                    line += " (kept in \(waiting.lastPathComponent) after a failed save; `\(refresh)` puts it back in tokens.json)"
+                }
+                lines.append(line)
             } catch {
                 lines.append("profile \(name): \(error.message)")
             }

@@ -19,7 +19,7 @@ public struct Logout: Sendable {
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Result {
         let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
-        return try await tokenStore.withLock { () throws(IdFlowError) -> Result in
+        return try await tokenStore.withLock(context) { () throws(IdFlowError) -> Result in
             guard let stored = try tokenStore.load() else {
                 context.message("nothing is stored for profile \(context.configuration.profile); already logged out")
                 return Result(profile: context.configuration.profile, revoked: [], cleared: false)

@@ -49,8 +49,9 @@ public struct RefreshTokens: Sendable {
             return server.result(response, claims: claims, previous: nil).0
         }
         let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
-        return try await tokenStore.withLock { () throws(IdFlowError) -> TokenOutput in
-            // Read under the lock: a run that waited sees the token the previous holder rotated in.
+        return try await tokenStore.withLock(context) { () throws(IdFlowError) -> TokenOutput in
+            // Read under the lock: a run that waited sees the token the previous holder rotated in (or the one a
+            // failed save left in a recovery file, which taking the lock moved back into the store).
             let stored = try tokenStore.loadRequired(profile: context.configuration.profile)
             guard condition.requiresGrant(stored, now: context.now()) else {
                 return TokenOutput(response: stored.tokens, expiresAt: stored.expiresAt, idTokenClaims: stored.idTokenClaims)
@@ -60,6 +61,9 @@ public struct RefreshTokens: Sendable {
                     "profile \(context.configuration.profile) has no refresh token (was offline_access granted?)",
                     hint: "log in again with `idflow login-pkce` and the offline_access scope")
             }
+            // The room for the rotated token is taken first: a store that cannot take the write is refused here,
+            // while the stored refresh token still works.
+            let reservation = store ? try tokenStore.reserve() : nil
             let server = try await AuthorizationServer.discover(context, for: stored, clientSecret: clientSecret)
             // Without a scope of its own the grant keeps the original one, ID token included.
             let requestedScope = scope ?? stored.tokens.scope
@@ -75,12 +79,12 @@ public struct RefreshTokens: Sendable {
                     throw IdFlowError.security("the refreshed ID token is for another subject than the stored one", hint: "log in again")
                 }
             } catch {
-                try keepRotatedRefreshToken(response, replacing: refreshToken, in: stored, tokenStore, context)
+                try keepRotatedRefreshToken(response, replacing: refreshToken, in: stored, into: reservation, tokenStore, context)
                 throw error
             }
             let (output, record) = server.result(response, claims: claims, previous: stored)
-            if store {
-                try tokenStore.save(record)
+            if let reservation {
+                try tokenStore.save(record, into: reservation, context)
             } else if response.refreshToken != nil, response.refreshToken != refreshToken {
                 context.notice(
                     "warning: --no-store: the rotated refresh token was not saved; the stored one stops working after the grace period")
@@ -96,13 +100,14 @@ public struct RefreshTokens: Sendable {
     /// the new refresh token is kept, because the server has already retired the one it replaced and the next
     /// refresh after the grace period would otherwise be taken for a stolen token (and end the whole family).
     private func keepRotatedRefreshToken(
-        _ response: TokenResponse, replacing presented: String, in stored: StoredTokens, _ tokenStore: TokenStore, _ context: IdFlowContext
+        _ response: TokenResponse, replacing presented: String, in stored: StoredTokens, into reservation: SecureFile.Reservation?,
+        _ tokenStore: TokenStore, _ context: IdFlowContext
     ) throws(IdFlowError) {
-        guard store, let rotated = response.refreshToken, rotated != presented else { return }
+        guard let reservation, let rotated = response.refreshToken, rotated != presented else { return }
         var kept = stored
         kept.tokens.refreshToken = rotated
         kept.savedAt = context.now()
-        try tokenStore.save(kept)
+        try tokenStore.save(kept, into: reservation, context)
         context.notice(
             "the refreshed tokens failed the checks and were dropped; the rotated refresh token was saved for profile \(context.configuration.profile), so the next refresh can still work"
         )

@@ -99,19 +99,20 @@ public struct AuthorizationServer: Sendable {
     }
 
     /// The end of every fresh login (`login-pkce`, `login-device`, `register --idp`): the ID token checked, then
-    /// the result built and, with `store`, saved for the profile under its lock. Nothing is printed or stored
-    /// before the checks pass. Call `prepareToValidate` before the grant that produced `response`.
+    /// the result built and, with a `reservation`, saved for the profile under its lock (or kept in a recovery file
+    /// when the store still cannot take it). Nothing is printed or stored before the checks pass. Call
+    /// `prepareToValidate`, and to store `TokenStore.reserve`, before the grant that produced `response`.
     public func acceptLogin(
-        _ response: TokenResponse, nonce: NonceRequirement, requestedScope: String?, store: Bool, _ context: IdFlowContext
+        _ response: TokenResponse, nonce: NonceRequirement, requestedScope: String?, storingInto reservation: SecureFile.Reservation?,
+        _ context: IdFlowContext
     ) async throws(IdFlowError) -> TokenOutput {
         let claims = try await validateIDToken(in: response, nonce: nonce, requestedScope: requestedScope)
         let (output, record) = result(response, claims: claims, previous: nil)
-        if store {
+        if let reservation {
             let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
-            try await tokenStore.withLock { () throws(IdFlowError) in
-                Self.warnIfReplacing(try? tokenStore.load(), with: claims, context)
-                try tokenStore.save(record)
-            }
+            // The login it replaces, read as every reader does (no lock needed): only its subject is compared.
+            Self.warnIfReplacing(try? tokenStore.load(), with: claims, context)
+            try await tokenStore.saveUnderLock(record, into: reservation, context)
         }
         return output
     }

@@ -45,13 +45,12 @@ public struct LoginClient: Sendable {
         // A scope chosen for this command; without one a private key asks for the service app's scopes, a secret
         // for none (the server's default scopes).
         let scope = configuration.explicitScope ?? (key != nil ? settings.scopes.joined(separator: " ") : nil)
+        let tokenStore = TokenStore(directory: configuration.profileDirectory)
+        let reservation = store ? try tokenStore.reserve() : nil
         let response = try await server.http.send(
             ClientCredentialsGrantRequest(tokenEndpoint: server.metadata.tokenEndpoint, client: client, scope: scope))
         let (output, record) = server.result(response, claims: nil, previous: nil)
-        if store {
-            let tokenStore = TokenStore(directory: configuration.profileDirectory)
-            try await tokenStore.withLock { () throws(IdFlowError) in try tokenStore.save(record) }
-        }
+        if let reservation { try await tokenStore.saveUnderLock(record, into: reservation, context) }
         return output
     }
 }

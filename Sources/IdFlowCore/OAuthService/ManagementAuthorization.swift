@@ -45,7 +45,8 @@ extension Configuration {
     /// The management credentials this configuration chose: the API token, or the service app of PrivateKey mode
     /// with its token cached in the profile's state directory.
     func managementCredentials(
-        http: HTTPClient, now: @escaping @Sendable () -> Date, bearerInPlaceOfDPoP: BearerInPlaceOfDPoP = .refused
+        http: HTTPClient, now: @escaping @Sendable () -> Date, bearerInPlaceOfDPoP: BearerInPlaceOfDPoP = .refused,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(IdFlowError) -> ManagementCredentials {
         switch managementMode {
         case .apiToken:
@@ -57,14 +58,14 @@ extension Configuration {
                     http: http, orgURL: try requireOrgURL(), clientID: clientID, scopes: serviceApp.scopes, dpop: serviceApp.dpop,
                     key: try serviceApp.requirePrivateKey(),
                     cache: ServiceAppTokenCache(profileDirectory: profileDirectory, clientID: clientID), now: now,
-                    bearerInPlaceOfDPoP: bearerInPlaceOfDPoP))
+                    bearerInPlaceOfDPoP: bearerInPlaceOfDPoP, warn: warn))
         }
     }
 }
 
 extension IdFlowContext {
     public func managementCredentials() throws(IdFlowError) -> ManagementCredentials {
-        try configuration.managementCredentials(http: http, now: now, bearerInPlaceOfDPoP: bearerInPlaceOfDPoP)
+        try configuration.managementCredentials(http: http, now: now, bearerInPlaceOfDPoP: bearerInPlaceOfDPoP, warn: notice)
     }
 
     /// Whether management calls can be made at all (an API token, or PrivateKey mode), for flows that only

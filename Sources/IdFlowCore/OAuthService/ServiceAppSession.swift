@@ -14,14 +14,18 @@ public actor ServiceAppSession {
     let cache: ServiceAppTokenCache?
     let now: @Sendable () -> Date
     let bearerInPlaceOfDPoP: BearerInPlaceOfDPoP
+    /// Where a token that could not be cached is reported (stderr).
+    let warn: @Sendable (String) -> Void
     private var current: ServiceAppToken?
 
     /// `cache` nil keeps the token in memory only (`login-client --no-store`).
     init(
         http: HTTPClient, orgURL: URL, clientID: String, scopes: [String], dpop: Bool, key: ClientAssertionKey,
         cache: ServiceAppTokenCache?,
-        now: @escaping @Sendable () -> Date = { Date() }, bearerInPlaceOfDPoP: BearerInPlaceOfDPoP = .refused
+        now: @escaping @Sendable () -> Date = { Date() }, bearerInPlaceOfDPoP: BearerInPlaceOfDPoP = .refused,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.warn = warn
         self.bearerInPlaceOfDPoP = bearerInPlaceOfDPoP
         self.http = http
         self.orgURL = orgURL
@@ -57,7 +61,10 @@ public actor ServiceAppSession {
         token.serves(orgURL: orgURL, clientID: clientID, scopes: scopes, dpop: dpop, now: now())
     }
 
-    /// Under the cache's lock: what another run just cached, else a token request, cached for the next run.
+    /// Under the cache's lock: what another run just cached, else a token request, cached for the next run. A cache
+    /// that cannot be written (a full disk) costs the next run a token request, never this run its token: unlike a
+    /// user's rotated refresh token, the service app's token can always be asked for again with its key, so no room
+    /// is reserved before the request and nothing is kept aside; the run goes on with a warning.
     private func obtain(replacing refused: ServiceAppToken?) async throws(IdFlowError) -> ServiceAppToken {
         guard let cache else { return try await request(previous: nil) }
         let lock = try await cache.lock()
@@ -65,7 +72,13 @@ public actor ServiceAppSession {
         let cached = try cache.load()
         if let cached, cached.accessToken != refused?.accessToken, serves(cached) { return cached }
         let token = try await request(previous: cached)
-        try cache.save(token)
+        do throws(IdFlowError) {
+            try cache.save(token)
+        } catch {
+            warn(
+                "warning: the service app's token could not be cached (\(error.message)); this run uses it, the next one asks for a new one"
+            )
+        }
         return token
     }
 

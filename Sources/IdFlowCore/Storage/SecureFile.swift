@@ -20,6 +20,11 @@ public enum SecureFile {
             unlink(temporary.path)
             throw .localState("cannot write \(url.path): \(failure)", hint: hint)
         }
+        syncDirectory(directory)
+    }
+
+    /// Makes a rename in `directory` durable (fsync of the directory); best effort, as a rename that happened stays.
+    static func syncDirectory(_ directory: URL) {
         let directoryFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directoryFD >= 0 {
             fsync(directoryFD)
@@ -34,6 +39,12 @@ public enum SecureFile {
         if access(url.path, F_OK) == 0 { return false }
         let temporary = try temporaryCopy(of: data, beside: url, hint: hint)
         defer { unlink(temporary.path) }
+        return try publish(temporary, as: url, hint: hint)
+    }
+
+    /// Gives the file at `temporary` the name `url` as well, never replacing a file of that name: false when `url`
+    /// exists. The temporary's own name stays; the caller removes it.
+    static func publish(_ temporary: URL, as url: URL, hint: String) throws(IdFlowError) -> Bool {
         guard link(temporary.path, url.path) == 0 else {
             if errno == EEXIST { return false }
             throw .localState("cannot create \(url.path): \(String(cString: strerror(errno)))", hint: hint)
@@ -41,10 +52,15 @@ public enum SecureFile {
         return true
     }
 
+    /// A name for a temporary file beside `url`: hidden, this process's, and unlikely to be anyone else's.
+    static func temporaryName(beside url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    }
+
     /// The first half of every write here: `data` in a new 0600 temporary file beside `url`, fsynced.
     private static func temporaryCopy(of data: Data, beside url: URL, hint: String) throws(IdFlowError) -> URL {
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let temporary = temporaryName(beside: url)
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw .localState("cannot create \(temporary.path): \(String(cString: strerror(errno)))", hint: hint)
@@ -80,7 +96,7 @@ public enum SecureFile {
 }
 
 /// Writes all of `data` to `fd`, retrying short writes; the reason on failure.
-private func writeAll(_ data: Data, to fd: Int32) -> String? {
+func writeAll(_ data: Data, to fd: Int32) -> String? {
     data.withUnsafeBytes { buffer -> String? in
         var offset = 0
         while offset < buffer.count {
