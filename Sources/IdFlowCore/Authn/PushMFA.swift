@@ -16,12 +16,12 @@ public struct PushMFA: MFAResolver {
         self.pollInterval = pollInterval
     }
 
-    /// The push is sent and waited for under one SIGINT watch: Ctrl-C cancels the wait, and the transaction is
-    /// cancelled on the server before the run ends as `.interrupted` (exit 130).
+    /// The push is sent and waited for under one watch of SIGINT and SIGTERM: either cancels the wait, and the
+    /// transaction is cancelled on the server before the run ends as `.interrupted` (exit 130).
     public func sessionToken(for transaction: AuthnTransaction, authn: AuthnAPI) async throws(IdFlowError) -> String {
         let latest = Locked(transaction)
         do throws(IdFlowError) {
-            return try await Interruption.cancellingOnSIGINT(Self.interrupted) { () throws(IdFlowError) in
+            return try await Interruption.cancellingOnInterrupt(Self.interrupted) { () throws(IdFlowError) in
                 try await waitForPush(transaction, authn, latest: latest)
             }
         } catch {

@@ -6,32 +6,32 @@ import Foundation
     import Darwin
 #endif
 
-/// Turns Ctrl-C at a prompt into something the program can act on: a flow cleans up and exits 130
-/// (CONTRACT.md) instead of dying by SIGINT and leaving what it kept for the interrupted work behind.
+/// Turns Ctrl-C (or SIGTERM) at a prompt into something the program can act on: a flow cleans up and exits 130
+/// (CONTRACT.md) instead of dying by the signal and leaving what it kept for the interrupted work behind.
 ///
-/// While `body` waits for a line, SIGINT gets a handler installed without `SA_RESTART`, so the blocked `read`
-/// returns `EINTR` and the prompt returns. A process-directed signal may land on any thread; the handler then
-/// forwards it to the prompting thread, whose `read` is the one that must return.
+/// While `body` waits for a line, SIGINT and SIGTERM get a handler installed without `SA_RESTART`, so the blocked
+/// `read` returns `EINTR` and the prompt returns. A process-directed signal may land on any thread; the handler
+/// then forwards it to the prompting thread, whose `read` is the one that must return.
 enum PromptInterruption {
     // Written by the signal handler and read after the prompt returns; a handler can only reach globals.
+    /// The signal that arrived during the innermost `catching`, 0 for none.
     nonisolated(unsafe) private static var interrupted: Int32 = 0
     nonisolated(unsafe) private static var promptThread: pthread_t?
 
-    /// Runs `body` (a blocking prompt); throws `.interrupted` when Ctrl-C arrived while it waited.
+    /// Runs `body` (a blocking prompt); throws `.interrupted` when Ctrl-C or SIGTERM arrived while it waited.
     static func run<T>(_ body: () -> T) throws(IdFlowError) -> T {
         let (result, caught) = catching(body)
         guard !caught else { throw .interrupted("interrupted at the prompt") }
         return result
     }
 
-    /// Runs `body` with SIGINT caught and returns whether one arrived. Calls nest: the inner one restores
-    /// the outer one's handler and state when it returns.
+    /// Runs `body` with SIGINT and SIGTERM caught and returns whether one arrived. Calls nest: the inner one
+    /// restores the outer one's handlers and state when it returns.
     static func catching<T>(_ body: () -> T) -> (T, Bool) {
         let outer = (interrupted, promptThread)
         interrupted = 0
         promptThread = pthread_self()
         var action = sigaction()
-        var previous = sigaction()
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         #if canImport(Glibc)
@@ -39,48 +39,59 @@ enum PromptInterruption {
         #else
             action.__sigaction_u.__sa_handler = PromptInterruption.handle
         #endif
-        sigaction(SIGINT, &action, &previous)
-        // Worker threads (Dispatch, Swift concurrency) block most signals; this one must take SIGINT for its
-        // read to return.
-        let result = withSIGINTUnblocked(body)
-        sigaction(SIGINT, &previous, nil)
+        var previous: [(Int32, sigaction)] = []
+        for signal in Interruption.signals {
+            var old = sigaction()
+            sigaction(signal, &action, &old)
+            previous.append((signal, old))
+        }
+        // Worker threads (Dispatch, Swift concurrency) block most signals; this one must take them for its read
+        // to return.
+        let result = withSignalsUnblocked(body)
+        for (signal, var old) in previous { sigaction(signal, &old, nil) }
+        caughtSignal = interrupted
         let caught = interrupted != 0
         (interrupted, promptThread) = outer
         return (result, caught)
     }
 
-    /// Delivers SIGINT again, synchronously, to whoever handled it before the innermost `catching`: an outer
-    /// `catching` records it, the default disposition ends the process.
+    /// The signal the latest `catching` on this process caught, for `raiseAgain`.
+    nonisolated(unsafe) private static var caughtSignal: Int32 = 0
+
+    /// Delivers the signal just caught (SIGINT when none is known) again, synchronously, to whoever handled it
+    /// before the innermost `catching`: an outer `catching` records it, a wait's `Interruption` watch cancels the
+    /// wait, the default disposition ends the process.
     static func raiseAgain() {
-        withSIGINTUnblocked { _ = raise(SIGINT) }
+        let signal = caughtSignal != 0 ? caughtSignal : SIGINT
+        withSignalsUnblocked { _ = raise(signal) }
     }
 
-    /// Runs `body` with SIGINT unblocked on this thread, then puts the thread's mask back.
-    private static func withSIGINTUnblocked<T>(_ body: () -> T) -> T {
+    /// Runs `body` with SIGINT and SIGTERM unblocked on this thread, then puts the thread's mask back.
+    private static func withSignalsUnblocked<T>(_ body: () -> T) -> T {
         var unblock = sigset_t()
         var mask = sigset_t()
         sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
+        for signal in Interruption.signals { sigaddset(&unblock, signal) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, &mask)
         defer { pthread_sigmask(SIG_SETMASK, &mask, nil) }
         return body()
     }
 
-    /// Whether a SIGINT arrived during the innermost `catching`; a read loop checks it after `EINTR`.
+    /// Whether a signal arrived during the innermost `catching`; a read loop checks it after `EINTR`.
     static var wasInterrupted: Bool { interrupted != 0 }
 
-    private static let handle: @convention(c) (Int32) -> Void = { _ in
-        PromptInterruption.interrupted = 1
+    private static let handle: @convention(c) (Int32) -> Void = { signal in
+        PromptInterruption.interrupted = signal
         if let target = PromptInterruption.promptThread, pthread_equal(target, pthread_self()) == 0 {
-            pthread_kill(target, SIGINT)
+            pthread_kill(target, signal)
         }
     }
 }
 
 /// The terminal prompt behind `Console.live.promptSecret` and `promptLine`: the prompt on the terminal, one line
 /// read with echo off (or on). Unlike getpass(3), which also turns off signals so Ctrl-C would only add a character, Ctrl-C still
-/// interrupts: the terminal is put back and SIGINT raised again for whoever handles it (a flow's
-/// `PromptInterruption.run`, or the default, which ends the process).
+/// interrupts: the terminal is put back and the signal (SIGINT, or SIGTERM) raised again for whoever handles it (a
+/// flow's `PromptInterruption.run`, or the default, which ends the process).
 enum TerminalPrompt {
     static func ask(_ prompt: String, echo: Bool) -> String? {
         let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)

@@ -47,7 +47,7 @@ public struct LoginDevice: Sendable {
         return try await server.completeLogin(
             context, scope: scope, nonce: .notInThisGrant(.deviceAuthorization), store: store
         ) { () throws(IdFlowError) in
-            try await Interruption.cancellingOnSIGINT("interrupted while waiting for the device sign-in") { () throws(IdFlowError) in
+            try await Interruption.cancellingOnInterrupt("interrupted while waiting for the device sign-in") { () throws(IdFlowError) in
                 try await Self.poll(server.tokenEndpoint, authorization, limit: limit, context)
             }
         }

@@ -27,13 +27,13 @@ extension IdFlowError {
         case .configuration(let message, _), .invalidInput(let message, _), .notFound(let message, _), .rejected(let message, _),
             .authentication(let message, _), .denied(let message, _), .timedOut(let message, _),
             .security(let message, _), .localState(let message, _), .protocolViolation(let message),
-            .internalFailure(let message), .interrupted(let message):
+            .internalFailure(let message), .interrupted(let message, _):
             return message
         case .customRegistration(let stop):
             return stop.message
         case .idxPending(let pending):
             return pending.message
-        case .batchFailed(let failed, let lines, _):
+        case .batchFailed(let failed, let lines, _, _):
             return "\(failed) of \(lines) lines failed; each failed line's error is on its line of standard output"
         case .resource(let failure):
             return failure.message
@@ -60,15 +60,15 @@ extension IdFlowError {
             return hint
         case .weakPassword(_, let hint): return hint ?? "choose a password that meets every requirement listed in causes"
         case .protocolViolation: return "run again with --verbose to see the exchange"
-        case .interrupted: return "nothing was stored; run the command again to start over"
+        case .interrupted(_, let hint): return hint ?? "nothing was stored; run the command again to start over"
         case .internalFailure: return "this is a bug in idflow; please report it with the --verbose trace"
         case .customRegistration(let stop): return stop.hint
         case .idxPending(let pending):
             let resume = pending.transaction.map { " and --resume \($0)" } ?? ""
             if let hint = pending.hint { return hint + resume }
             return "answer the fields listed on standard output with --answer name=value (name=@FILE, name=@- for stdin)\(resume)"
-        case .batchFailed:
-            return "fix the failed lines and run the batch again with --skip-existing; `jq 'select(.ok | not)'` lists them"
+        case .batchFailed(_, _, _, let hint):
+            return hint ?? "fix the failed lines and run the batch again with --skip-existing; `jq 'select(.ok | not)'` lists them"
         case .resource(let failure): return failure.hint
         }
     }

@@ -28,9 +28,10 @@ public enum IdFlowError: Error, Sendable, Equatable {
     case denied(String, hint: String? = nil)
     /// Gave up waiting for something (a browser callback, a push answer).
     case timedOut(String, hint: String? = nil)
-    /// The user pressed Ctrl-C (SIGINT) while idflow waited or at a prompt; nothing was stored, and what was
-    /// kept for the interrupted work has been removed.
-    case interrupted(String)
+    /// The user pressed Ctrl-C (SIGINT), or SIGTERM came, while idflow waited or at a prompt; nothing was stored,
+    /// and what was kept for the interrupted work has been removed. `hint` when something was done that the
+    /// default hint would deny (an interrupted batch has created users).
+    case interrupted(String, hint: String? = nil)
     /// A security check failed: state mismatch, token signature or claims, an unexpected host.
     case security(String, hint: String? = nil)
     /// The local state (token store, device keys, lock) cannot be used.
@@ -49,8 +50,9 @@ public enum IdFlowError: Error, Sendable, Equatable {
     /// pending form is printed on stdout.
     case idxPending(IDX.PendingForm)
     /// Some lines of a `register --batch` failed; each failed line carries its own error on stdout, and the
-    /// run ends with the code of the most severe (`BatchRegistration.severity`).
-    case batchFailed(failed: Int, lines: Int, exitStatus: IdFlowExitCode)
+    /// run ends with the code of the most severe (`BatchRegistration.severity`). `hint` when the batch knows
+    /// better than "fix the failed lines" (the org stopped answering).
+    case batchFailed(failed: Int, lines: Int, exitStatus: IdFlowExitCode, hint: String? = nil)
     /// A protected resource (`idflow api`) answered with a status other than success; the status decides the code.
     case resource(ResourceFailure)
 }
@@ -77,7 +79,7 @@ extension IdFlowError {
         case .internalFailure: return .internalFailure
         case .customRegistration(let stop): return stop.recoverable ? .registrationRetry : .registrationRestart
         case .idxPending: return .rejected
-        case .batchFailed(_, _, let exitStatus): return exitStatus
+        case .batchFailed(_, _, let exitStatus, _): return exitStatus
         case .resource(let failure): return failure.exitStatus
         }
     }

@@ -27,7 +27,7 @@ public enum IdFlowExitCode: Int32, Sendable, CaseIterable {
     case security = 13
     /// Bad flags or missing configuration.
     case usage = 64
-    /// Interrupted (Ctrl-C / SIGINT) after cleaning up, or after finishing and reporting what was under way:
-    /// nothing half-stored or half-reported.
+    /// Interrupted (Ctrl-C / SIGINT, or SIGTERM while idflow waits) after cleaning up, or after finishing and
+    /// reporting what was under way: nothing half-stored or half-reported.
     case interrupted = 130
 }

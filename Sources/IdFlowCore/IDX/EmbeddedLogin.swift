@@ -46,10 +46,10 @@ public struct EmbeddedLogin: Sendable {
         self.pollTimeout = pollTimeout
     }
 
-    /// Ctrl-C anywhere in the run (a request, a wait, a prompt) ends it as `.interrupted` (exit 130) after the
-    /// sign-in was cancelled on the server; one SIGINT watch covers the whole run.
+    /// Ctrl-C or SIGTERM anywhere in the run (a request, a wait, a prompt) ends it as `.interrupted` (exit 130) after
+    /// the sign-in was cancelled on the server; one watch of both signals covers the whole run.
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
-        try await Interruption.cancellingOnSIGINT("interrupted during the embedded sign-in") { () throws(IdFlowError) in
+        try await Interruption.cancellingOnInterrupt("interrupted during the embedded sign-in") { () throws(IdFlowError) in
             try await signIn(context)
         }
     }

@@ -152,10 +152,14 @@ public struct LoginPKCE: Sendable {
         let path = loopback?.path ?? "/callback"
         let receiver = try LoopbackReceiver(port: port ?? loopback?.port ?? 0)
         let request = try authorizationRequest(server, context, redirectURI: "http://127.0.0.1:\(receiver.port)\(path)")
-        opener.open(request.url, saying: "Opening the browser to sign in; if it does not open, visit:", to: context.notice)
-        // Only this login's redirect ends the wait; a forged or stray callback is refused and noted on stderr.
-        let code = try await receiver.waitForRedirect(path: path, expectedState: request.state, timeout: timeout) { note in
-            context.notice(note)
+        // Ctrl-C or SIGTERM from the moment the URL is shown ends the wait as `.interrupted` (exit 130, the error line),
+        // nothing stored. Only this login's redirect ends it otherwise; a forged or stray callback is refused and noted.
+        let code = try await Interruption.cancellingOnInterrupt("interrupted while waiting for the browser sign-in") {
+            () throws(IdFlowError) in
+            opener.open(request.url, saying: "Opening the browser to sign in; if it does not open, visit:", to: context.notice)
+            return try await receiver.waitForRedirect(path: path, expectedState: request.state, timeout: timeout) { note in
+                context.notice(note)
+            }
         }
         return (request, code)
     }

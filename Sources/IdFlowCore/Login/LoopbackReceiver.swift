@@ -117,27 +117,75 @@ public final class LoopbackReceiver: @unchecked Sendable {
     }
 
     /// Serves until a request to `path` gets `.finish` from `decide`, and returns its URL
-    /// (`http://127.0.0.1:PORT/path?…`); `.timedOut` when `timeout` passes first.
+    /// (`http://127.0.0.1:PORT/path?…`); `.timedOut` when `timeout` passes first, `.interrupted` as soon as the
+    /// task is cancelled (Ctrl-C: the caller's `Interruption`), so a wait never outlives the one who waits.
     public func waitForCallback(
         path: String, timeout: Duration, requestTimeout: Duration = .seconds(5), decide: @Sendable @escaping (String) -> Verdict
     ) async throws(IdFlowError) -> String {
         let fd = socketFD
         let port = self.port
-        let result: Result<String, IdFlowError> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var server = Server(
-                    listener: fd, port: port, path: path, deadline: ContinuousClock.now + timeout, requestTimeout: requestTimeout,
-                    decide: decide)
-                let url = server.run()
-                continuation.resume(
-                    returning: url.map { .success($0) }
-                        ?? .failure(
-                            .timedOut(
-                                "no browser redirect arrived on 127.0.0.1:\(port) within \(timeout.components.seconds) s",
-                                hint: "finish the sign-in in the browser sooner, or raise --browser-timeout")))
+        let wake = CancellationPipe()
+        let result: Result<String, IdFlowError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    var server = Server(
+                        listener: fd, cancellation: wake.readEnd, port: port, path: path, deadline: ContinuousClock.now + timeout,
+                        requestTimeout: requestTimeout, decide: decide)
+                    let outcome = server.run()
+                    wake.finish()
+                    switch outcome {
+                    case .callback(let url): continuation.resume(returning: .success(url))
+                    case .cancelled:
+                        continuation.resume(returning: .failure(.interrupted("interrupted while waiting for the browser redirect")))
+                    case .deadline:
+                        continuation.resume(
+                            returning: .failure(
+                                .timedOut(
+                                    "no browser redirect arrived on 127.0.0.1:\(port) within \(timeout.components.seconds) s",
+                                    hint: "finish the sign-in in the browser sooner, or raise --browser-timeout")))
+                    }
+                }
             }
+        } onCancel: {
+            wake.signal()
         }
         return try result.get()
+    }
+}
+
+/// Wakes the loopback server's `poll` when the wait is cancelled: a byte written to a pipe it watches. The write
+/// end is closed under the lock once the server is done, so a cancellation after that writes nowhere (never to a
+/// descriptor number the process has since reused).
+private final class CancellationPipe: Sendable {
+    let readEnd: Int32
+    private let writeEnd: Locked<Int32>
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        }
+        readEnd = ends[0]
+        writeEnd = Locked(ends[1])
+    }
+
+    func signal() {
+        writeEnd.withLock { fd in
+            guard fd >= 0 else { return }
+            var byte: UInt8 = 1
+            _ = write(fd, &byte, 1)
+        }
+    }
+
+    /// Closes both ends; called once, by the server's thread when it is done.
+    func finish() {
+        writeEnd.withLock { fd in
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+        if readEnd >= 0 { close(readEnd) }
     }
 }
 
@@ -155,7 +203,17 @@ private struct Server {
     /// More connections than this at once and the oldest is dropped, so a flood cannot lock the browser out.
     static let maximumConnections = 16
 
+    /// How `run` ended.
+    enum Outcome {
+        /// The request that ended the wait, by its URL.
+        case callback(String)
+        case deadline
+        case cancelled
+    }
+
     let listener: Int32
+    /// Readable once the wait is cancelled (-1: never).
+    let cancellation: Int32
     let port: UInt16
     let path: String
     let deadline: ContinuousClock.Instant
@@ -164,10 +222,11 @@ private struct Server {
     var connections: [Connection] = []
 
     init(
-        listener: Int32, port: UInt16, path: String, deadline: ContinuousClock.Instant, requestTimeout: Duration,
+        listener: Int32, cancellation: Int32, port: UInt16, path: String, deadline: ContinuousClock.Instant, requestTimeout: Duration,
         decide: @escaping (String) -> LoopbackReceiver.Verdict
     ) {
         self.listener = listener
+        self.cancellation = cancellation
         self.port = port
         self.path = path
         self.deadline = deadline
@@ -175,25 +234,28 @@ private struct Server {
         self.decide = decide
     }
 
-    /// The callback URL that ended the wait, or nil at the deadline.
-    mutating func run() -> String? {
+    /// The callback URL that ended the wait, or why none did.
+    mutating func run() -> Outcome {
         defer {
             for connection in connections { close(connection.fd) }
             connections = []
         }
         while true {
             let now = ContinuousClock.now
-            guard now < deadline else { return nil }
+            guard now < deadline else { return .deadline }
             dropExpired(now)
+            // The cancellation pipe last, so the connections' indices in `fds` stay shifted by the listener alone.
             var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             fds += connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            fds.append(pollfd(fd: cancellation, events: Int16(POLLIN), revents: 0))
             let wake = connections.map(\.deadline).reduce(deadline, min)
             let millis = Int32(min(max((wake - now).inSeconds * 1000, 1), 1000).rounded(.up))
             guard poll(&fds, nfds_t(fds.count), millis) > 0 else { continue }
+            if fds[fds.count - 1].revents != 0 { return .cancelled }
             // Connections first (their indices in `fds` are shifted by the listener), newest first so removal
             // does not move the ones still to be read.
             for index in connections.indices.reversed() where fds[index + 1].revents != 0 {
-                if let url = read(at: index) { return url }
+                if let url = read(at: index) { return .callback(url) }
             }
             if fds[0].revents != 0 { acceptAll() }
         }

@@ -53,24 +53,49 @@ public struct ListChallenges: Sendable {
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Output {
         let records = try Self.enrollments(context, enrollmentId: enrollmentId)
-        if records.isEmpty { context.message("no push enrollment is kept on this machine; `idflow enroll` creates one") }
-        var poll = PollingClock(context, limit: wait ?? .zero)
+        guard let wait else {
+            if records.isEmpty { context.message("no push enrollment is kept on this machine; `idflow enroll` creates one") }
+            return Output(challenges: try await Self.pending(records, context))
+        }
+        // Nothing can arrive for an enrollment that does not exist: say so now rather than wait out --wait.
+        guard !records.isEmpty else {
+            throw .notFound(
+                "no push enrollment is kept on this machine, so no push challenge can arrive",
+                hint: "`idflow enroll` makes this machine a push authenticator; then run `idflow challenges --wait` again")
+        }
+        // Ctrl-C or SIGTERM ends the wait as `.interrupted` (exit 130, the error line).
+        let pollInterval = self.pollInterval
+        return try await Interruption.cancellingOnInterrupt(Self.interrupted) { () throws(IdFlowError) in
+            try await Self.waitForChallenges(records, wait: wait, pollInterval: pollInterval, context)
+        }
+    }
+
+    static let interrupted = "interrupted while waiting for a push challenge"
+
+    /// Polls until at least one challenge is pending; `.timedOut` (exit 9) once `wait` has passed without one.
+    private static func waitForChallenges(
+        _ records: [EnrollmentRecord], wait: Duration, pollInterval: Duration, _ context: IdFlowContext
+    ) async throws(IdFlowError) -> Output {
+        var poll = PollingClock(context, limit: wait, interruption: .interrupted(interrupted))
         var announced = false
         while true {
-            let pending = records.isEmpty ? [] : try await PendingChallenges.of(records, context)
-            if !pending.isEmpty || wait == nil {
-                return Output(challenges: pending.map { Summary($0.0, $0.1) })
-            }
+            let pending = try await Self.pending(records, context)
+            if !pending.isEmpty { return Output(challenges: pending) }
             if !announced {
-                context.message("waiting up to \(Int(wait?.inSeconds ?? 0)) s for a push challenge…")
+                context.message("waiting up to \(Int(wait.inSeconds)) s for a push challenge…")
                 announced = true
             }
             guard try await poll.wait(pollInterval) else {
                 throw .timedOut(
-                    "no push challenge arrived within \(Int(wait?.inSeconds ?? 0)) s",
+                    "no push challenge arrived within \(Int(wait.inSeconds)) s",
                     hint: "start the sign-in that sends the push, or wait longer with --wait")
             }
         }
+    }
+
+    private static func pending(_ records: [EnrollmentRecord], _ context: IdFlowContext) async throws(IdFlowError) -> [Summary] {
+        guard !records.isEmpty else { return [] }
+        return try await PendingChallenges.of(records, context).map { Summary($0.0, $0.1) }
     }
 
     /// The enrollment `enrollmentId` (exit 5 when it is not kept here), or every enrollment of the configured org.

@@ -6,18 +6,23 @@ import Foundation
     import Darwin
 #endif
 
-/// Turns Ctrl-C into a clean end of one wait: while `body` runs, SIGINT cancels it instead of killing the
-/// process, so the command still prints its error line and exits 130 (CONTRACT.md) with nothing stored.
+/// Turns Ctrl-C (SIGINT) and SIGTERM into a clean end of one wait: while `body` runs, either signal cancels it
+/// instead of killing the process, so the command still prints its error line and exits 130 (CONTRACT.md) with
+/// nothing stored. SIGTERM is what `kill`, a CI runner's timeout and a service manager send: a runbook stopped
+/// that way is told what happened as one stopped by Ctrl-C is.
 public enum Interruption {
-    /// Runs `body`, cancelling it on SIGINT; a cancelled body ends as `.interrupted(message)`. The previous
-    /// SIGINT disposition is restored afterwards. A prompt inside `body` (`PromptInterruption`) takes SIGINT
-    /// for itself while it waits for a line.
-    public static func cancellingOnSIGINT<T: Sendable>(
+    /// The signals a wait turns into `.interrupted`.
+    public static let signals: [Int32] = [SIGINT, SIGTERM]
+
+    /// Runs `body`, cancelling it on SIGINT or SIGTERM; a cancelled body ends as `.interrupted(message)`. The
+    /// previous dispositions are restored afterwards. A prompt inside `body` (`PromptInterruption`) takes the
+    /// signals for itself while it waits for a line.
+    public static func cancellingOnInterrupt<T: Sendable>(
         _ message: String, _ body: @escaping @Sendable () async throws(IdFlowError) -> T
     ) async throws(IdFlowError) -> T {
         let task = Task { () async throws -> T in try await body() }
         do {
-            return try await whileWatchingSIGINT({ task.cancel() }) {
+            return try await whileWatchingInterrupts({ task.cancel() }) {
                 try await withTaskCancellationHandler {
                     try await task.value
                 } onCancel: {
@@ -32,23 +37,23 @@ public enum Interruption {
         }
     }
 
-    /// Calls `handler` on every SIGINT while `body` runs, instead of the signal's default action (a batch
-    /// stops taking new lines, a wait is cancelled); the previous disposition is back afterwards.
-    public static func whileWatchingSIGINT<T>(
+    /// Calls `handler` on every SIGINT and SIGTERM while `body` runs, instead of the signals' default action (a
+    /// batch stops taking new lines, a wait is cancelled); the previous dispositions are back afterwards.
+    public static func whileWatchingInterrupts<T>(
         _ handler: @escaping @Sendable () -> Void, _ body: () async throws -> T
     ) async rethrows -> T {
-        let watch = SIGINTWatch.shared.register(handler)
-        defer { SIGINTWatch.shared.unregister(watch) }
+        let watch = InterruptWatch.shared.register(handler)
+        defer { InterruptWatch.shared.unregister(watch) }
         return try await body()
     }
 }
 
-/// SIGINT as an event: a handler that only writes a byte to a pipe (all a signal handler may safely do), and a
-/// thread of its own that reads the pipe and calls whoever is registered. Unlike a dispatch signal source, it
-/// can be installed and removed any number of times in one process, and it never races a prompt's own handler
-/// for the signal: while a prompt waits, the prompt's handler is the one installed.
-final class SIGINTWatch: @unchecked Sendable {
-    static let shared = SIGINTWatch()
+/// SIGINT and SIGTERM as events: a handler that only writes a byte to a pipe (all a signal handler may safely
+/// do), and a thread of its own that reads the pipe and calls whoever is registered. Unlike a dispatch signal
+/// source, it can be installed and removed any number of times in one process, and it never races a prompt's
+/// own handler for the signal: while a prompt waits, the prompt's handler is the one installed.
+final class InterruptWatch: @unchecked Sendable {
+    static let shared = InterruptWatch()
 
     // The signal handler can reach only globals.
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
@@ -56,7 +61,8 @@ final class SIGINTWatch: @unchecked Sendable {
     private struct State {
         var next = 0
         var handlers: [Int: @Sendable () -> Void] = [:]
-        var previous = sigaction()
+        /// The dispositions found when the first handler was registered, by signal.
+        var previous: [Int32: sigaction] = [:]
     }
     private let state = Locked(State())
 
@@ -67,10 +73,10 @@ final class SIGINTWatch: @unchecked Sendable {
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         let readEnd = ends[0]
         let thread = Thread { [state] in
-            // Worker threads block most signals; this one takes SIGINT, so there is always a thread to run the handler.
+            // Worker threads block most signals; this one takes both, so there is always a thread to run the handler.
             var unblock = sigset_t()
             sigemptyset(&unblock)
-            sigaddset(&unblock, SIGINT)
+            for signal in Interruption.signals { sigaddset(&unblock, signal) }
             pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
             var byte: UInt8 = 0
             while true {
@@ -80,11 +86,11 @@ final class SIGINTWatch: @unchecked Sendable {
                 for handler in state.withLock({ Array($0.handlers.values) }) { handler() }
             }
         }
-        thread.name = "idflow-sigint"
+        thread.name = "idflow-signals"
         thread.start()
     }
 
-    /// Calls `handler` on every SIGINT until `unregister`; the first registration installs the handler.
+    /// Calls `handler` on every SIGINT and SIGTERM until `unregister`; the first registration installs the handler.
     func register(_ handler: @escaping @Sendable () -> Void) -> Int {
         state.withLock { state in
             if state.handlers.isEmpty {
@@ -92,11 +98,15 @@ final class SIGINTWatch: @unchecked Sendable {
                 sigemptyset(&action.sa_mask)
                 action.sa_flags = SA_RESTART
                 #if canImport(Glibc)
-                    action.__sigaction_handler.sa_handler = SIGINTWatch.handle
+                    action.__sigaction_handler.sa_handler = InterruptWatch.handle
                 #else
-                    action.__sigaction_u.__sa_handler = SIGINTWatch.handle
+                    action.__sigaction_u.__sa_handler = InterruptWatch.handle
                 #endif
-                sigaction(SIGINT, &action, &state.previous)
+                for signal in Interruption.signals {
+                    var previous = sigaction()
+                    sigaction(signal, &action, &previous)
+                    state.previous[signal] = previous
+                }
             }
             state.next += 1
             state.handlers[state.next] = handler
@@ -104,16 +114,18 @@ final class SIGINTWatch: @unchecked Sendable {
         }
     }
 
-    /// Stops calling the handler; the last one out puts the previous disposition back.
+    /// Stops calling the handler; the last one out puts the previous dispositions back.
     func unregister(_ id: Int) {
         state.withLock { state in
             state.handlers[id] = nil
-            if state.handlers.isEmpty { sigaction(SIGINT, &state.previous, nil) }
+            guard state.handlers.isEmpty else { return }
+            for (signal, var previous) in state.previous { sigaction(signal, &previous, nil) }
+            state.previous = [:]
         }
     }
 
     private static let handle: @convention(c) (Int32) -> Void = { _ in
         var byte: UInt8 = 1
-        _ = write(SIGINTWatch.writeEnd, &byte, 1)
+        _ = write(InterruptWatch.writeEnd, &byte, 1)
     }
 }

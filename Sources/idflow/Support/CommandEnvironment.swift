@@ -9,8 +9,8 @@ struct CommandEnvironment: Sendable {
     /// Read when a command asks, not when the environment is made: parsing, help and the version need none.
     private var readVariables: @Sendable () -> [String: String]
     var makeContext: @Sendable (ConfigurationFlags) throws(IdFlowError) -> IdFlowContext
-    /// Runs `body` with a batch interruption switch: the live one is flipped by SIGINT (Ctrl-C) while `body`
-    /// runs; a test's is a plain one it may flip itself.
+    /// Runs `body` with a batch interruption switch: the live one is flipped by SIGINT (Ctrl-C) or SIGTERM while
+    /// `body` runs; a test's is a plain one it may flip itself.
     var withInterruption: @Sendable (_ body: (BatchInterruption) async throws -> Void) async throws -> Void = { body in
         try await body(BatchInterruption())
     }

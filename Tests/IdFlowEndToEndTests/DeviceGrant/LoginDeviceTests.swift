@@ -123,10 +123,12 @@ struct LoginDeviceTests {
         #expect(ContinuousClock.now - slowedAt >= .seconds(4), "the next poll came about 6 s after the slow_down")
     }
 
-    @Test func ctrlCWhileWaitingExits130AndStoresNothing() async throws {
+    /// Ctrl-C, or SIGTERM (`kill`, a CI job's timeout), while the code waits for its approval.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalWhileWaitingExits130AndStoresNothing(signal: Int32) async throws {
         let sandbox = try await Self.sandbox()
         let (session, _) = try await Self.start(sandbox)
-        kill(session.processIdentifier, SIGINT)
+        kill(session.processIdentifier, signal)
         let login = try await session.finish()
         #expect(login.exitCode == 130, "\(login)")
         #expect(login.error?["kind"] == "interrupted")

@@ -154,7 +154,8 @@ struct EmbeddedPolicyTests {
         #expect(try listed.json()["challenges"]?.arrayValue?.isEmpty == true, "the cancelled sign-in withdrew its push")
     }
 
-    @Test func ctrlCWhileThePushWaitsCancelsTheSignInAndExits130() async throws {
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalWhileThePushWaitsCancelsTheSignInAndExits130(signal: Int32) async throws {
         let sandbox = try await Self.sandbox(#"{"authenticators": ["password", "okta_verify"]}"#)
         defer { sandbox.stop() }
         try await enrolledUser(sandbox, "impatient@example.com")
@@ -167,7 +168,7 @@ struct EmbeddedPolicyTests {
             ], environment: sandbox.environment)
         _ = try await session.waitForStderrLine { $0.contains("waiting up to") }
         _ = try await firstPendingChallenge(sandbox)
-        kill(session.processIdentifier, SIGINT)
+        kill(session.processIdentifier, signal)
         let login = try await session.finish()
         #expect(login.exitCode == 130, "\(login)")
         #expect(login.error?["kind"] == "interrupted")

@@ -47,4 +47,28 @@ struct EmbeddedTerminalTests {
         let kept = sandbox.stateDirectory.appendingPathComponent("idx").path
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: kept)) ?? []).isEmpty)
     }
+
+    /// SIGTERM at a prompt (the terminal closed by a CI runner, `kill`) ends it as Ctrl-C does: the terminal is put
+    /// back, the sign-in cancelled, exit 130 with the error line; it never leaves the process blocked in the read.
+    @Test func sigtermAtAPromptCancelsTheSignInAndExits130() async throws {
+        let sandbox = try await LiveSandbox.start()
+        _ = try await sandbox.createActiveUser(email: "stopped@example.com", password: Self.password)
+        let session = try InteractiveSession.startInTerminal(
+            ["login-pkce", "--embedded", "--answer", "identifier=stopped@example.com"], environment: sandbox.environment)
+        _ = try await session.waitForPrompt { $0.hasSuffix("Password (required, hidden): ") }
+        kill(Self.idflowProcess(session), SIGTERM)
+        let result = try await session.finish(timeout: .seconds(60))
+        #expect(result.exitCode == 130, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.error?["kind"] == "interrupted")
+        #expect(result.stderr.contains("cancelled the sign-in on the server"))
+    }
+
+    /// The idflow process of a terminal session: `setsid` runs it as a child when it cannot make itself a session
+    /// leader, so the session's own process may be `setsid` waiting for it.
+    static func idflowProcess(_ session: InteractiveSession) -> Int32 {
+        let pid = session.processIdentifier
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { Int32($0) } ?? pid
+    }
 }

@@ -109,6 +109,24 @@ struct LoginPKCETests {
         #expect(login.exitCode == 9, "\(login)")
     }
 
+    /// Ctrl-C (or SIGTERM) while the browser sign-in is awaited ends the wait at once, not at --browser-timeout:
+    /// exit 130, the error line, nothing stored.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalWhileTheBrowserWaitsExits130AndStoresNothing(signal: Int32) async throws {
+        let sandbox = try await LiveSandbox.start()
+        var environment = sandbox.environment
+        environment["BROWSER"] = "true"
+        let session = try InteractiveSession.start(["login-pkce", "--browser", "--browser-timeout", "600"], environment: environment)
+        _ = try await session.waitForStderrLine { $0.contains("/v1/authorize?") }
+        kill(session.processIdentifier, signal)
+        let login = try await session.finish(timeout: .seconds(60))
+        #expect(login.exitCode == 130, "\(login)")
+        #expect(login.error?["kind"] == "interrupted")
+        #expect(login.error?["message"] == "interrupted while waiting for the browser sign-in")
+        #expect(login.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: tokensFile(sandbox)))
+    }
+
     /// Another local process answers the listener first with a code and a state of its own: it gets a 400
     /// page, and the real redirect that follows still logs in.
     @Test func aForgedRedirectGets400AndTheRealRedirectStillLogsIn() async throws {

@@ -92,9 +92,10 @@ struct PushMFATests {
         #expect(try await sandbox.idflow(["challenges"]).json()["challenges"]?.arrayValue?.isEmpty == true, "the push was withdrawn")
     }
 
-    /// Ctrl-C ends the wait as the embedded sign-in's does: the Authn transaction is cancelled on the server, so
-    /// the push it sent can no longer be approved from another process.
-    @Test func ctrlCWhileThePushWaitsCancelsTheTransactionAndExits130() async throws {
+    /// Ctrl-C (or SIGTERM) ends the wait as the embedded sign-in's does: the Authn transaction is cancelled on the
+    /// server, so the push it sent can no longer be approved from another process.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalWhileThePushWaitsCancelsTheTransactionAndExits130(signal: Int32) async throws {
         let (sandbox, _) = try await enrolled("impatient@example.com")
         defer { sandbox.stop() }
         let passwordFile = sandbox.home.appendingPathComponent("password.txt")
@@ -107,7 +108,7 @@ struct PushMFATests {
         let transaction = try #require(challenge["transactionId"]?.stringValue)
         #expect(try await sandbox.call("GET", "/sandbox/push/\(transaction)").1?["status"] == "WAITING")
 
-        kill(session.processIdentifier, SIGINT)
+        kill(session.processIdentifier, signal)
         let login = try await session.finish()
         #expect(login.exitCode == 130, "\(login)")
         #expect(login.error?["kind"] == "interrupted")
@@ -118,6 +119,34 @@ struct PushMFATests {
         let late = try await sandbox.idflow(["resolve", "--transaction-id", transaction, "--approve"])
         #expect(late.exitCode == 5, "the withdrawn push cannot be approved: \(late)")
         #expect(try await sandbox.call("GET", "/sandbox/push/\(transaction)").1?["status"] != "APPROVED")
+    }
+
+    /// `challenges --wait` is a wait like the others: Ctrl-C or SIGTERM ends it with exit 130 and the error line.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalWhileChallengesWaitsExits130(signal: Int32) async throws {
+        let (sandbox, _) = try await enrolled("waiter@example.com")
+        defer { sandbox.stop() }
+        let session = try InteractiveSession.start(["challenges", "--wait", "600"], environment: sandbox.environment)
+        _ = try await session.waitForStderrLine { $0.contains("waiting up to 600 s for a push challenge") }
+        kill(session.processIdentifier, signal)
+        let result = try await session.finish(timeout: .seconds(60))
+        #expect(result.exitCode == 130, "\(result)")
+        #expect(result.error?["kind"] == "interrupted")
+        #expect(result.error?["message"] == "interrupted while waiting for a push challenge")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// With no push enrollment nothing can arrive: `challenges --wait` says so at once, naming `idflow enroll`,
+    /// instead of waiting out its time and suggesting a longer one.
+    @Test func challengesWaitWithoutAnEnrollmentEndsAtOnceNamingEnroll() async throws {
+        let sandbox = try await LiveSandbox.start()
+        defer { sandbox.stop() }
+        let result = try await sandbox.idflow(["challenges", "--wait", "110"])
+        #expect(result.exitCode == 5, "\(result)")
+        #expect(result.error?["kind"] == "not_found")
+        #expect(result.error?["hint"]?.stringValue?.contains("`idflow enroll`") == true, "\(result.stderr)")
+        #expect(!result.stderr.contains("waiting up to"))
+        #expect(result.stdout.isEmpty)
     }
 
     @Test func userVerificationNeedsTheRightPIN() async throws {

@@ -90,7 +90,9 @@ struct RegisterBatchTests {
         #expect(try await logins(sandbox).count == 25)
     }
 
-    @Test func ctrlCFinishesWhatIsUnderWayAndARerunWithSkipExistingCompletes() async throws {
+    /// Ctrl-C and SIGTERM (a CI job's timeout, `kill`, a service manager) end the run the same way.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalFinishesWhatIsUnderWayAndARerunWithSkipExistingCompletes(signal: Int32) async throws {
         let sandbox = try await LiveSandbox.start()
         // Slow the run down: 10 users per 3-second window, so it is still running when interrupted.
         try await sandbox.call("POST", "/sandbox/rate-limits", json: ["family": "users", "limit": 10, "windowSeconds": 3])
@@ -104,7 +106,7 @@ struct RegisterBatchTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         try await Task.sleep(for: .milliseconds(500))
-        kill(session.processIdentifier, SIGINT)
+        kill(session.processIdentifier, signal)
         let interrupted = try await session.finish(timeout: .seconds(20))
         #expect(interrupted.exitCode == 130, "\(interrupted)")
         let first = lines(interrupted.stdout)
@@ -113,6 +115,11 @@ struct RegisterBatchTests {
         #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count, "what completed, in input order")
         #expect(first.allSatisfy { $0["ok"] == true })
         #expect(interrupted.stderr.contains("interrupted after \(first.count) lines"))
+        // The error line ends stderr, and its hint says what the message says: users were created, rerun with --skip-existing.
+        #expect(interrupted.error?["kind"] == "interrupted")
+        let hint = interrupted.error?["hint"]?.stringValue ?? ""
+        #expect(hint.contains("\(first.count) users were created") && hint.contains("--skip-existing"), "\(hint)")
+        #expect(!hint.contains("nothing was stored"))
         let reported = Set(first.compactMap { $0["user"]?["profile"]?["login"]?.stringValue })
         #expect(try await logins(sandbox) == reported, "every user created was reported, nothing else was created")
 
@@ -125,6 +132,50 @@ struct RegisterBatchTests {
         #expect(Set(skipped.compactMap { $0["user"]?["profile"]?["login"]?.stringValue }) == reported)
         #expect(Set(skipped.compactMap { $0["user"]?["id"] }) == Set(first.compactMap { $0["user"]?["id"] }), "the same users, looked up")
         #expect(try await logins(sandbox).count == 80)
+    }
+
+    /// The org goes away mid-batch (the sandbox killed, as in a real outage): every line is still reported, those
+    /// not yet sent at once instead of each spending a retry budget against nobody, and the run ends with the
+    /// batch's error line and exit 6. The timeout only keeps a broken build from hanging the suite.
+    @Test func anOrgThatGoesAwayMidBatchGetsEveryLineReportedAndExit6() async throws {
+        let sandbox = try await LiveSandbox.start()
+        // 40 users a second, so the batch is well under way, and far from done, when the org goes away.
+        try await sandbox.call("POST", "/sandbox/rate-limits", json: ["family": "users", "limit": 40, "windowSeconds": 1])
+        let count = 1000
+        let file = try write(ndjson(1...count), in: sandbox, name: "users.ndjson")
+        var environment = sandbox.environment
+        environment["IDFLOW_MAX_RETRIES"] = "3"
+        let session = try InteractiveSession.start(["register", "--batch", file, "--concurrency", "2"], environment: environment)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let (_, limits) = try await sandbox.call("GET", "/sandbox/rate-limits")
+            if let remaining = limits?["users"]?["remaining"]?.intValue, remaining < 40 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(1500))
+        kill(sandbox.process.processIdentifier, SIGKILL)
+        sandbox.process.waitUntilExit()
+
+        let result = try await session.finish(timeout: .seconds(300))
+        #expect(result.exitCode == 6, "\(result.stderr)")
+        let output = lines(result.stdout)
+        #expect(output.map { $0["line"]?.intValue } == Array(1...count), "one line for every input line, in input order")
+        let created = output.filter { $0["ok"] == true }
+        #expect(!created.isEmpty && created.count < count, "the org answered for a while: \(created.count)")
+        let failed = output.filter { $0["ok"] == false }
+        #expect(failed.allSatisfy { $0["error"]?["kind"] == "network" && $0["error"]?["exitCode"] == 6 })
+        let unsent = failed.filter { $0["error"]?["message"]?.stringValue?.contains("this line was not sent") == true }
+        #expect(unsent.count >= failed.count - 4, "only the lines under way (and their retries) were sent: \(failed.count - unsent.count)")
+        let firstUnsent = try #require(unsent.first?["line"]?.intValue)
+        let unsentLines = Set(unsent.compactMap { $0["line"]?.intValue })
+        let sentLater = (firstUnsent...count).filter { !unsentLines.contains($0) }
+        #expect(sentLater.count <= 2, "once the org was found gone only lines already under way were sent: \(sentLater)")
+        #expect(result.stderr.contains("the org stopped answering at line"), "\(result.stderr)")
+        #expect(result.stderr.contains("created \(created.count), skipped 0, failed \(failed.count) of \(count) lines"))
+        let error = try #require(result.error)
+        #expect(error["kind"] == "batch_failed" && error["exitCode"] == 6)
+        let hint = error["hint"]?.stringValue ?? ""
+        #expect(hint.contains("stopped answering") && hint.contains("--skip-existing"), "\(hint)")
     }
 
     /// What a script gets: `--quiet --summary-json` leaves stderr the summary line and, the batch having failed a

@@ -14,7 +14,7 @@ public struct BatchRegistration: Sendable {
     public var activate: Bool
     /// Treats a login that already exists as done: the user is looked up and reported as skipped.
     public var skipExisting: Bool
-    /// Stops the batch from taking new lines (SIGINT in the command, a call in tests).
+    /// Stops the batch from taking new lines (SIGINT or SIGTERM in the command, a call in tests).
     public var interruption: BatchInterruption
     /// Ends stderr with the summary as one JSON line (`--summary-json`), for scripts.
     public var summaryJSON: Bool
@@ -62,6 +62,24 @@ public struct BatchRegistration: Sendable {
         public var interrupted = false
         /// The failed lines' exit codes.
         public var failures: [IdFlowExitCode] = []
+        /// Set when the org stopped answering mid-run (`BatchOutage`).
+        public var outage: Outage?
+
+        /// Where the org stopped answering, and what that left undone.
+        public struct Outage: Sendable, Equatable {
+            /// The line whose request found the org gone.
+            public var line: Int
+            /// The transport's words for it ("connection refused").
+            public var reason: String
+            /// Lines reported as not sent because of it (they count as failed).
+            public var notSent: Int
+
+            public init(line: Int, reason: String, notSent: Int) {
+                self.line = line
+                self.reason = reason
+                self.notSent = notSent
+            }
+        }
 
         /// 0 when every line succeeded (skips count), 130 when interrupted, else the most severe failure's code.
         public var exitStatus: IdFlowExitCode {
@@ -71,21 +89,45 @@ public struct BatchRegistration: Sendable {
 
         /// What the run ends with when not every line succeeded, for the error line that is the last of stderr.
         public var failure: IdFlowError? {
-            if interrupted { return .interrupted(text) }
+            if interrupted { return .interrupted(text, hint: interruptedHint) }
             guard let status = BatchRegistration.mostSevere(failures) else { return nil }
-            return .batchFailed(failed: failed, lines: lines, exitStatus: status)
+            return .batchFailed(failed: failed, lines: lines, exitStatus: status, hint: outage.map(Self.outageHint))
+        }
+
+        /// Lines done, one way or another: each has its line on stdout.
+        private var reported: Int { created + skipped + failed }
+
+        /// The interrupted run's next step, in the terms of `text`: what was created, and that a rerun with
+        /// `--skip-existing` finishes without creating anyone twice. Never "nothing was stored" when users were.
+        public var interruptedHint: String {
+            guard reported > 0 else { return "no line was done, so no user was created; run the same command again" }
+            let users = created == 1 ? "1 user was" : "\(created) users were"
+            let notRun = max(lines - reported, 0)
+            let rest = notRun == 1 ? "1 line was" : "\(notRun) lines were"
+            return "\(users) created and \(rest) not run; run the same command again with --skip-existing: users already created are "
+                + "looked up and reported as skipped, not created twice"
+        }
+
+        private static func outageHint(_ outage: Outage) -> String {
+            "the org stopped answering at line \(outage.line) (\(outage.reason)); once it answers again, run the same batch with "
+                + "--skip-existing: users already created are looked up and reported as skipped, not created twice"
         }
 
         /// The human summary line for stderr.
         public var text: String {
             let seconds = elapsed.inSeconds
             let rate = seconds > 0 ? Double(requests) / seconds : 0
-            let reported = created + skipped + failed
             var text = String(
                 format: "created %d, skipped %d, failed %d of %d lines in %.1f s (%d requests, %.1f requests/s)", created, skipped,
                 failed, lines, seconds, requests, rate)
+            if let outage {
+                text += "; the org stopped answering at line \(outage.line) (\(outage.reason)), \(outage.notSent) lines not sent"
+            }
             if interrupted {
-                text += "; interrupted after \(reported) lines: rerun with --skip-existing to finish"
+                text +=
+                    reported > 0
+                    ? "; interrupted after \(reported) lines: rerun with --skip-existing to finish"
+                    : "; interrupted before any line was done: no user was created"
             }
             return text
         }
@@ -111,11 +153,13 @@ public struct BatchRegistration: Sendable {
         let input = try source.read(context)
         let lines = try BatchInput.parse(input, format: format ?? BatchFormat.detect(fileName: source.fileName, data: input))
         var http = context.http
-        let transport = PacedTransport(wrapping: http.transport, interruption: interruption, sleep: http.sleep)
+        let outage = BatchOutage()
+        let transport = PacedTransport(wrapping: http.transport, interruption: interruption, outage: outage, sleep: http.sleep)
         http.transport = transport
         var batchContext = context
         batchContext.http = http
         let api = try batchContext.usersAPI()
+        let line = LineRunner(batch: self, api: api, transport: transport, outage: outage)
         let progress =
             context.console.showsProgress && !context.configuration.quiet
             ? BatchProgress(total: lines.count, erasesInPlace: context.console.erasesLines, write: context.console.standardError) : nil
@@ -130,7 +174,7 @@ public struct BatchRegistration: Sendable {
                 guard next < lines.count, !interruption.isTriggered else { return false }
                 let index = next
                 next += 1
-                group.addTask { (index, await process(lines[index], api: api)) }
+                group.addTask { (index, await line.process(lines[index])) }
                 return true
             }
             for _ in 0..<concurrency {
@@ -150,6 +194,10 @@ public struct BatchRegistration: Sendable {
             }
         }
         summary.interrupted = interruption.isTriggered
+        if let cause = outage.cause {
+            let reason = if case .network(_, let reason, _) = cause.error { reason } else { cause.error.message }
+            summary.outage = Summary.Outage(line: cause.line, reason: reason, notSent: outage.notSent)
+        }
         summary.requests = transport.requestCount
         summary.elapsed = ContinuousClock.now - started
         progress?.clear()
@@ -161,21 +209,38 @@ public struct BatchRegistration: Sendable {
         return summary
     }
 
-    /// One line from start to finish; nil when it was abandoned unsent because the batch was interrupted.
-    private func process(_ line: BatchLine, api: UsersAPI) async -> LineResult? {
-        let user: BatchUser
-        switch line.user {
-        case .success(let parsed): user = parsed
-        case .failure(let error): return .failed(line.number, error)
-        }
-        let lineStarted = Locked(false)
-        return await PacedTransport.$lineStarted.withValue(lineStarted) { () async -> LineResult? in
-            do throws(IdFlowError) {
-                return try await register(user, line: line.number, api: api)
-            } catch {
-                if interruption.isTriggered, !lineStarted.current { return nil }
-                return .failed(line.number, error)
+    /// What each line of one run shares: the flags, the API over the paced transport, and the outage switch.
+    private struct LineRunner: Sendable {
+        let batch: BatchRegistration
+        let api: UsersAPI
+        let transport: PacedTransport
+        let outage: BatchOutage
+
+        /// One line from start to finish; nil when it was abandoned unsent because the batch was interrupted. Once
+        /// the org is found gone, a line not yet sent is reported as not sent, at once.
+        func process(_ line: BatchLine) async -> LineResult? {
+            let user: BatchUser
+            switch line.user {
+            case .success(let parsed): user = parsed
+            case .failure(let error): return .failed(line.number, error)
             }
+            if outage.hasBegun { return notSent(line) }
+            let lineStarted = Locked(false)
+            return await PacedTransport.$lineStarted.withValue(lineStarted) { () async -> LineResult? in
+                do throws(IdFlowError) {
+                    return try await batch.register(user, line: line.number, api: api)
+                } catch {
+                    if batch.interruption.isTriggered, !lineStarted.current { return nil }
+                    if outage.hasBegun, !lineStarted.current { return notSent(line) }
+                    // Failed after its retries, and the latest request found nobody there: the org is gone.
+                    if case .network = error, transport.orgUnreachable { outage.begin(line: line.number, error: error) }
+                    return .failed(line.number, error)
+                }
+            }
+        }
+
+        private func notSent(_ line: BatchLine) -> LineResult {
+            .failed(line.number, outage.notSentError(orgURL: Redactor.url(api.orgURL.absoluteString)))
         }
     }
 

@@ -143,30 +143,50 @@ public struct RateLimitPacer: Sendable {
 }
 
 /// The transport a batch sends through: every request waits for its slot from the shared `RateLimitPacer`
-/// and reports the answer's rate-limit headers back; it also counts requests for the summary.
+/// and reports the answer's rate-limit headers back; it also counts requests for the summary, and notes whether
+/// the org answers at all (`orgUnreachable`), which is how the batch tells an org that went away from one line's
+/// bad luck.
 public final class PacedTransport: HTTPTransport {
     /// Set per input line by the batch: whether the line has sent a request yet. A line that has not is
-    /// abandoned when the batch is interrupted while it waits for its slot; one that has is carried through.
+    /// abandoned when the batch is interrupted, or the org stopped answering, while it waits for its slot; one
+    /// that has is carried through.
     @TaskLocal public static var lineStarted: Locked<Bool>?
 
     private let base: any HTTPTransport
     private let pacer = Locked(RateLimitPacer())
     private let sent = Locked(0)
     private let interruption: BatchInterruption
+    private let outage: BatchOutage
+    /// How the latest request to end ended, when it reached no server: set by a connection that could not be made,
+    /// cleared by any answer.
+    private let unreachable = Locked<URLError?>(nil)
     private let sleep: @Sendable (Duration) async throws -> Void
     private let clock = ContinuousClock()
 
     public init(
-        wrapping base: any HTTPTransport, interruption: BatchInterruption,
+        wrapping base: any HTTPTransport, interruption: BatchInterruption, outage: BatchOutage = BatchOutage(),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.base = base
         self.interruption = interruption
+        self.outage = outage
         self.sleep = sleep
     }
 
     /// Requests sent so far, retries included.
     public var requestCount: Int { sent.current }
+
+    /// Whether the latest request to end found no server: the connection was refused, the host was not found, there
+    /// is no network, or the request timed out. Any answer, even an error status, clears it.
+    public var orgUnreachable: Bool { unreachable.current != nil }
+
+    /// The transport failures that mean "nobody answers there", as opposed to one connection's trouble.
+    static func meansUnreachable(_ error: URLError) -> Bool {
+        switch error.code {
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet, .timedOut: return true
+        default: return false
+        }
+    }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let slot = pacer.withLock { $0.reserve(now: clock.now) }
@@ -175,21 +195,23 @@ public final class PacedTransport: HTTPTransport {
             Self.lineStarted?.withLock { $0 = true }
             sent.withLock { $0 += 1 }
             let (data, response) = try await base.send(request)
+            unreachable.withLock { $0 = nil }
             let observation = RateLimitPacer.Observation(fields: response.allHeaderFields, now: Date())
             pacer.withLock { $0.observe(observation, now: clock.now) }
             return (data, response)
         } catch {
+            if let failure = error as? URLError, Self.meansUnreachable(failure) { unreachable.withLock { $0 = failure } }
             pacer.withLock { $0.observe(nil, now: clock.now) }
             throw error
         }
     }
 
-    /// Waits in short steps, so an interruption abandons a line that has sent nothing without waiting out a
-    /// whole rate-limit window.
+    /// Waits in short steps, so an interruption, or the org found gone, abandons a line that has sent nothing
+    /// without waiting out a whole rate-limit window.
     private func waitUntil(_ slot: ContinuousClock.Instant) async throws {
         var left = slot - clock.now
         while left > .zero {
-            if interruption.isTriggered, Self.lineStarted?.current == false { throw URLError(.cancelled) }
+            if interruption.isTriggered || outage.hasBegun, Self.lineStarted?.current == false { throw URLError(.cancelled) }
             let step = min(left, .milliseconds(100))
             try await sleep(step)
             left -= step

@@ -1,0 +1,136 @@
+import Foundation
+import IdFlowCore
+import IdFlowTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An org that goes away mid-batch: every line is still reported, the lines not yet sent at once, and the run
+/// ends as a network failure (exit 6) whose hint says what to rerun.
+struct BatchOutageTests {
+    func ndjson(_ count: Int) -> Data {
+        Data((1...count).map { #"{"email":"user\#($0)@example.com"}"# }.joined(separator: "\n").utf8)
+    }
+
+    /// Answers as `server` does, except for the requests `failure` names by their number (1-based), which fail
+    /// with that transport error.
+    final class FailingTransport: HTTPTransport, Sendable {
+        let server = FakeUsersServer()
+        let sent = Locked(0)
+        let failure: @Sendable (Int) -> URLError.Code?
+
+        init(_ failure: @escaping @Sendable (Int) -> URLError.Code?) {
+            self.failure = failure
+        }
+
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            let number = sent.withLock { count in
+                count += 1
+                return count
+            }
+            if let code = failure(number) { throw URLError(code) }
+            guard let reply = server.reply(request), let url = request.url,
+                let response = HTTPURLResponse(url: url, statusCode: reply.status, httpVersion: "HTTP/1.1", headerFields: reply.headers)
+            else { throw URLError(.badServerResponse) }
+            return (reply.body, response)
+        }
+    }
+
+    func run(_ flow: BatchRegistration, transport: any HTTPTransport, messages: Locked<[String]> = Locked([])) async throws -> (
+        BatchRegistration.Summary, [BatchRegistration.LineResult]
+    ) {
+        let emitted = Locked<[BatchRegistration.LineResult]>([])
+        let summary = try await flow.run(TestContext.make(transport: transport, messages: messages)) { line in
+            emitted.withLock { $0.append(line) }
+        }
+        return (summary, emitted.current)
+    }
+
+    @Test(arguments: [URLError.Code.cannotConnectToHost, .timedOut, .cannotFindHost])
+    func theLinesAfterTheOrgWentAwayAreReportedUnsentAndTheRunExits6(failure: URLError.Code) async throws {
+        // The org answers five requests, then is gone.
+        let transport = FailingTransport { $0 > 5 ? failure : nil }
+        let messages = Locked<[String]>([])
+        let (summary, lines) = try await run(
+            BatchRegistration(source: .data(ndjson(200)), concurrency: 2), transport: transport, messages: messages)
+        #expect(lines.map(\.line) == Array(1...200), "every line is reported, in input order")
+        #expect(lines.prefix(5).allSatisfy { $0.ok })
+        #expect(lines.dropFirst(5).allSatisfy { !$0.ok && $0.error?.kind == "network" && $0.error?.exitCode == 6 })
+        let unsent = lines.filter { $0.error?.message.contains("this line was not sent") == true }
+        #expect(unsent.count >= 200 - 5 - 2, "at most the lines under way when it went away were sent")
+        #expect(unsent.allSatisfy { $0.error?.hint?.contains("--skip-existing") == true })
+        // Each line under way spends its own retries (3 after the first attempt); the rest send nothing.
+        #expect(transport.sent.current <= 5 + 2 * 4, "\(transport.sent.current) requests")
+
+        let outage = try #require(summary.outage)
+        #expect(outage.line == 6 || outage.line == 7, "one of the two lines under way found the org gone")
+        #expect(outage.notSent == unsent.count)
+        #expect(summary.created == 5 && summary.failed == 195 && summary.exitStatus == .network)
+        let failure = try #require(summary.failure)
+        #expect(failure.kind == "batch_failed" && failure.exitStatus == .network)
+        #expect(failure.hint?.contains("the org stopped answering at line \(outage.line)") == true)
+        #expect(failure.hint?.contains("--skip-existing") == true)
+        #expect(messages.current.last?.contains("the org stopped answering at line \(outage.line)") == true, "\(messages.current)")
+    }
+
+    /// One broken connection while the org answers the rest is that line's trouble, not an outage.
+    @Test func aLostConnectionAmongAnswersFailsOnlyItsLine() async throws {
+        let transport = FailingTransport { $0 == 3 ? .networkConnectionLost : nil }
+        let (summary, lines) = try await run(BatchRegistration(source: .data(ndjson(20)), concurrency: 1), transport: transport)
+        #expect(lines.map(\.line) == Array(1...20))
+        #expect(lines.filter { !$0.ok }.map(\.line) == [3], "a create cut off mid-answer is not sent again")
+        #expect(summary.outage == nil)
+        #expect(summary.created == 19 && summary.exitStatus == .network)
+        #expect(summary.failure?.hint?.hasPrefix("fix the failed lines") == true)
+    }
+
+    /// A refused connection that the retry gets through is no outage either.
+    @Test func aRefusedConnectionThatARetryGetsThroughIsNoOutage() async throws {
+        let transport = FailingTransport { $0 == 2 || $0 == 3 ? .cannotConnectToHost : nil }
+        let (summary, lines) = try await run(BatchRegistration(source: .data(ndjson(10)), concurrency: 1), transport: transport)
+        #expect(lines.count == 10 && lines.allSatisfy { $0.ok })
+        #expect(summary.outage == nil && summary.exitStatus == .success)
+    }
+
+    /// The interrupted batch's hint says what its message says: how many users were created, and that a rerun
+    /// with --skip-existing finishes; never that nothing was stored.
+    @Test func theInterruptedHintAgreesWithTheMessage() async throws {
+        let server = FakeUsersServer()
+        let interruption = BatchInterruption()
+        let transport = RoutedTransport { request in
+            // The third create flips the switch, as Ctrl-C during the run would.
+            if server.users.current.count == 2 { interruption.trigger() }
+            return server.reply(request)
+        }
+        let (summary, lines) = try await run(
+            BatchRegistration(source: .data(ndjson(20)), concurrency: 2, interruption: interruption), transport: transport)
+        let error = try #require(summary.failure)
+        #expect(error.exitStatus == .interrupted && error.kind == "interrupted")
+        let done = lines.count
+        #expect(error.message.contains("created \(done), skipped 0, failed 0 of 20 lines"), "\(error.message)")
+        #expect(error.message.contains("interrupted after \(done) lines: rerun with --skip-existing to finish"))
+        let hint = try #require(error.hint)
+        #expect(hint.contains("\(done) users were created and \(20 - done) lines were not run"), "\(hint)")
+        #expect(hint.contains("run the same command again with --skip-existing"))
+        #expect(!hint.contains("nothing was stored"))
+    }
+
+    /// Interrupted before a line was done: nothing was created, and both say so.
+    @Test func anInterruptionBeforeAnyLineSaysNoUserWasCreated() async throws {
+        let interruption = BatchInterruption()
+        interruption.trigger()
+        let (summary, lines) = try await run(
+            BatchRegistration(source: .data(ndjson(5)), interruption: interruption), transport: RoutedTransport { _ in nil })
+        #expect(lines.isEmpty)
+        let error = try #require(summary.failure)
+        #expect(error.message.contains("interrupted before any line was done: no user was created"), "\(error.message)")
+        #expect(error.hint == "no line was done, so no user was created; run the same command again")
+    }
+
+    /// Other waits keep the default: nothing was stored.
+    @Test func anInterruptedWaitStillSaysNothingWasStored() {
+        #expect(IdFlowError.interrupted("interrupted while waiting for the device sign-in").hint?.hasPrefix("nothing was stored") == true)
+    }
+}
