@@ -91,6 +91,26 @@ public final class LiveSandbox: @unchecked Sendable {
         return (response.statusCode, data.isEmpty ? nil : try? JSONValue(data: data))
     }
 
+    /// Arms a fault that holds the next request to `pathPrefix` until `release(_:)`, then answers it as `fault` says
+    /// (by default, the real answer). What a test does while a request is in flight then needs no head start in
+    /// seconds, which a loaded machine could overrun. Returns the fault's id.
+    public func holdNextRequest(to pathPrefix: String, answering fault: [String: JSONValue] = [:]) async throws -> String {
+        var body: [String: JSONValue] = ["pathPrefix": .string(pathPrefix), "hold": true, "count": 1]
+        body.merge(fault) { $1 }
+        let (status, armed) = try await call("POST", "/sandbox/faults", json: .object(body))
+        guard status == 201, let id = armed?["id"]?.stringValue else { throw HoldNotArmed(status: status) }
+        return id
+    }
+
+    /// Lets a request held by `holdNextRequest` go on.
+    public func release(_ fault: String) async throws {
+        try await call("POST", "/sandbox/faults/\(fault)/release")
+    }
+
+    struct HoldNotArmed: Error {
+        var status: Int
+    }
+
     /// Registers, activates and sets the password of a new user through the CLI; returns (userId, sessionToken).
     public func createActiveUser(email: String, password: String = "Str0ng-Passw0rd!") async throws -> (String, String) {
         let registered = try await idflow(["register", "--email", email, "--first-name", "Jo", "--last-name", "Doe"])

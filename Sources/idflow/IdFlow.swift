@@ -27,7 +27,7 @@ struct IdFlow: AsyncParsableCommand {
               12  local state problem (nothing stored, store unreadable, lock not obtained)
               13  security check failed (plain http to a remote host, state, ID-token checks, open key file)
               64  usage error (bad flags, missing configuration)
-             130  interrupted (Ctrl-C) while waiting or at a prompt; nothing half-stored
+             130  interrupted (Ctrl-C, or SIGTERM) while waiting or at a prompt; nothing half-stored
 
             Configuration comes from flags, then the environment (OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, \
             OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID, OKTA_OAUTH2_REDIRECTURI, IDFLOW_SCOPE, IDFLOW_PROFILE, \

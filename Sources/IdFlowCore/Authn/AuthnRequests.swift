@@ -12,8 +12,7 @@ struct RedeemTokenRequest: APIRequest {
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
-        try AuthnRequests.decode(
-            response, hint: "the activation token is invalid, used or expired; get a new one with `idflow activate` (or reactivate)")
+        try AuthnRequests.decode(response, hint: token.purpose.refusedHint)
     }
 }
 
@@ -63,7 +62,7 @@ struct ResetPasswordRequest: APIRequest {
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
-        try AuthnRequests.decode(response, hint: "start again with a new activation token if the transaction expired")
+        try AuthnRequests.decode(response, hint: "if the transaction expired, start again with a new activation token or reset link")
     }
 }
 

@@ -57,7 +57,7 @@ extension Demo {
         mutating func activate() async throws(IdFlowError) -> (JSONValue, String) {
             let result = try await ActivateUser(user: userID).run(context)
             try Demo.expect(result.status == "PROVISIONED", "the user is \(result.status) after activation, not PROVISIONED")
-            activationToken = try ActivationToken(result.activationToken ?? "")
+            activationToken = try ActivationToken(result.activationToken ?? "", purpose: .activation)
             return (try Demo.json(result), "activated \(userID) (PROVISIONED), activation token issued")
         }
 

@@ -41,8 +41,10 @@ extension IDX {
             return lines.joined(separator: "\n")
         }
 
+        /// The form's name (what `--remediation` takes), the authenticator it is about, then what it means.
         static func heading(_ form: Remediation, in document: Document) -> String {
-            document.authenticatorName(of: form).map { "\(form.name) (\($0))" } ?? form.name
+            let named = document.authenticatorName(of: form).map { "\(form.name) (\($0))" } ?? form.name
+            return RemediationMeaning.of(form.name).map { "\(named): \($0)" } ?? named
         }
 
         /// Asks which of several remediations to take; Enter takes the first, the server's preference.

@@ -14,14 +14,24 @@ public struct VerifyToken: Sendable {
         self.audience = audience
     }
 
+    /// Named as `token inspect` names the same facts (`format`, `expiresAt`, `expired`, `issuedAt`,
+    /// `signatureVerified`), so one `jq` filter reads either; `valid` stays for the scripts written against it.
     public struct Output: Encodable, Sendable {
+        /// Always true: a token that fails a check is refused with exit 13, never printed.
         public var valid: Bool
+        /// Always true here, as `token inspect` says false: the signature was checked against the issuer's JWKS.
+        public var signatureVerified: Bool
+        public var format = "jwt"
         public var issuer: String
         public var header: JSONValue
         public var claims: JSONValue
+        public var expiresAt: String?
+        /// False once verified by this machine's clock (an expired token is refused), kept so the shape is inspect's.
+        public var expired: Bool?
         /// When it expires and was issued, by this machine's clock.
         public var expiresIn: String?
         public var expiresInSeconds: Int?
+        public var issuedAt: String?
         public var issuedAgo: String?
         public var issuedAgoSeconds: Int?
         /// The same by the issuer's clock, with the skew; null when its `Date` could not be read.
@@ -46,8 +56,10 @@ public struct VerifyToken: Sendable {
         let jwt = try DecodedJWT(value)
         let local = TokenTimes(jwt, at: now)
         return Output(
-            valid: true, issuer: issuer.metadata.issuer, header: jwt.header, claims: claims, expiresIn: local.expiresIn,
-            expiresInSeconds: local.expiresInSeconds, issuedAgo: local.issuedAgo, issuedAgoSeconds: local.issuedAgoSeconds,
+            valid: true, signatureVerified: true, issuer: issuer.metadata.issuer, header: jwt.header, claims: claims,
+            expiresAt: jwt.expiresAt.map(ISO8601.string), expired: jwt.expiresAt.map { $0 < now }, expiresIn: local.expiresIn,
+            expiresInSeconds: local.expiresInSeconds, issuedAt: jwt.issuedAt.map(ISO8601.string), issuedAgo: local.issuedAgo,
+            issuedAgoSeconds: local.issuedAgoSeconds,
             serverClock: clock.map { ServerClock.Reading(clock: $0, times: TokenTimes(jwt, at: $0.serverTime(now))) })
     }
 

@@ -4,9 +4,33 @@ import Foundation
 /// activation link (`{org}/welcome/{token}` on Classic orgs, `{org}/tokens/{token}/verify` on Identity Engine).
 public struct ActivationToken: Sendable, Equatable {
     public let secret: Secret
+    /// What the link was for, when a link said so: a used token is then explained with the command that issues a
+    /// new one of the same kind (a reset link is not re-issued by `idflow activate`).
+    public let purpose: Purpose
+
+    /// Which kind of one-time link the token came from; a bare token does not say.
+    public enum Purpose: Sendable, Equatable {
+        case activation
+        case passwordReset
+        case unknown
+
+        /// What to do when the server refuses the token as invalid, used or expired.
+        var refusedHint: String {
+            switch self {
+            case .activation:
+                return "the activation token is invalid, used or expired; get a new one with `idflow activate` (or reactivate)"
+            case .passwordReset:
+                return "the reset link is invalid, used or expired (it works once); get a new one with `idflow user reset-password USER`, "
+                    + "or the user's own forgot-password e-mail"
+            case .unknown:
+                return "the token is invalid, used or expired; a new activation token comes from `idflow activate`, "
+                    + "a new reset link from `idflow user reset-password USER`"
+            }
+        }
+    }
 
     /// Accepts a bare token (letters, digits, `_` and `-`).
-    public init(_ token: String) throws(IdFlowError) {
+    public init(_ token: String, purpose: Purpose = .unknown) throws(IdFlowError) {
         let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.unicodeScalars.allSatisfy(Self.allowed.contains) else {
             throw .invalidInput(
@@ -14,6 +38,7 @@ public struct ActivationToken: Sendable, Equatable {
                 hint: "pass the token printed by `idflow activate` (.activationToken), or the whole link with --activation-url")
         }
         secret = Secret(trimmed)
+        self.purpose = purpose
     }
 
     /// Extracts the token from an activation link, and the org it belongs to.
@@ -25,6 +50,7 @@ public struct ActivationToken: Sendable, Equatable {
         }
         let segments = components.path.split(separator: "/").map(String.init)
         var token: String?
+        var purpose = Purpose.activation
         if segments.count == 2, segments[0] == "welcome" {
             token = segments[1]
         } else if segments.count == 3, segments[0] == "tokens", segments[2] == "verify" {
@@ -32,9 +58,11 @@ public struct ActivationToken: Sendable, Equatable {
         } else if segments.count == 2, segments[0] == "reset_password" {
             // An admin's reset (`lifecycle/reset_password`): redeemed the same way, to PASSWORD_RESET (okta-core.md §G).
             token = segments[1]
+            purpose = .passwordReset
         } else if segments.count == 3, segments[0] == "signin", segments[1] == "reset-password" {
             // `credentials/forgot_password` on an Identity Engine org.
             token = segments[2]
+            purpose = .passwordReset
         }
         guard let token else {
             throw .invalidInput(
@@ -46,7 +74,7 @@ public struct ActivationToken: Sendable, Equatable {
         org.host = host
         org.port = components.port
         guard let orgURL = org.url else { throw .invalidInput("the activation URL has no usable host") }
-        return (try ActivationToken(token), orgURL)
+        return (try ActivationToken(token, purpose: purpose), orgURL)
     }
 
     private static let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")

@@ -16,6 +16,8 @@ struct AdminController {
         routes.post("/sandbox/faults", use: addFault)
         routes.delete("/sandbox/faults", use: clearFaults)
         routes.delete("/sandbox/faults/:id", use: deleteFault)
+        routes.post("/sandbox/faults/:id/release", use: releaseFault)
+        routes.get("/sandbox/faults/:id/held", use: heldByFault)
         routes.get("/sandbox/rate-limits", use: rateLimits)
         routes.post("/sandbox/rate-limits", use: configureRateLimit)
         routes.get("/sandbox/records", use: records)
@@ -127,6 +129,8 @@ struct AdminController {
         var dropConnection: Bool?
         /// The body is sent this many times over, so a test can get a large answer from a small request.
         var bodyRepeat: Int?
+        /// Hold the matching request until `POST /sandbox/faults/{id}/release`.
+        var hold: Bool?
     }
 
     /// `POST /sandbox/faults` → 201 with the stored fault (its `id`, and `count` = uses left).
@@ -153,7 +157,7 @@ struct AdminController {
             id: RandomToken.string(count: 12), pathPrefix: pathPrefix, method: body.method?.uppercased(),
             status: body.status, body: body.body ?? "", contentType: body.contentType ?? Response.jsonContentType,
             headers: body.headers ?? [:], delayMs: delayMs, remaining: count, dropConnection: body.dropConnection ?? false,
-            bodyRepeat: bodyRepeat)
+            bodyRepeat: bodyRepeat, hold: body.hold ?? false)
         await state.addFault(fault)
         return .json(fault.json, status: .created)
     }
@@ -174,6 +178,19 @@ struct AdminController {
         let id = request.pathParameter("id", context: context)
         guard await state.removeFault(id: id) else { throw OktaErrorResponse.notFound(id, type: "Fault") }
         return .empty(.noContent)
+    }
+
+    /// `POST /sandbox/faults/{id}/release` → `{"released": n}`, the requests the hold fault `id` was keeping; a
+    /// request that arrives after the release is not held. 200 even for an id no request has reached yet.
+    @Sendable func releaseFault(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let id = request.pathParameter("id", context: context)
+        return .json(["released": .int(await state.releaseHeldRequests(fault: id))])
+    }
+
+    /// `GET /sandbox/faults/{id}/held` → `{"held": n}`, how many requests the hold fault `id` keeps now.
+    @Sendable func heldByFault(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let id = request.pathParameter("id", context: context)
+        return .json(["held": .int(await state.heldRequestCount(fault: id))])
     }
 
     // MARK: Rate limits

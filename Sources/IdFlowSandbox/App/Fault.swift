@@ -16,6 +16,13 @@ struct Fault: Sendable {
     let dropConnection: Bool
     /// How many times `body` is sent back to back.
     var bodyRepeat: Int = 1
+    /// The matching request waits until `POST /sandbox/faults/{id}/release` (or `Fault.holdLimit`), then is answered
+    /// as the rest of the fault says: a test does its deed while a request is in flight, however slow the machine,
+    /// where a delay would give it a fixed number of seconds.
+    var hold = false
+
+    /// A hold nobody releases ends here, so a test that failed before releasing leaves no request hanging for good.
+    static let holdLimit = Duration.seconds(600)
 
     func matches(path: String, method: String) -> Bool {
         path.hasPrefix(pathPrefix) && (self.method.map { $0.uppercased() == method.uppercased() } ?? true)
@@ -34,6 +41,7 @@ struct Fault: Sendable {
             "count": .int(remaining),
             "dropConnection": .bool(dropConnection),
             "bodyRepeat": .int(bodyRepeat),
+            "hold": .bool(hold),
         ]
     }
 }

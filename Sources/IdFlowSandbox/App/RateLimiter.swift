@@ -30,8 +30,9 @@ struct RateLimitStatus: Sendable {
 }
 
 /// Fixed windows per family, starting at the first request after the previous window ended
-/// (Okta's windows are not aligned to wall-clock minutes either). Uses real time, not the
-/// sandbox clock, because clients wait for a reset by sleeping.
+/// (Okta's windows are not aligned to wall-clock minutes either). Judged on the time it is given, which is the
+/// sandbox clock: it runs with real time, so a client that waits for a reset by sleeping gets a new window, and a
+/// clock moved forward ends the window as the same time passing would (a frozen clock ends it only when advanced).
 struct RateLimiter: Sendable {
     struct Rule: Sendable {
         /// nil = unlimited.
@@ -69,14 +70,14 @@ struct RateLimiter: Sendable {
     }
 
     /// Counts one request and says whether it is allowed.
-    mutating func consume(_ family: RateLimitFamily, now: Date = Date()) -> RateLimitStatus {
+    mutating func consume(_ family: RateLimitFamily, now: Date) -> RateLimitStatus {
         let window = currentWindow(family, now: now)
         windows[family] = (window.start, window.count + 1)
         return status(family, now: now)
     }
 
     /// The headers for a response that did not count (faults, the admin API, errors raised earlier).
-    func status(_ family: RateLimitFamily, now: Date = Date()) -> RateLimitStatus {
+    func status(_ family: RateLimitFamily, now: Date) -> RateLimitStatus {
         let rule = rules[family]!
         let window = currentWindow(family, now: now)
         let reset = Int((window.start.timeIntervalSince1970 + Double(rule.windowSeconds)).rounded(.up))

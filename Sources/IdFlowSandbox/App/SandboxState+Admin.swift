@@ -33,14 +33,34 @@ extension SandboxState {
         faults.append(fault)
     }
 
+    /// Disarms every fault and lets every held request go.
     func clearFaults() {
         faults.removeAll()
+        heldRequests.releaseAll()
     }
 
+    /// Suspends a request held by the fault `id` until the fault is released.
+    func holdRequest(fault id: String) async {
+        await withCheckedContinuation { heldRequests.wait(id, $0) }
+    }
+
+    /// Lets the requests held by fault `id` go (and any that arrive later); the number that were waiting.
+    @discardableResult
+    func releaseHeldRequests(fault id: String) -> Int {
+        heldRequests.release(id)
+    }
+
+    /// How many requests fault `id` holds now.
+    func heldRequestCount(fault id: String) -> Int {
+        heldRequests.waiting(id)
+    }
+
+    /// Disarms fault `id` and lets the requests it holds go; false when it was neither armed nor holding any.
     func removeFault(id: String) -> Bool {
         let before = faults.count
         faults.removeAll { $0.id == id }
-        return faults.count < before
+        let released = heldRequests.release(id)
+        return faults.count < before || released > 0
     }
 
     /// Takes one use of the first fault matching the request, dropping it once used up.
@@ -52,16 +72,18 @@ extension SandboxState {
         return fault
     }
 
+    /// Windows run on the sandbox clock, which moves with real time (a client that sleeps until the reset finds
+    /// a new window) and with every advance (a test ends a window by moving the clock, not by sleeping).
     func consumeRateLimit(_ family: RateLimitFamily) -> RateLimitStatus {
-        rateLimiter.consume(family)
+        rateLimiter.consume(family, now: clock.now)
     }
 
     func rateLimitStatus(_ family: RateLimitFamily) -> RateLimitStatus {
-        rateLimiter.status(family)
+        rateLimiter.status(family, now: clock.now)
     }
 
     func rateLimitRule(_ family: RateLimitFamily) -> (RateLimiter.Rule, RateLimitStatus) {
-        (rateLimiter.rule(for: family), rateLimiter.status(family))
+        (rateLimiter.rule(for: family), rateLimiter.status(family, now: clock.now))
     }
 
     func configureRateLimit(_ family: RateLimitFamily, limit: Int?, windowSeconds: Int?) {

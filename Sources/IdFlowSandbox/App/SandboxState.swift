@@ -84,6 +84,8 @@ public actor SandboxState {
     // Admin.
     var outbox: [OutboxMessage] = []
     var faults: [Fault] = []
+    /// Requests held by a `hold` fault, by the fault's id, until released.
+    var heldRequests = HeldRequests()
     var rateLimiter: RateLimiter
 
     /// Creates an empty directory. Cheap: no keys are generated and no I/O happens here.

@@ -57,8 +57,9 @@ struct EmbeddedTerminalCommandTests {
         let server = RecordedIdentityEngine.transport(introspect: "identify-with-password-and-select-enroll-profile.json")
         let result = await CLI.run(
             ["login-pkce", "--embedded"] + configuration, transport: server, terminalAnswers: ["2"])
-        #expect(result.stderr.contains("  1) identify"))
-        #expect(result.stderr.contains("  2) select-enroll-profile"))
+        // Each choice says what it does, not only the Identity Engine's name for it.
+        #expect(result.stderr.contains("  1) identify: sign in with a username"), "\(result.stderr)")
+        #expect(result.stderr.contains("  2) select-enroll-profile: sign up: create a new account"), "\(result.stderr)")
         #expect(server.requests.contains { $0.route == "POST /idp/idx/enroll" }, "choice 2 was sent")
     }
 

@@ -112,6 +112,27 @@ struct SetPasswordTests {
         }
     }
 
+    /// A refused token is explained by what its link was for: a used reset link is not sent to `idflow activate`.
+    @Test(arguments: [
+        ("https://o.okta.com/welcome/abc", "idflow activate"), ("https://o.okta.com/tokens/abc/verify", "idflow activate"),
+        ("https://o.okta.com/reset_password/drp1", "idflow user reset-password"),
+        ("https://o.okta.com/signin/reset-password/dfp1", "idflow user reset-password"),
+    ])
+    func aRefusedTokenIsExplainedByItsLink(link: String, command: String) async throws {
+        let flow = try SetPassword(activationURL: link, password: Secret("Str0ng-Passw0rd!"))
+        let refused = #"{"errorCode":"E0000004","errorSummary":"Authentication failed","errorCauses":[]}"#
+        let configuration = TestContext.configuration(org: "https://o.okta.com")
+        do {
+            _ = try await flow.run(TestContext.make(transport: ScriptedTransport([.json(401, refused)]), configuration: configuration))
+            Issue.record("a refused token must fail")
+        } catch {
+            #expect(error.exitStatus == .authentication)
+            #expect(error.hint?.contains(command) == true, "\(error.hint ?? "")")
+            let other = command == "idflow activate" ? "idflow user reset-password" : "idflow activate"
+            #expect(error.hint?.contains(other) == false, "\(error.hint ?? "")")
+        }
+    }
+
     @Test(arguments: ["https://o.okta.com/welcome", "https://o.okta.com/tokens/abc", "not a url", "https://o.okta.com/welcome/a%2Fb"])
     func malformedActivationLinksAreRejected(link: String) {
         #expect(throws: IdFlowError.self) { try ActivationToken.parse(activationURL: link) }

@@ -44,12 +44,12 @@ import Testing
         sealed.n = n
         sealed.r = r
         sealed.p = p
-        let started = ContinuousClock.now
+        // The PIN is right, so only the parameter check can refuse: a derivation would open the key (or, for
+        // N=2^30, ask for a terabyte first). The reason names the parameters, which no derivation could report.
         guard case .failure(.corrupted(let why)) = sealed.open(pin: Secret("246813"), kid: kid) else {
             Issue.record("N=\(n) r=\(r) p=\(p) was not refused")
             return
         }
         #expect(why.contains("N=\(n)"))
-        #expect(ContinuousClock.now - started < .seconds(1), "the refusal came before any derivation")
     }
 }

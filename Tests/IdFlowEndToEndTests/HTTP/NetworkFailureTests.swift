@@ -90,9 +90,10 @@ struct NetworkFailureTests {
 
     @Test func aTimeoutExits6() async throws {
         let sandbox = try await LiveSandbox.start()
-        _ = try await sandbox.call(
-            "POST", "/sandbox/faults", json: ["pathPrefix": "/api/v1/users", "status": 200, "body": "{}", "delayMs": 3000, "count": 1])
+        // Held, not delayed: no answer can come before the client's second is up, however loaded the machine.
+        let hold = try await sandbox.holdNextRequest(to: "/api/v1/users")
         let result = try await sandbox.idflow(["register", "--email", "f@example.com", "--timeout", "1"])
+        try await sandbox.release(hold)
         #expect(result.exitCode == 6, "\(result)")
         #expect(result.error?["message"]?.stringValue?.contains("timed out") == true)
     }

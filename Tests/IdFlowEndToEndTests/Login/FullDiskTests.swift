@@ -117,11 +117,13 @@ struct FullDiskTests {
         let (sandbox, login) = try await loggedIn()
         let old = try #require(login["refresh_token"]?.stringValue)
         let before = try stored(sandbox)
-        try await sandbox.call("POST", "/sandbox/faults", json: ["pathPrefix": "/oauth2/default/v1/token", "delayMs": 5000, "count": 1])
+        // The grant is held by the sandbox until the limit is set, however long a loaded machine takes to set it.
+        let hold = try await sandbox.holdNextRequest(to: "/oauth2/default/v1/token")
         let session = try InteractiveSession.start(["refresh", "--verbose"], environment: sandbox.environment)
         _ = try await session.waitForStderrLine { $0.contains("> POST") && $0.contains("/v1/token") }
         let limited = try await ExternalCommand.run("/usr/bin/prlimit", ["--pid", String(session.processIdentifier), "--fsize=0"])
         try #require(limited.status == 0, "prlimit: \(limited.standardError)")
+        try await sandbox.release(hold)
         let failed = try await session.finish()
         #expect(failed.exitCode == 12, "\(failed)")
         #expect(failed.stdout.isEmpty)
@@ -160,12 +162,13 @@ struct FullDiskTests {
         let (sandbox, login) = try await loggedIn()
         let old = try #require(login["refresh_token"]?.stringValue)
         let tokensFile = profileDirectory(sandbox).appendingPathComponent("tokens.json")
-        try await sandbox.call("POST", "/sandbox/faults", json: ["pathPrefix": "/oauth2/default/v1/token", "delayMs": 5000, "count": 1])
+        let hold = try await sandbox.holdNextRequest(to: "/oauth2/default/v1/token")
         let session = try InteractiveSession.start(["refresh", "--verbose"], environment: sandbox.environment)
         _ = try await session.waitForStderrLine { $0.contains("> POST") && $0.contains("/v1/token") }
         let aside = profileDirectory(sandbox).appendingPathComponent("tokens.json.aside")
         try FileManager.default.moveItem(at: tokensFile, to: aside)
         try FileManager.default.createDirectory(at: tokensFile.appendingPathComponent("obstacle"), withIntermediateDirectories: true)
+        try await sandbox.release(hold)
         let failed = try await session.finish()
         #expect(failed.exitCode == 12, "\(failed)")
         let message = failed.error?["message"]?.stringValue ?? ""

@@ -85,10 +85,12 @@ struct RefreshTests {
     @Test func aCrashBetweenRequestAndWriteLeavesTheStoreValid() async throws {
         let (sandbox, _) = try await loggedIn()
         let before = try stored(sandbox)
-        try await sandbox.call("POST", "/sandbox/faults", json: ["pathPrefix": "/oauth2/default/v1/token", "delayMs": 3000, "count": 1])
+        // Held until released, so the kill lands while the request is in flight however slow the machine.
+        let hold = try await sandbox.holdNextRequest(to: "/oauth2/default/v1/token")
         let session = try InteractiveSession.start(["refresh", "--verbose"], environment: sandbox.environment)
         _ = try await session.waitForStderrLine { $0.contains("> POST") && $0.contains("/v1/token") }
         session.kill()
+        try await sandbox.release(hold)
         #expect(try stored(sandbox) == before)
         let directory = sandbox.stateDirectory.appendingPathComponent("profiles/default").path
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).allSatisfy { !$0.hasSuffix(".tmp") })
@@ -144,6 +146,14 @@ struct RefreshTests {
         let verified = try await sandbox.idflow(["token", "verify", "--audience", "api://default"])
         #expect(verified.exitCode == 0, "\(verified)")
         #expect(try verified.json()["valid"] == true)
+        // One vocabulary: verify names what it checked as inspect names what it did not, so one jq filter reads both.
+        let verification = try verified.json()
+        #expect(verification["signatureVerified"] == true)
+        let inspectedAccess = try await sandbox.idflow(["token", "inspect", "--offline"]).json()
+        #expect(inspectedAccess["signatureVerified"] == false)
+        for key in ["format", "expiresAt", "expired", "issuedAt", "claims", "header"] {
+            #expect(verification[key] != nil && verification[key] == inspectedAccess[key], "\(key)")
+        }
 
         let access = try #require(login["access_token"]?.stringValue)
         let parts = access.split(separator: ".")

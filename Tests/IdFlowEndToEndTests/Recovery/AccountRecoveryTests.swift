@@ -269,6 +269,14 @@ struct AccountRecoveryTests {
         #expect(set.exitCode == 0, "\(set)")
         #expect(try await Self.status(sandbox, "reset@example.com") == "ACTIVE")
         #expect(try await Self.authnLogin(sandbox, "reset@example.com", password: Self.newPassword).exitCode == 0)
+
+        // The link works once; used again it is explained as a reset link, with the command that issues a new one.
+        let again = try await sandbox.idflow(
+            ["set-password", "--activation-url-stdin", "--password-file", try Self.secretFile(sandbox, "m", Self.newPassword)], stdin: link)
+        #expect(again.exitCode == 4, "\(again)")
+        let hint = again.error?["hint"]?.stringValue ?? ""
+        #expect(hint.contains("reset link") && hint.contains("idflow user reset-password"), "\(again.stderr)")
+        #expect(!hint.contains("idflow activate"), "\(again.stderr)")
     }
 }
 

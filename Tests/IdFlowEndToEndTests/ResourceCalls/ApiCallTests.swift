@@ -229,7 +229,9 @@ struct ApiCallTests {
         #expect(status.clientCertificateData == nil)
         let formatter = ISO8601DateFormatter()
         let expiry = try #require(status.expirationTimestamp.flatMap(formatter.date(from:)))
-        #expect(expiry > Date().addingTimeInterval(60))
+        // The ID token's own exp (by the sandbox's clock), not this machine's clock plus a margin.
+        let exp = try #require(login["id_token_claims"]?["exp"]?.intValue)
+        #expect(Int(expiry.timeIntervalSince1970) == exp, "\(expiry) vs exp \(exp)")
 
         let access = try await sandbox.idflow(["token", "get", "--output", "exec-credential", "--token-type", "access"])
         #expect(try access.json()["status"]?["token"] == login["access_token"])

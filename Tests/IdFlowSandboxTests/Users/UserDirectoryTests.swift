@@ -75,11 +75,10 @@ struct UserDirectoryTests {
         #expect(directory.user(login: "renamed@example.com") == nil)
     }
 
-    @Test("20,000 users: creating, signing in by login and listing every page stay quick")
+    @Test("20,000 users: each created, found by its login in any case, and listed once across the pages")
     func scale() async throws {
         let state = SandboxState()
         let count = 20_000
-        let started = ContinuousClock.now
         for index in 0..<count {
             _ = try await state.createUser(
                 profile: ["email": .string("person\(index)@example.com")], password: nil, activate: false)
@@ -94,9 +93,7 @@ struct UserDirectoryTests {
             query.after = next
         }
         #expect(listed == count)
-        // Scanning on create and sorting on every page took minutes here; indexed, well under a second
-        // in a release build and a few seconds in a debug one.
-        let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(15), "\(elapsed)")
+        // No stopwatch here (a loaded machine would fail it): the speed is scripts/bench.sh's bulk figure, and a
+        // return to scanning on create and sorting on every page shows there, as it once did (minutes).
     }
 }

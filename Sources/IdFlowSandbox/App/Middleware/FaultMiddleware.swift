@@ -19,6 +19,15 @@ struct FaultMiddleware: RouterMiddleware {
             let fault = await state.takeFault(path: path, method: request.method.rawValue)
         else { return try await next(request, context) }
 
+        if fault.hold {
+            let state = state
+            let limit = Task {
+                try await Task.sleep(for: Fault.holdLimit)
+                await state.releaseHeldRequests(fault: fault.id)
+            }
+            await state.holdRequest(fault: fault.id)
+            limit.cancel()
+        }
         if fault.delayMs > 0 {
             try await Task.sleep(for: .milliseconds(fault.delayMs))
         }

@@ -36,9 +36,9 @@ struct OktaResponseMiddleware: RouterMiddleware {
             let status = await state.rateLimitStatus(RateLimitFamily(path: request.uri.path) ?? .other)
             response.headers[.rateLimitLimit] = String(status.limit)
             response.headers[.rateLimitRemaining] = String(status.remaining)
-            // The window runs on real time (clients wait for it by sleeping), but a client reads the reset
-            // against the Date header, which follows the sandbox clock: so the reset is said on that clock too.
-            response.headers[.rateLimitReset] = String(status.reset + Int(state.clock.offset.rounded()))
+            // Said on the sandbox clock, as the window runs and as Date is written: a client reads the reset
+            // against the Date header, so reset − Date is its wait.
+            response.headers[.rateLimitReset] = String(status.reset)
         }
         return response
     }

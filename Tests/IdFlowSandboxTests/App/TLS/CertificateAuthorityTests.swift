@@ -65,18 +65,19 @@ struct CertificateAuthorityTests {
     @Test("an expired one and a wrong-host one are what a test asks for")
     func expiredAndWrongHost() throws {
         let authority = try CertificateAuthority()
+        // The validity asked for is the validity issued (to the second a certificate keeps), judged against the
+        // dates given rather than this machine's clock when the line runs.
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let expired = try Certificate(
             pemEncoded: authority.issueServerCertificate(
-                dnsNames: ["localhost"], notValidBefore: Date().addingTimeInterval(-2 * 86400),
-                notValidAfter: Date().addingTimeInterval(-86400)
+                dnsNames: ["localhost"], notValidBefore: now.addingTimeInterval(-2 * 86400), notValidAfter: now.addingTimeInterval(-86400)
             ).certificatePEM)
-        #expect(expired.notValidAfter < Date())
+        #expect(expired.notValidAfter == now.addingTimeInterval(-86400))
         let notYet = try Certificate(
             pemEncoded: authority.issueServerCertificate(
-                ipAddresses: ["127.0.0.1"], notValidBefore: Date().addingTimeInterval(86400),
-                notValidAfter: Date().addingTimeInterval(2 * 86400)
+                ipAddresses: ["127.0.0.1"], notValidBefore: now.addingTimeInterval(86400), notValidAfter: now.addingTimeInterval(2 * 86400)
             ).certificatePEM)
-        #expect(notYet.notValidBefore > Date())
+        #expect(notYet.notValidBefore == now.addingTimeInterval(86400))
         #expect(Self.commonName(notYet.subject) == "127.0.0.1")
         let wrongHost = try Certificate(
             pemEncoded: authority.issueServerCertificate(dnsNames: ["elsewhere.example"]).certificatePEM)

@@ -1,0 +1,45 @@
+extension IDX {
+    /// What a remediation offers, in a person's words. The Identity Engine names its steps for machines
+    /// (`select-enroll-profile`), and a terminal that lists only those names leaves a new user guessing which
+    /// number signs them up; the name stays first, since it is what `--remediation` takes.
+    enum RemediationMeaning {
+        static func of(_ name: String) -> String? { meanings[name] }
+
+        private static let meanings: [String: String] = [
+            "identify": "sign in with a username",
+            "identify-recovery": "name the account to recover",
+            "select-identify": "sign in with a username",
+            "select-enroll-profile": "sign up: create a new account",
+            "enroll-profile": "sign up: fill in the new account's profile",
+            "profile-update": "complete the account's profile",
+            "redirect-idp": "sign in with another identity provider (in a browser)",
+            "redirect-idverify": "verify your identity with an ID-verification provider (in a browser)",
+            "select-authenticator-authenticate": "choose how to verify it is you",
+            "select-authenticator-enroll": "choose an authenticator to set up",
+            "select-authenticator-unlock-account": "choose how to verify it is you, to unlock the account",
+            "challenge-authenticator": "verify it is you with this authenticator",
+            "enroll-authenticator": "set up this authenticator",
+            "authenticator-verification-data": "choose how the code is sent (text or call)",
+            "authenticator-enrollment-data": "give the phone number or other details to enroll",
+            "select-enrollment-channel": "choose how to receive the enrollment link (QR code, e-mail or text)",
+            "enrollment-channel-data": "give where the enrollment link is sent",
+            "enroll-poll": "wait for the authenticator app to finish enrolling",
+            "challenge-poll": "wait for the push to be approved",
+            "poll": "wait for the server",
+            "resend": "send the code again",
+            "recover": "forgot password: recover the account",
+            "reset-authenticator": "set a new password",
+            "reenroll-authenticator": "the password has expired: choose a new one",
+            "reenroll-authenticator-warning": "the password expires soon: change it now",
+            "unlock-account": "unlock the account",
+            "skip": "skip this step for now",
+            "cancel": "cancel the sign-in",
+            "consent": "grant the app the access it asks for",
+            "granular-consent": "choose which access the app gets",
+            "launch-authenticator": "open Okta Verify on this device",
+            "device-challenge-poll": "wait for Okta Verify on this device",
+            "enroll-authenticator-promotion": "set up a passkey or another authenticator now",
+            "device-assurance-grace-period": "the device falls short of the policy: continue within the grace period",
+        ]
+    }
+}
