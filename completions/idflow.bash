@@ -2026,7 +2026,7 @@ _idflow_userinfo() {
 
 _idflow_logout() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--local --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
     repeating_options=()
     non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
     __idflow_offer_flags_options 0

@@ -13,9 +13,10 @@ public enum ExternalCommand {
         public var output: String { String(decoding: standardOutput, as: UTF8.self) }
     }
 
-    /// Runs `executable` and waits for it. Both streams are read side by side on threads of their own, so a
-    /// program that fills one pipe while nobody reads it cannot stall. `mergeOutput` sends stderr into stdout.
-    public static func run(
+    /// Runs `executable` and blocks the calling thread until it ends, which must not be a cooperative one
+    /// (`DedicatedThread`): tests call the async `run`. Both streams are read side by side on threads of their own, so
+    /// a program that fills one pipe while nobody reads it cannot stall. `mergeOutput` sends stderr into stdout.
+    static func waitFor(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
         mergeOutput: Bool = false
     ) throws -> Result {
@@ -54,13 +55,8 @@ public enum ExternalCommand {
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
         mergeOutput: Bool = false
     ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(
-                    with: Swift.Result {
-                        try run(executable, arguments, environment: environment, directory: directory, mergeOutput: mergeOutput)
-                    })
-            }
+        try await DedicatedThread.run {
+            try waitFor(executable, arguments, environment: environment, directory: directory, mergeOutput: mergeOutput)
         }
     }
 }

@@ -163,9 +163,9 @@ public final class InteractiveSession: @unchecked Sendable {
     }
 
     /// Kills the process without letting it clean up, as a crash or `kill -9` would.
-    public func kill() {
+    public func kill() async throws {
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        try await LiveSandbox.exit(of: process)
     }
 
     public struct TerminalUnavailable: Error, CustomStringConvertible {

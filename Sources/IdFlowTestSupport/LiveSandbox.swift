@@ -128,11 +128,25 @@ public final class LiveSandbox: @unchecked Sendable {
         return (id, session)
     }
 
-    /// Stops the sandbox with SIGTERM, as a user's Ctrl-C would, and waits for it.
+    /// Stops the sandbox with SIGTERM, as a user's Ctrl-C would, without waiting for it: the wait happens on a thread
+    /// of its own (`DedicatedThread` says why a test must never block a cooperative one). `stopped()` waits.
     public func stop() {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        let process = process
+        Thread.detachNewThread { process.waitUntilExit() }
+    }
+
+    /// Stops the sandbox with SIGTERM and waits until it has exited, suspending the caller.
+    public func stopped() async throws {
+        guard process.isRunning else { return }
+        process.terminate()
+        try await Self.exit(of: process)
+    }
+
+    /// Waits, off the cooperative pool, until `process` has exited.
+    public static func exit(of process: Process) async throws {
+        try await DedicatedThread.run { process.waitUntilExit() }
     }
 
     deinit {

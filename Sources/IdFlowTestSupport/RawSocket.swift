@@ -143,8 +143,6 @@ public enum RawSocket {
     /// runs its steps there: between two steps an async client waits for a thread of the cooperative pool,
     /// which a CI run of the whole suite on 2 cores has kept busy for minutes.
     public static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-        }
+        try await DedicatedThread.run(body)
     }
 }

@@ -29,9 +29,10 @@ struct IdFlow: AsyncParsableCommand {
               64  usage error (bad flags, missing configuration)
              130  interrupted (Ctrl-C, or SIGTERM) while waiting or at a prompt; nothing half-stored
 
-            Configuration comes from flags, then the environment (OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, \
-            OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID, OKTA_OAUTH2_REDIRECTURI, IDFLOW_SCOPE, IDFLOW_PROFILE, \
-            IDFLOW_STATE_DIR, IDFLOW_VERBOSE, IDFLOW_TIMEOUT, IDFLOW_MAX_RETRIES), then the profile in \
+            Configuration comes from flags, then the environment (IDFLOW_ISSUER, IDFLOW_CLIENT_ID, \
+            IDFLOW_REDIRECT_URI, IDFLOW_CLIENT_SECRET_FILE, IDFLOW_SCOPE, IDFLOW_PROFILE, IDFLOW_STATE_DIR, \
+            IDFLOW_VERBOSE, IDFLOW_TIMEOUT, IDFLOW_MAX_RETRIES; for Okta OKTA_CLIENT_ORGURL and OKTA_CLIENT_TOKEN, \
+            and Okta's OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID, OKTA_OAUTH2_REDIRECTURI as aliases), then the profile in \
             $XDG_CONFIG_HOME/idflow/config.yaml, then ~/.okta/okta.yaml. The configuration flags may also come \
             before the subcommand: `idflow -v --profile staging register --email jo@example.com`.
 

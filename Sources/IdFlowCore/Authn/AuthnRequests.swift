@@ -37,7 +37,15 @@ struct PrimaryAuthenticationRequest: APIRequest {
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> AuthnTransaction {
-        try AuthnRequests.decode(response, hint: "check the username and password")
+        // Only Okta has the Authn API; another provider answers 404 (often with a body of its own), which is no
+        // rejected request but the wrong way in for this provider.
+        if response.status == 404 || response.status == 405 {
+            throw .invalidInput(
+                "--username signs in through Okta's Authn API (POST /api/v1/authn), and \(orgURL.absoluteString) has none (HTTP \(response.status))",
+                hint:
+                    "against a provider that is not Okta, sign in with `idflow login-pkce --browser`, `--manual`, or `idflow login-device`")
+        }
+        return try AuthnRequests.decode(response, hint: "check the username and password")
     }
 }
 

@@ -21,9 +21,9 @@ public struct Configuration: Sendable {
     public var maxRetries: Int
     /// The Token Server of custom registration (`IDFLOW_TOKEN_SERVER`, profile `tokenServer`); nil means the org.
     public var tokenServer: URL?
-    /// Where `register --idp` finds its client secret when no `--client-secret-file` is given
-    /// (`OKTA_OAUTH2_CLIENTSECRET`, profile `clientSecretFile`); read only when needed. The other commands
-    /// take theirs from `--client-secret-file` only.
+    /// Where a confidential client's secret is found when no `--client-secret-file` is given
+    /// (`IDFLOW_CLIENT_SECRET_FILE`, `OKTA_OAUTH2_CLIENTSECRET`, profile `clientSecretFile`); read only when a
+    /// request needs it (`IdFlowContext.clientSecret(file:)`).
     public var clientSecretSource: SecretSource?
     /// What a company network needs from every request: a CA bundle, a client certificate, a proxy.
     public var transportOptions = CurlTransport.Options()
@@ -97,7 +97,8 @@ public struct Configuration: Sendable {
     /// The OAuth client id, or an error that says how to set it.
     public func requireClientID() throws(IdFlowError) -> String {
         guard let clientID, !clientID.isEmpty else {
-            throw .configuration("no OAuth client id configured", hint: "pass --client-id or export OKTA_OAUTH2_CLIENTID")
+            throw .configuration(
+                "no OAuth client id configured", hint: "pass --client-id, export IDFLOW_CLIENT_ID, or set clientId in the profile")
         }
         return clientID
     }
@@ -106,7 +107,8 @@ public struct Configuration: Sendable {
     public func requireRedirectURI() throws(IdFlowError) -> String {
         guard let redirectURI, !redirectURI.isEmpty else {
             throw .configuration(
-                "no redirect URI configured", hint: "pass --redirect-uri (the one registered for the app) or export OKTA_OAUTH2_REDIRECTURI"
+                "no redirect URI configured",
+                hint: "pass --redirect-uri (the one registered for the app), export IDFLOW_REDIRECT_URI, or set redirectUri in the profile"
             )
         }
         return redirectURI

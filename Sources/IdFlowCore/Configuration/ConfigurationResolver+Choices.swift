@@ -69,18 +69,23 @@ extension ConfigurationResolver {
                 (flags.apiTokenFile, .flag("--api-token-file")), (flags.apiToken, .flag("--api-token")), variable(Variable.apiToken),
                 (entry?.apiTokenFile, .profile(key: "apiTokenFile")), (nonEmpty(entry?.apiToken), .profile(key: "apiToken")),
                 (entry?.apiToken == nil ? nonEmpty(okta?.token) : nil, .oktaYAML(key: "okta.client.token"))),
-            issuer: first((flags.issuer, .flag("--issuer")), variable(Variable.issuer), (entry?.issuer, .profile(key: "issuer"))),
+            issuer: first(
+                (flags.issuer, .flag("--issuer")), variable(Variable.issuer), variable(Variable.oktaIssuer),
+                (entry?.issuer, .profile(key: "issuer"))),
             clientID: first(
-                (flags.clientID, .flag("--client-id")), variable(Variable.clientID), (entry?.clientId, .profile(key: "clientId"))),
+                (flags.clientID, .flag("--client-id")), variable(Variable.clientID), variable(Variable.oktaClientID),
+                (entry?.clientId, .profile(key: "clientId"))),
             redirectURI: first(
-                (flags.redirectURI, .flag("--redirect-uri")), variable(Variable.redirectURI),
+                (flags.redirectURI, .flag("--redirect-uri")), variable(Variable.redirectURI), variable(Variable.oktaRedirectURI),
                 (entry?.redirectUri, .profile(key: "redirectUri"))),
             scope: first((flags.scope, .flag("--scope")), variable(Variable.scope), (entry?.scope, .profile(key: "scope"))),
             stateDirectory: first(
                 (flags.stateDirectory, .flag("--state-dir")), variable(Variable.stateDirectory),
                 (entry?.stateDir, .profile(key: "stateDir"))),
             tokenServer: first(variable(Variable.tokenServer), (entry?.tokenServer, .profile(key: "tokenServer"))),
-            clientSecret: first(variable(Variable.clientSecret), (entry?.clientSecretFile, .profile(key: "clientSecretFile"))),
+            clientSecret: first(
+                variable(Variable.clientSecretFile), variable(Variable.clientSecret),
+                (entry?.clientSecretFile, .profile(key: "clientSecretFile"))),
             timeout: number(flags.timeoutSeconds, "--timeout", Variable.timeout, entry?.timeout, "timeout"),
             maxRetries: number(
                 flags.maxRetries.map { Double($0) }, "--max-retries", Variable.maxRetries, entry?.maxRetries.map { Double($0) },

@@ -14,9 +14,17 @@ public struct ConfigurationResolver: Sendable {
     public enum Variable {
         public static let orgURL = "OKTA_CLIENT_ORGURL"
         public static let apiToken = "OKTA_CLIENT_TOKEN"
-        public static let issuer = "OKTA_OAUTH2_ISSUER"
-        public static let clientID = "OKTA_OAUTH2_CLIENTID"
-        public static let redirectURI = "OKTA_OAUTH2_REDIRECTURI"
+        /// The login client's settings under provider-neutral names, read first; Okta's SDK names below are read as
+        /// aliases, so an Okta shell keeps working and a profile for any other provider needs no `OKTA_` name.
+        public static let issuer = "IDFLOW_ISSUER"
+        public static let clientID = "IDFLOW_CLIENT_ID"
+        public static let redirectURI = "IDFLOW_REDIRECT_URI"
+        /// A file holding the client secret (the neutral counterpart of `OKTA_OAUTH2_CLIENTSECRET`, which holds the
+        /// secret itself).
+        public static let clientSecretFile = "IDFLOW_CLIENT_SECRET_FILE"
+        public static let oktaIssuer = "OKTA_OAUTH2_ISSUER"
+        public static let oktaClientID = "OKTA_OAUTH2_CLIENTID"
+        public static let oktaRedirectURI = "OKTA_OAUTH2_REDIRECTURI"
         public static let scope = "IDFLOW_SCOPE"
         public static let profile = "IDFLOW_PROFILE"
         public static let stateDirectory = "IDFLOW_STATE_DIR"
@@ -116,7 +124,8 @@ public struct ConfigurationResolver: Sendable {
         configuration.bindsLoginsWithDPoP = flags.dpop || entry?.dpop == true
         configuration.acceptsBearerInPlaceOfDPoP = ["1", "true", "yes"].contains(env(Variable.dpopAllowBearer)?.lowercased() ?? "")
         configuration.clientSecretSource = chosen.clientSecret.map { choice in
-            choice.source == .environment(Variable.clientSecret) ? .environment(Variable.clientSecret) : .file(choice.text)
+            choice.source == .environment(Variable.clientSecret)
+                ? .environment(Variable.clientSecret) : .file(HomeDirectory.expand(choice.text, environment: environment))
         }
 
         var timeoutSeconds: Double?

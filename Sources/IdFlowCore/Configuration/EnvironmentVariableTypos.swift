@@ -16,6 +16,8 @@ public enum EnvironmentVariableTypos {
             ConfigurationResolver.Variable.quiet, ConfigurationResolver.Variable.curl, ConfigurationResolver.Variable.timeout,
             ConfigurationResolver.Variable.maxRetries, ConfigurationResolver.Variable.tokenServer,
             ConfigurationResolver.Variable.clientSecret, ConfigurationResolver.Variable.dpopAllowBearer,
+            ConfigurationResolver.Variable.clientSecretFile, ConfigurationResolver.Variable.oktaIssuer,
+            ConfigurationResolver.Variable.oktaClientID, ConfigurationResolver.Variable.oktaRedirectURI,
             ConfigurationResolver.NetworkVariable.caFile, ConfigurationResolver.NetworkVariable.clientCertificate,
             ConfigurationResolver.NetworkVariable.clientKey,
             ServiceAppVariable.authorizationMode, ServiceAppVariable.clientID, ServiceAppVariable.scopes,

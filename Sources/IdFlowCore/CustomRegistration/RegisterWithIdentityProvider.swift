@@ -114,7 +114,7 @@ public struct RegisterWithIdentityProvider: Sendable {
         guard let secret = clientSecret ?? configured else {
             throw .configuration(
                 "custom registration needs the client secret of the registering client",
-                hint: "pass --client-secret-file PATH, export OKTA_OAUTH2_CLIENTSECRET, or set clientSecretFile in the profile")
+                hint: "pass --client-secret-file PATH, export IDFLOW_CLIENT_SECRET_FILE, or set clientSecretFile in the profile")
         }
         return TokenServerEndpoint(
             tokenServer: base, identityProvider: identityProvider,

@@ -99,7 +99,8 @@ public struct TokenServerEndpoint: Sendable, Equatable {
     func request(_ step: RegistrationStep, body: some Encodable) throws(IdFlowError) -> HTTPRequest {
         guard client.secret != nil else {
             throw .configuration(
-                "custom registration needs the client secret", hint: "pass --client-secret-file PATH or export OKTA_OAUTH2_CLIENTSECRET")
+                "custom registration needs the client secret",
+                hint: "pass --client-secret-file PATH, export IDFLOW_CLIENT_SECRET_FILE, or set clientSecretFile in the profile")
         }
         let headers = client.apply(to: []).headers
         do {

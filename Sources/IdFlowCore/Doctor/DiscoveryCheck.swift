@@ -34,7 +34,7 @@ enum DiscoveryCheck {
             return DoctorCheck(
                 "discovery", .fail,
                 "the discovery document names the issuer \(document.issuer), but the configured issuer is \(issuer.absoluteString)",
-                fix: "use exactly \(document.issuer) as --issuer (or OKTA_OAUTH2_ISSUER, profile key issuer)", kind: .security)
+                fix: "use exactly \(document.issuer) as --issuer (or IDFLOW_ISSUER, profile key issuer)", kind: .security)
         }
         func yes(_ present: Bool) -> String { present ? "yes" : "no" }
         let idx = await identityEngine(issuer: issuer, grants: grants, http: http)

@@ -1,13 +1,17 @@
 import Foundation
 
 /// Revokes the profile's refresh token (which ends its whole token family on Okta) and access token, then
-/// clears the store. If revocation fails the store is kept, so the user can try again. Logging out of a
-/// profile with nothing stored succeeds with `"cleared": false`, as `rm -f` does: the state asked for holds.
+/// clears the store. If revocation fails the store is kept, so the user can try again, unless `local` says to
+/// forget the login anyway (a provider that refuses a public client's revocation would otherwise leave it stored
+/// for good). Logging out of a profile with nothing stored succeeds with `"cleared": false`, as `rm -f` does.
 public struct Logout: Sendable {
     public var clientSecret: Secret?
+    /// `--local`: clear the store even when the server refuses to revoke, reporting the refusal.
+    public var local: Bool
 
-    public init(clientSecret: Secret? = nil) {
+    public init(clientSecret: Secret? = nil, local: Bool = false) {
         self.clientSecret = clientSecret
+        self.local = local
     }
 
     public struct Result: Encodable, Sendable, Equatable {
@@ -15,6 +19,13 @@ public struct Logout: Sendable {
         public var revoked: [String]
         /// Whether a stored login was removed; false when there was none to begin with.
         public var cleared: Bool
+        /// With `--local`: each token the server did not revoke, and why (it may stay valid until it expires).
+        public var notRevoked: [NotRevoked]?
+    }
+
+    public struct NotRevoked: Encodable, Sendable, Equatable {
+        public var token: String
+        public var error: String
     }
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> Result {
@@ -22,19 +33,37 @@ public struct Logout: Sendable {
         return try await tokenStore.withLock(context) { () throws(IdFlowError) -> Result in
             guard let stored = try tokenStore.load() else {
                 context.message("nothing is stored for profile \(context.configuration.profile); already logged out")
-                return Result(profile: context.configuration.profile, revoked: [], cleared: false)
+                return Result(profile: context.configuration.profile, revoked: [], cleared: false, notRevoked: local ? [] : nil)
             }
-            let server = try await AuthorizationServer.discover(context, for: stored, clientSecret: clientSecret)
+            let secret = try context.clientSecret(for: stored.clientId, given: clientSecret)
             var revoked: [String] = []
-            // The refresh token first: on Okta it ends the whole family, access tokens included.
-            for kind in [TokenKind.refresh, .access] {
-                guard let token = stored.token(kind) else { continue }
-                try await server.revoke(token, kind: kind)
-                revoked.append(kind.rawValue)
+            var notRevoked: [NotRevoked] = []
+            do throws(IdFlowError) {
+                let server = try await AuthorizationServer.discover(context, for: stored, clientSecret: secret)
+                // The refresh token first: on Okta it ends the whole family, access tokens included.
+                for kind in [TokenKind.refresh, .access] {
+                    guard let token = stored.token(kind) else { continue }
+                    do throws(IdFlowError) {
+                        try await server.revoke(token, kind: kind)
+                        revoked.append(kind.rawValue)
+                    } catch {
+                        guard local else { throw error }
+                        notRevoked.append(NotRevoked(token: kind.rawValue, error: error.message))
+                    }
+                }
+            } catch {
+                guard local else {
+                    throw error.addingHint("the login is still stored: `idflow logout --local` forgets it here anyway")
+                }
+                if notRevoked.isEmpty { notRevoked.append(NotRevoked(token: "all", error: error.message)) }
             }
             try tokenStore.clear()
-            context.message("logged out of profile \(context.configuration.profile)")
-            return Result(profile: context.configuration.profile, revoked: revoked, cleared: true)
+            for refusal in notRevoked {
+                context.notice("warning: the \(refusal.token) token was not revoked (\(refusal.error)); it stays valid until it expires")
+            }
+            context.message("logged out of profile \(context.configuration.profile)\(notRevoked.isEmpty ? "" : " (locally)")")
+            return Result(
+                profile: context.configuration.profile, revoked: revoked, cleared: true, notRevoked: local ? notRevoked : nil)
         }
     }
 }

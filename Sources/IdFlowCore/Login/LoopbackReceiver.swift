@@ -26,15 +26,26 @@ public final class LoopbackReceiver: @unchecked Sendable {
         guard fd >= 0 else {
             throw .localState("cannot open a socket for the loopback redirect: \(LoopbackSocket.errorDescription())")
         }
+        // The listener closes each connection first, so its port sits in TIME_WAIT for a minute after a login; a
+        // provider that matches the redirect URI exactly needs that same port for the next login at once. Linux still
+        // refuses a second listener on a port that is listening, so this only reclaims ports nobody listens on.
+        var on: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
         var address = LoopbackSocket.loopbackAddress(port: port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0, listen(fd, 16) == 0 else {
+            let inUse = errno == EADDRINUSE
             let reason = LoopbackSocket.errorDescription()
             close(fd)
             throw .localState(
-                "cannot listen on 127.0.0.1:\(port) for the redirect: \(reason)", hint: "choose another --port, or 0 for any free port")
+                "cannot listen on 127.0.0.1:\(port) for the redirect: \(reason)",
+                hint: inUse && port != 0
+                    ? "another program listens on port \(port) (another idflow waiting for a sign-in?): stop it and run again. "
+                        + "A provider that matches the redirect URI exactly accepts only the port registered for the app; "
+                        + "one that follows RFC 8252 §7.3 accepts any, so --port 0 picks a free one"
+                    : "choose another --port, or 0 for any free port")
         }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -48,6 +59,13 @@ public final class LoopbackReceiver: @unchecked Sendable {
     deinit {
         close(socketFD)
     }
+
+    /// Some providers match a loopback redirect URI exactly, port included (against RFC 8252 §7.3): given a random
+    /// port they show an error page and never redirect, so the wait runs out with nothing to say why.
+    static let timeoutHint =
+        "finish the sign-in in the browser sooner, or raise --browser-timeout. If the browser showed an error about the "
+        + "redirect URI, the provider matches it exactly: pass the registered one with --redirect-uri (or --port), "
+        + "or set redirectUri in the profile"
 
     /// What the listener tells the browser.
     public struct Reply: Sendable, Equatable {
@@ -142,7 +160,7 @@ public final class LoopbackReceiver: @unchecked Sendable {
                             returning: .failure(
                                 .timedOut(
                                     "no browser redirect arrived on 127.0.0.1:\(port) within \(timeout.components.seconds) s",
-                                    hint: "finish the sign-in in the browser sooner, or raise --browser-timeout")))
+                                    hint: Self.timeoutHint)))
                     }
                 }
             }

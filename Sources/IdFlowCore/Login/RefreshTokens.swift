@@ -42,10 +42,12 @@ public struct RefreshTokens: Sendable {
         // Only a scope the user chose is sent; without one the server keeps the original grant.
         let scope = context.configuration.explicitScope
         if let givenRefreshToken {
-            let server = try await AuthorizationServer.discover(context, clientSecret: clientSecret)
+            var secret = clientSecret
+            if secret == nil { secret = try context.clientSecret(file: nil) }
+            let server = try await AuthorizationServer.discover(context, clientSecret: secret)
             try await server.prepareToValidate(scope: scope)
             let response = try await server.tokenEndpoint.refresh(givenRefreshToken.value, scope: scope)
-            let claims = try await server.validateIDToken(in: response, nonce: .notInThisGrant(.refreshToken), requestedScope: scope)
+            let claims = try await server.validateRefreshedIDToken(in: response, stored: nil)
             return server.result(response, claims: claims, previous: nil).0
         }
         let tokenStore = TokenStore(directory: context.configuration.profileDirectory)
@@ -64,7 +66,8 @@ public struct RefreshTokens: Sendable {
             // The room for the rotated token is taken first: a store that cannot take the write is refused here,
             // while the stored refresh token still works.
             let reservation = store ? try tokenStore.reserve() : nil
-            let server = try await AuthorizationServer.discover(context, for: stored, clientSecret: clientSecret)
+            let server = try await AuthorizationServer.discover(
+                context, for: stored, clientSecret: try context.clientSecret(for: stored.clientId, given: clientSecret))
             // Without a scope of its own the grant keeps the original one, ID token included.
             let requestedScope = scope ?? stored.tokens.scope
             // Everything that can fail without the server's help happens before the grant: after it, the
@@ -73,11 +76,7 @@ public struct RefreshTokens: Sendable {
             let response = try await server.tokenEndpoint.refresh(refreshToken, scope: scope)
             let claims: JSONValue?
             do throws(IdFlowError) {
-                claims = try await server.validateIDToken(
-                    in: response, nonce: .notInThisGrant(.refreshToken), requestedScope: requestedScope)
-                if let claims, let before = stored.idTokenClaims?["sub"], claims["sub"] != before {
-                    throw IdFlowError.security("the refreshed ID token is for another subject than the stored one", hint: "log in again")
-                }
+                claims = try await server.validateRefreshedIDToken(in: response, stored: stored.idTokenClaims)
             } catch {
                 try keepRotatedRefreshToken(response, replacing: refreshToken, in: stored, into: reservation, tokenStore, context)
                 throw error

@@ -94,6 +94,18 @@ public struct AuthorizationServer: Sendable {
         }
     }
 
+    /// The ID token of a refresh answer (OpenID Connect Core §12.2): validated when there is one, and then it must be
+    /// about the same subject as the login it refreshes (`stored`, nil for a token given on stdin); nil when the
+    /// answer has none, which the spec allows and many providers do (the login's ID token is then kept).
+    public func validateRefreshedIDToken(in response: TokenResponse, stored: JSONValue?) async throws(IdFlowError) -> JSONValue? {
+        guard response.idToken != nil else { return nil }
+        let claims = try await validateIDToken(in: response, nonce: .notInThisGrant(.refreshToken), requestedScope: nil)
+        if let claims, let before = stored?["sub"], claims["sub"] != before {
+            throw .security("the refreshed ID token is for another subject than the stored one", hint: "log in again")
+        }
+        return claims
+    }
+
     static func asksForIDToken(_ scope: String?) -> Bool {
         scope?.split(separator: " ").contains("openid") ?? false
     }

@@ -34,8 +34,13 @@ struct RefreshTokenRequest: APIRequest {
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {
-        try TokenGrant.decode(
-            response, client: client, hint: "the refresh token is invalid, expired or revoked; log in again with `idflow login-pkce`")
+        let hint = "the refresh token is invalid, expired or revoked; log in again with `idflow login-pkce`"
+        // Some providers refuse a refresh with a bare 400 or 401 and no body at all: still a refused refresh, whose
+        // only fix is a new login, so it is said as one (exit 4), not as an answer idflow cannot read.
+        if (400...401).contains(response.status), response.body.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+            throw .authentication("the token endpoint refused the refresh (HTTP \(response.status), no body)", hint: hint)
+        }
+        return try TokenGrant.decode(response, client: client, hint: hint)
     }
 }
 

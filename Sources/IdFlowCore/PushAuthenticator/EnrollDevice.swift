@@ -44,7 +44,8 @@ public struct EnrollDevice: Sendable {
         }
         let (token, configuredClient) = try MyAccountToken.resolve(context, org: org, fromStandardInput: accessTokenFromStandardInput)
         guard let clientID = configuredClient, !clientID.isEmpty else {
-            throw .configuration("no OAuth client id configured", hint: "pass --client-id or export OKTA_OAUTH2_CLIENTID")
+            throw .configuration(
+                "no OAuth client id configured", hint: "pass --client-id, export IDFLOW_CLIENT_ID, or set clientId in the profile")
         }
 
         let organization = try await context.http.send(OktaOrganizationRequest(orgURL: org))

@@ -62,7 +62,8 @@ public struct ReplayVariable: Equatable, Sendable {
         case "oldpassword": return "the old password"
         case "passcode": return "what the user answered an authenticator with (the password, or a one-time code)"
         case "code_verifier": return "the PKCE code verifier idflow made for this run (its challenge is in the authorize URL above)"
-        case "client_secret", "clientsecret": return "the client secret (--client-secret-file or env OKTA_OAUTH2_CLIENTSECRET)"
+        case "client_secret", "clientsecret":
+            return "the client secret (--client-secret-file, IDFLOW_CLIENT_SECRET_FILE or the profile's clientSecretFile)"
         case "token" where url.contains("/authn"):
             return "the activation or recovery token (--activation-token, its URL, or env IDFLOW_ACTIVATION_TOKEN)"
         case "refresh_token": return "the stored refresh token (idflow keeps it in the profile's state directory)"

@@ -41,7 +41,7 @@ extension StoredTokens {
     }
 
     /// The issuer these tokens came from, which is the only server they are ever sent to. A configured
-    /// issuer (`--issuer`, `OKTA_OAUTH2_ISSUER`, the profile's `issuer`) that names another one is refused
+    /// issuer (`--issuer`, `IDFLOW_ISSUER`, the profile's `issuer`) that names another one is refused
     /// rather than obeyed: it would hand the profile's tokens to a server that never issued them.
     public func pinnedIssuer(_ context: IdFlowContext) throws(IdFlowError) -> URL {
         guard let stored = URL(string: issuer) else { throw .localState("the stored issuer \(issuer) is not a URL") }
@@ -49,7 +49,7 @@ extension StoredTokens {
             throw .configuration(
                 "the tokens stored for profile \(context.configuration.profile) were issued by \(issuer), not by the configured issuer \(configured.absoluteString); refusing to send them there",
                 hint:
-                    "drop --issuer (and OKTA_OAUTH2_ISSUER) to use the stored login, pass the token itself to send it elsewhere, or choose another --profile"
+                    "drop --issuer (and IDFLOW_ISSUER or OKTA_OAUTH2_ISSUER) to use the stored login, pass the token itself to send it elsewhere, or choose another --profile"
             )
         }
         return stored

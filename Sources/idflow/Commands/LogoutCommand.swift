@@ -3,14 +3,22 @@ import IdFlowCore
 
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "logout", abstract: "Revoke the profile's refresh and access tokens and clear its store.")
+        commandName: "logout", abstract: "Revoke the profile's refresh and access tokens and clear its store.",
+        discussion: """
+            A revocation the server refuses keeps the login stored (exit 4), so you can try again. With --local the \
+            login is forgotten here anyway: each token the server did not revoke is listed in "notRevoked" and stays \
+            valid until it expires.
+            """)
+
+    @Flag(help: "Clear the stored login even when the server refuses to revoke it (the refusal is reported).")
+    var local = false
 
     @OptionGroup var clientSecret: ClientSecretOption
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try await Logout(clientSecret: try clientSecret.secret(context)).run(context)
+            try await Logout(clientSecret: try clientSecret.secret(context), local: local).run(context)
         }
     }
 }

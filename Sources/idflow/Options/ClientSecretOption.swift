@@ -7,7 +7,7 @@ struct ClientSecretOption: ParsableArguments {
     @Option(
         name: .customLong("client-secret-file"),
         help: ArgumentHelp(
-            "A file holding the client secret of a confidential client, sent with HTTP Basic (env OKTA_OAUTH2_CLIENTSECRET holds the secret itself).",
+            "A file holding the client secret of a confidential client, sent with HTTP Basic (env IDFLOW_CLIENT_SECRET_FILE; Okta's OKTA_OAUTH2_CLIENTSECRET holds the secret itself).",
             valueName: "path"),
         completion: .file())
     var clientSecretFile: String?

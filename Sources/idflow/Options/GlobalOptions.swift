@@ -15,17 +15,19 @@ struct GlobalOptions: ParsableArguments {
         completion: .file())
     var apiTokenFile: String?
 
-    @Option(help: ArgumentHelp("The authorization server; default {org}/oauth2/default (env OKTA_OAUTH2_ISSUER).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The authorization server; default {org}/oauth2/default (env IDFLOW_ISSUER, or Okta's OKTA_OAUTH2_ISSUER).", valueName: "url"))
     var issuer: String?
 
     @Option(
         name: .customLong("client-id"),
-        help: ArgumentHelp("The public OAuth client (native app) id (env OKTA_OAUTH2_CLIENTID).", valueName: "id"))
+        help: ArgumentHelp("The OAuth client (native app) id (env IDFLOW_CLIENT_ID, or Okta's OKTA_OAUTH2_CLIENTID).", valueName: "id"))
     var clientID: String?
 
     @Option(
         name: .customLong("redirect-uri"),
-        help: ArgumentHelp("The registered redirect URI (env OKTA_OAUTH2_REDIRECTURI).", valueName: "uri"))
+        help: ArgumentHelp("The registered redirect URI (env IDFLOW_REDIRECT_URI, or Okta's OKTA_OAUTH2_REDIRECTURI).", valueName: "uri"))
     var redirectURI: String?
 
     @Option(help: ArgumentHelp("OAuth scopes; default \"openid profile email offline_access\" (env IDFLOW_SCOPE).", valueName: "scopes"))

@@ -23,7 +23,8 @@ struct LoginMethodOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The loopback port for --browser; default: the configured loopback redirect URI's, else any free port.", valueName: "port"))
+            "The loopback port for --browser; default: the configured loopback redirect URI's, else any free port. A provider that matches redirect URIs exactly (against RFC 8252) needs the registered port here or in --redirect-uri.",
+            valueName: "port"))
     var port: UInt16?
 
     @Option(

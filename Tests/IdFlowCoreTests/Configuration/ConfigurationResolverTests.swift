@@ -26,6 +26,30 @@ struct ConfigurationResolverTests: ConfigurationHomeFixture {
         #expect(fromFlag.orgURL?.absoluteString == "https://flag.okta.com")
     }
 
+    /// Any provider is configured without an `OKTA_` name: the neutral names are read first, Okta's as aliases.
+    @Test func providerNeutralNamesComeFirstAndOktasAreAliases() throws {
+        let home = try home(profileYAML: "profiles:\n  default:\n    clientId: fromprofile\n")
+        let neutral = try resolver([
+            "HOME": home.path, "IDFLOW_ISSUER": "https://id.example.com/realms/x", "IDFLOW_CLIENT_ID": "neutral",
+            "IDFLOW_REDIRECT_URI": "http://127.0.0.1:8765/callback", "IDFLOW_CLIENT_SECRET_FILE": "~/secret.txt",
+            "OKTA_OAUTH2_ISSUER": "https://okta.example.com/oauth2/default", "OKTA_OAUTH2_CLIENTID": "okta",
+            "OKTA_OAUTH2_REDIRECTURI": "com.okta.example:/callback",
+        ]).resolve(ConfigurationFlags())
+        #expect(neutral.issuer?.absoluteString == "https://id.example.com/realms/x")
+        #expect(neutral.clientID == "neutral")
+        #expect(neutral.redirectURI == "http://127.0.0.1:8765/callback")
+        #expect(neutral.clientSecretSource == .file(home.path + "/secret.txt"), "a file, with ~ expanded")
+
+        let okta = try resolver([
+            "HOME": home.path, "OKTA_OAUTH2_ISSUER": "https://okta.example.com/oauth2/default", "OKTA_OAUTH2_CLIENTID": "okta",
+            "OKTA_OAUTH2_CLIENTSECRET": "the-secret-itself",
+        ]).resolve(ConfigurationFlags())
+        #expect(okta.issuer?.absoluteString == "https://okta.example.com/oauth2/default")
+        #expect(okta.clientID == "okta")
+        #expect(okta.clientSecretSource == .environment("OKTA_OAUTH2_CLIENTSECRET"))
+        #expect(EnvironmentVariableTypos.warnings(in: ["IDFLOW_ISSUER": "x", "IDFLOW_CLIENT_SECRET_FILE": "y"]).isEmpty)
+    }
+
     @Test func oktaYAMLAloneIsEnough() throws {
         let home = try home(oktaYAML: "okta:\n  client:\n    orgUrl: https://dev-1.okta.com\n    token: t0k\n")
         let configuration = try resolver(["HOME": home.path]).resolve(ConfigurationFlags())

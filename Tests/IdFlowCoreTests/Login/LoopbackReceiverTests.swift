@@ -138,6 +138,36 @@ struct LoopbackReceiverTests {
         #expect(try result.get() == "fast")
     }
 
+    /// The listener closes its connections first, which leaves the port in TIME_WAIT for a minute; a provider that
+    /// matches the redirect URI exactly needs that port for the next login at once, so it must bind again.
+    @Test func theSamePortServesTheNextLoginAtOnce() async throws {
+        let port: UInt16
+        do {
+            let first = try LoopbackReceiver()
+            port = first.port
+            let state = self.state
+            async let outcome = first.waitForRedirect(path: "/callback", expectedState: state, timeout: .seconds(600))
+            // Read to the end: the listener closes first, as after every real redirect.
+            #expect(try await RawSocket.get(port: port, "/favicon.ico").status == 404)
+            #expect(try await RawSocket.get(port: port, "/callback?code=one&state=\(state)").status == 200)
+            #expect(try await outcome == "one")
+        }
+        let second = try LoopbackReceiver(port: port)
+        #expect(second.port == port)
+    }
+
+    /// A port another program listens on is still refused, with a hint that names that cause.
+    @Test func aPortSomeoneListensOnIsRefusedWithTheReason() throws {
+        let held = try LoopbackReceiver()
+        do {
+            _ = try LoopbackReceiver(port: held.port)
+            Issue.record("a second listener on \(held.port) was allowed")
+        } catch {
+            #expect(error.exitStatus == .localState)
+            #expect(error.hint?.contains("another program listens on port \(held.port)") == true, "\(error.hint ?? "")")
+        }
+    }
+
     /// Sends a request line and headers a character every 100 ms (never finishing the request); true when the
     /// listener closed the connection before `characters` were sent.
     static func drip(port: UInt16, characters: Int) throws -> Bool {

@@ -47,7 +47,7 @@ struct CurlScriptTests {
             ])
 
         let curl = try FakeCurl()
-        let result = try curl.run(script, environment: ["PASSWORD": password, "OKTA_CLIENT_TOKEN": apiToken])
+        let result = try await curl.run(script, environment: ["PASSWORD": password, "OKTA_CLIENT_TOKEN": apiToken])
         #expect(result.status == 0, "\(result.standardError)\n\(script)")
         for name in ["PWNED-1", "PWNED-2", "PWNED-3", "PWNED-PASSWORD"] { #expect(!curl.exists(name), "\(name) was run") }
         let body = try JSONValue(data: Data((curl.recorded("2.body") ?? "").utf8))
@@ -102,7 +102,7 @@ struct CurlScriptTests {
         let curl = try FakeCurl()
         try curl.answer(1, json: #"{"stateToken":"replayState"}"#)
         try curl.answer(2, json: #"{"sessionToken":"replaySession"}"#)
-        let result = try curl.run(script, environment: ["PASSWORD": password, "OKTA_CLIENT_TOKEN": apiToken, "PASS_CODE": "123456"])
+        let result = try await curl.run(script, environment: ["PASSWORD": password, "OKTA_CLIENT_TOKEN": apiToken, "PASS_CODE": "123456"])
         #expect(result.status == 0, "\(result.standardError)\n\(script)")
         #expect(try JSONValue(data: Data((curl.recorded("2.body") ?? "").utf8))["stateToken"] == "replayState")
         #expect(curl.recorded("3.config")?.contains("sessionToken=replaySession&") == true)
@@ -141,7 +141,7 @@ struct CurlScriptTests {
         // Replayed with the hostile value in the first answer: curl runs once, for that request, and no more.
         let curl = try FakeCurl()
         try curl.answer(1, json: JSONValue.object(["sessionToken": .string(hostile)]).compactText)
-        let result = try curl.run(script, environment: ["PASSWORD": password])
+        let result = try await curl.run(script, environment: ["PASSWORD": password])
         #expect(result.status == 65, "\(result.standardError)\n\(script)")
         #expect(result.standardError.contains("idflow replay: stopped: SESSION_TOKEN, read from an answer, holds a quote"))
         #expect(curl.recorded("count") == "1\n", "only the request before the hostile answer was sent")
@@ -151,7 +151,7 @@ struct CurlScriptTests {
         let second = try FakeCurl()
         try second.answer(1, json: #"{"sessionToken":"replaySession"}"#)
         try second.answer(3, json: JSONValue.object(["access_token": .string(hostile)]).compactText)
-        let stopped = try second.run(script, environment: ["PASSWORD": password])
+        let stopped = try await second.run(script, environment: ["PASSWORD": password])
         #expect(stopped.status == 65, "\(stopped.standardError)\n\(script)")
         #expect(stopped.standardError.contains("ACCESS_TOKEN, read from an answer"))
         #expect(second.recorded("count") == "3\n", "the request that would send it as a header was not")
@@ -170,7 +170,7 @@ struct CurlScriptTests {
         #expect(!script.contains("-K"), "\(script)")
         let curl = try FakeCurl()
         try curl.answer(1, json: #"{"id":"00uReplayed2"}"#)
-        let result = try curl.run(script, environment: ["OKTA_CLIENT_TOKEN": apiToken])
+        let result = try await curl.run(script, environment: ["OKTA_CLIENT_TOKEN": apiToken])
         #expect(result.status == 0, "\(result.standardError)\n\(script)")
         #expect(curl.recorded("2.url") == "\(org)/api/v1/users/00uReplayed2/lifecycle/activate")
     }
@@ -188,7 +188,7 @@ struct CurlScriptTests {
         #expect(script.contains(#"export PROXY_USERINFO="${PROXY_USERINFO:?the user name and password of the proxy"#), "\(script)")
         #expect(stream.text.contains("export PROXY_USERINFO="), "the file form declares it too")
         let curl = try FakeCurl()
-        let result = try curl.run(script, environment: ["PROXY_USERINFO": "jo:s3cr%40t"])
+        let result = try await curl.run(script, environment: ["PROXY_USERINFO": "jo:s3cr%40t"])
         #expect(result.status == 0, "\(result.standardError)\n\(script)")
         #expect(curl.recorded("1.config") == "proxy = \"\(proxy)\"\n")
         #expect(!(curl.recorded("argv") ?? "").contains("s3cr"), "not on curl's command line")
@@ -232,7 +232,7 @@ struct CurlScriptTests {
         #expect(script.components(separatedBy: spent).count == 3, "\(script)")
         #expect(script.components(separatedBy: verifier).count == 3, "\(script)")
         let curl = try FakeCurl()
-        let result = try curl.run(
+        let result = try await curl.run(
             script, environment: ["PKCE_VERIFIER": verifier, "AUTHORIZATION_CODE": "c0de+/=", "CLIENT_SECRET": "s3cr!t*'()x y+z"])
         #expect(result.status == 0, "\(result.standardError)\n\(script)")
         #expect(curl.recorded("1.body") == String(decoding: request.body ?? Data(), as: UTF8.self))
@@ -261,7 +261,7 @@ struct CurlScriptTests {
         request.headers["Authorization"] = "SSWS \(apiToken)"
         let script = try await run([request], answers: [.json(200, "{}")])
         let curl = try FakeCurl()
-        let result = try curl.run(script)
+        let result = try await curl.run(script)
         #expect(result.status != 0)
         #expect(result.standardError.contains("the API token (env OKTA_CLIENT_TOKEN)"))
         #expect(!curl.exists("count"), "nothing was sent")
@@ -287,7 +287,7 @@ struct CurlScriptTests {
 
     /// The file is refused, not written, when it belongs to someone else (who could read the script's secrets) or is
     /// no regular file (a FIFO without a reader once hung the open); an existing file of ours is made 0600.
-    @Test func aFileOfAnotherUserOrNoRegularFileIsRefused() throws {
+    @Test func aFileOfAnotherUserOrNoRegularFileIsRefused() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("curl-file-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

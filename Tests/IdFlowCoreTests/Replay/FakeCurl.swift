@@ -45,7 +45,7 @@ struct FakeCurl {
     }
 
     /// Runs `script` with bash, this curl first on the PATH and `environment` exported.
-    func run(_ script: String, environment: [String: String] = [:]) throws -> ExternalCommand.Result {
+    func run(_ script: String, environment: [String: String] = [:]) async throws -> ExternalCommand.Result {
         let file = directory.appendingPathComponent("replay.sh")
         try Data(script.utf8).write(to: file)
         let path = directory.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
@@ -55,7 +55,7 @@ struct FakeCurl {
         env["PATH"] = path
         env["FAKE_CURL_DIR"] = directory.path
         env["IDFLOW_OUT"] = out.path
-        return try ExternalCommand.run("/bin/bash", [file.path], environment: env, directory: directory)
+        return try await ExternalCommand.run("/bin/bash", [file.path], environment: env, directory: directory)
     }
 
     func recorded(_ name: String) -> String? {

@@ -13,7 +13,7 @@ struct QRCodeTests {
     }
 
     /// The modules as a plain PBM picture (4 pixels a module, 4 modules of quiet zone), read by zbarimg.
-    static func scan(_ code: QRCode) throws -> String {
+    static func scan(_ code: QRCode) async throws -> String {
         let (scale, quiet) = (4, 4)
         let side = (code.modules.count + 2 * quiet) * scale
         var text = "P1\n\(side) \(side)\n"
@@ -34,7 +34,7 @@ struct QRCodeTests {
             Issue.record("zbarimg is missing: apt-get install -y zbar-tools (.ci/run installs it)")
             return ""
         }
-        let result = try ExternalCommand.run(zbarimg, ["-q", "--raw", file.path])
+        let result = try await ExternalCommand.run(zbarimg, ["-q", "--raw", file.path])
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -48,17 +48,17 @@ struct QRCodeTests {
             "oktaverify://jaynewstrom+ov@gmail.com/?t=ftV2UoXzrSqJQFZYTS5XhI1o0PhusDu6Tt&f=aut8foudqBsFvwfPs696&s=https://jnewstrom-test.okta.com&issuer=jnewstrom-test.okta.com&isIdxEnabled=true"
         ),
     ])
-    func oktasPictureIsRedrawnModuleForModule(fixture: String, content: String) throws {
+    func oktasPictureIsRedrawnModuleForModule(fixture: String, content: String) async throws {
         let picture = try PNGImage(data: Self.recordedPicture(fixture))
         #expect(picture.width == 200 && picture.height == 200)
         let code = try QRCode(reading: picture)
         #expect((code.modules.count - 21) % 4 == 0)
-        #expect(try Self.scan(code) == content)
+        #expect(try await Self.scan(code) == content)
     }
 
     /// Each text line holds two module rows: a drawn half is a light module (the code reads right in light-on-dark
     /// terminals), blank is dark; reading the lines back gives the modules and a quiet zone of 2 around them.
-    @Test func theTerminalDrawingHoldsEveryModule() throws {
+    @Test func theTerminalDrawingHoldsEveryModule() async throws {
         let code = try QRCode(reading: PNGImage(data: Self.recordedPicture("google-otp-enroll-qrcode.json")))
         let lines = code.terminalLines(quietZone: 2)
         let side = code.modules.count + 4
@@ -80,7 +80,7 @@ struct QRCodeTests {
         }
     }
 
-    @Test func picturesThatAreNotReadableSayWhy() throws {
+    @Test func picturesThatAreNotReadableSayWhy() async throws {
         #expect(throws: PNGImage.DecodingError.notPNG) { try PNGImage(data: Data("GIF89a".utf8)) }
         let real = try Self.recordedPicture("google-otp-enroll-qrcode.json")
         #expect(throws: PNGImage.DecodingError.truncated) { try PNGImage(data: real.prefix(40)) }
@@ -97,7 +97,7 @@ struct QRCodeTests {
 
     /// A 16-bit RGBA header of 4096×4096 (280 MB to decode) is within the side limit but not the pixel limit: refused
     /// from its header, as is any picture over a megapixel.
-    @Test func aPictureOverAMegapixelIsRefusedFromItsHeader() throws {
+    @Test func aPictureOverAMegapixelIsRefusedFromItsHeader() async throws {
         var huge = try Self.recordedPicture("google-otp-enroll-qrcode.json")
         huge.replaceSubrange(16..<26, with: [0, 0, 0x10, 0x00, 0, 0, 0x10, 0x00, 16, 6])
         #expect(throws: PNGImage.DecodingError.unsupported("an image of 4096×4096 pixels")) { try PNGImage(data: huge) }
@@ -112,7 +112,7 @@ struct QRCodeTests {
 
     /// A code whose dark box touches the picture's bottom edge and is a little shorter than wide: every sample stays
     /// inside the picture (the last row's once fell one pixel past it and trapped).
-    @Test func aCodeTouchingTheBottomEdgeIsSampledInsideThePicture() throws {
+    @Test func aCodeTouchingTheBottomEdgeIsSampledInsideThePicture() async throws {
         // 21 modules of 3 pixels, the last row cut to one pixel by the picture's edge: the left column is dark, and
         // the first row holds the two top finder patterns' first rows.
         let (width, height, module) = (63, 61, 3)

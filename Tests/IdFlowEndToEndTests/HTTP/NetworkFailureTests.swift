@@ -81,7 +81,7 @@ struct NetworkFailureTests {
     @Test func connectionRefusedExits6() async throws {
         let sandbox = try await LiveSandbox.start()
         let org = sandbox.orgURL
-        sandbox.stop()
+        try await sandbox.stopped()
         let result = try await sandbox.idflow(
             ["register", "--email", "e@example.com"], environment: ["OKTA_CLIENT_ORGURL": org, "IDFLOW_MAX_RETRIES": "1"])
         #expect(result.exitCode == 6, "\(result)")
@@ -120,7 +120,7 @@ struct SandboxProcessTests {
         let sandbox = try await LiveSandbox.start()
         #expect(try await sandbox.call("GET", "/sandbox/clock").0 == 200)
         kill(sandbox.process.processIdentifier, signal)
-        sandbox.process.waitUntilExit()
+        try await LiveSandbox.exit(of: sandbox.process)
         #expect(sandbox.process.terminationReason == .exit)
         #expect(sandbox.process.terminationStatus == 0)
     }

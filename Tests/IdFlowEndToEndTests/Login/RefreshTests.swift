@@ -89,7 +89,7 @@ struct RefreshTests {
         let hold = try await sandbox.holdNextRequest(to: "/oauth2/default/v1/token")
         let session = try InteractiveSession.start(["refresh", "--verbose"], environment: sandbox.environment)
         _ = try await session.waitForStderrLine { $0.contains("> POST") && $0.contains("/v1/token") }
-        session.kill()
+        try await session.kill()
         try await sandbox.release(hold)
         #expect(try stored(sandbox) == before)
         let directory = sandbox.stateDirectory.appendingPathComponent("profiles/default").path

@@ -59,7 +59,7 @@ struct GeneratedFilesTests {
     }
 
     /// A blank line is groff's "mdoc warning: Empty input line"; the sections a man page is read for are there.
-    @Test func theManPageHasTheSectionsOfAManualAndNoBlankLine() throws {
+    @Test func theManPageHasTheSectionsOfAManualAndNoBlankLine() async throws {
         let lines = try manual.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(!lines.contains(""), "man/idflow.1 has blank lines: run scripts/gen-man.sh")
         for name in ["DESCRIPTION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"] {
@@ -92,7 +92,7 @@ struct GeneratedFilesTests {
     }
 
     /// Every environment variable the sources read is described under ENVIRONMENT.
-    @Test func theManPageDescribesEveryEnvironmentVariableRead() throws {
+    @Test func theManPageDescribesEveryEnvironmentVariableRead() async throws {
         let environment = try section("ENVIRONMENT")
         var names: Set<String> = []
         for target in ["IdFlowCore", "idflow", "IdFlowSandbox"] {
@@ -114,8 +114,8 @@ struct GeneratedFilesTests {
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff")))
-    func groffRendersTheManPageWithoutAWarning() throws {
-        let groff = try ExternalCommand.run(
+    func groffRendersTheManPageWithoutAWarning() async throws {
+        let groff = try await ExternalCommand.run(
             "/usr/bin/groff", ["-ww", "-z", "-mandoc", "-Tutf8", Fixtures.packageRoot.appendingPathComponent("man/idflow.1").path])
         #expect(groff.status == 0)
         #expect(groff.standardError.isEmpty, "groff: \(groff.standardError)")

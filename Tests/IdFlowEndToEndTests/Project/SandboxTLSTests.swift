@@ -34,7 +34,7 @@ import Testing
         #expect(
             activation?["activationUrl"]?.stringValue?.hasPrefix("https://127.0.0.1:\(port)/") == true, "\(String(describing: activation))")
 
-        sandbox.stop()
+        try await sandbox.stopped()
         #expect(!FileManager.default.fileExists(atPath: caFile), "the CA file is removed when the sandbox stops")
     }
 

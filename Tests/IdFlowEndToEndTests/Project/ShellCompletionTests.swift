@@ -12,7 +12,7 @@ import Testing
 
     /// What `_idflow` puts in COMPREPLY for the command line `words` (the last word is the one completed), with
     /// the binary's path in place of the first word, as the script runs it for its `---completion` calls.
-    func complete(_ words: [String], in directory: URL? = nil) throws -> [String] {
+    func complete(_ words: [String], in directory: URL? = nil) async throws -> [String] {
         let script = """
             source "$1"; shift
             COMP_WORDS=("$@")
@@ -25,7 +25,7 @@ import Testing
             """
         let completion = Fixtures.packageRoot.appendingPathComponent("completions/idflow.bash").path
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let bash = try ExternalCommand.run(
+        let bash = try await ExternalCommand.run(
             "/bin/bash", ["-c", script, "bash", completion, IdFlowBinary.url.path] + words.dropFirst(),
             environment: [
                 "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
@@ -35,17 +35,17 @@ import Testing
         return bash.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
     }
 
-    @Test func profileOffersTheProfilesOfTheConfigFile() throws {
+    @Test func profileOffersTheProfilesOfTheConfigFile() async throws {
         let folder = home.appendingPathComponent("config/idflow", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try
             "profiles:\n  default:\n    orgUrl: https://o.example.com\n    apiToken: not-offered\n  staging:\n    orgUrl: https://s.example.com\n"
             .write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
-        #expect(try complete(["idflow", "refresh", "--profile", ""]).sorted() == ["default", "staging"])
-        #expect(try complete(["idflow", "refresh", "--profile", "st"]) == ["staging"])
+        #expect(try await complete(["idflow", "refresh", "--profile", ""]).sorted() == ["default", "staging"])
+        #expect(try await complete(["idflow", "refresh", "--profile", "st"]) == ["staging"])
     }
 
-    @Test func enrollDeleteAndUpdateOfferTheKeptEnrollments() throws {
+    @Test func enrollDeleteAndUpdateOfferTheKeptEnrollments() async throws {
         let org = URL(string: "https://o.example.com")!
         try DeviceStore(stateDirectory: stateDirectory).org(org).save(
             EnrollmentRecord(
@@ -53,40 +53,40 @@ import Testing
                 userId: "00u1", username: nil, displayName: nil, deviceId: "guo1", clientInstanceId: "cli1", methodEnrollmentId: "opf1",
                 pendingUrl: "https://o.example.com/idp/myaccount/app-authenticators/pfdKept42/push/notifications", selfUrl: nil,
                 pushToken: "", proofOfPossessionKeyId: "K1", userVerificationKeyId: nil, createdAt: Date()))
-        #expect(try complete(["idflow", "enroll", "delete", ""]) == ["pfdKept42"])
-        #expect(try complete(["idflow", "enroll", "update", "pfd"]) == ["pfdKept42"])
+        #expect(try await complete(["idflow", "enroll", "delete", ""]) == ["pfdKept42"])
+        #expect(try await complete(["idflow", "enroll", "update", "pfd"]) == ["pfdKept42"])
     }
 
-    @Test func resumeOffersTheStoppedSignIns() throws {
+    @Test func resumeOffersTheStoppedSignIns() async throws {
         var transaction = IDX.Transaction(
             id: "txStopped7", issuer: "https://o.example.com/oauth2/default", clientID: "0oa1", interactionHandle: "ih", stateHandle: "sh",
             codeVerifier: "verifier", state: "state", nonce: "nonce", scope: "openid")
         transaction.expiresAt = ISO8601.string(Date().addingTimeInterval(600))
         try StateDirectory.ensure(stateDirectory.appendingPathComponent("idx", isDirectory: true))
         try IDX.Transactions(stateDirectory: stateDirectory).save(transaction)
-        #expect(try complete(["idflow", "login-pkce", "--embedded", "--resume", ""]) == ["txStopped7"])
+        #expect(try await complete(["idflow", "login-pkce", "--embedded", "--resume", ""]) == ["txStopped7"])
     }
 
-    @Test func batchOffersFiles() throws {
+    @Test func batchOffersFiles() async throws {
         let folder = home.appendingPathComponent("work", isDirectory: true)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("inputs"), withIntermediateDirectories: true)
         try "{}\n".write(to: folder.appendingPathComponent("users.ndjson"), atomically: true, encoding: .utf8)
-        let offered = try complete(["idflow", "register", "--batch", ""], in: folder)
+        let offered = try await complete(["idflow", "register", "--batch", ""], in: folder)
         #expect(offered.contains("users.ndjson"))
-        #expect(try complete(["idflow", "register", "--batch", "us"], in: folder) == ["users.ndjson"])
+        #expect(try await complete(["idflow", "register", "--batch", "us"], in: folder) == ["users.ndjson"])
         try "{}\n".write(to: folder.appendingPathComponent("limits.json"), atomically: true, encoding: .utf8)
-        let configs = try complete(["idflow", "sandbox", "--config", ""], in: folder)
+        let configs = try await complete(["idflow", "sandbox", "--config", ""], in: folder)
         #expect(configs.contains("limits.json") && !configs.contains("users.ndjson"), "\(configs)")
     }
 
-    @Test func helpOffersTheSubcommands() throws {
-        let top = try complete(["idflow", "help", ""])
+    @Test func helpOffersTheSubcommands() async throws {
+        let top = try await complete(["idflow", "help", ""])
         #expect(top.contains("register") && top.contains("sandbox") && top.contains("completion"))
-        #expect(try complete(["idflow", "help", "lo"]).sorted() == ["login-client", "login-device", "login-pkce", "logout"])
-        #expect(try complete(["idflow", "help", "token", ""]) == ["get", "inspect", "verify", "introspect", "revoke"])
+        #expect(try await complete(["idflow", "help", "lo"]).sorted() == ["login-client", "login-device", "login-pkce", "logout"])
+        #expect(try await complete(["idflow", "help", "token", ""]) == ["get", "inspect", "verify", "introspect", "revoke"])
     }
 
-    @Test func completionOffersTheShells() throws {
-        #expect(try complete(["idflow", "completion", ""]) == ["bash", "zsh", "fish"])
+    @Test func completionOffersTheShells() async throws {
+        #expect(try await complete(["idflow", "completion", ""]) == ["bash", "zsh", "fish"])
     }
 }

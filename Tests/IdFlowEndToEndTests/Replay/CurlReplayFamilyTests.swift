@@ -40,14 +40,14 @@ extension CurlReplayTests {
     }
 
     /// Runs `script` with bash in `directory` (its `IDFLOW_OUT`, kept between parts of one replay).
-    func replay(_ script: String, in directory: URL, exporting secrets: [String: String]) throws -> Replay {
+    func replay(_ script: String, in directory: URL, exporting secrets: [String: String]) async throws -> Replay {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("part-\(UUID().uuidString).sh")
         try Data(script.utf8).write(to: file)
         var environment = secrets
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         environment["IDFLOW_OUT"] = directory.path
-        let result = try ExternalCommand.run("/bin/bash", [file.path], environment: environment, directory: directory)
+        let result = try await ExternalCommand.run("/bin/bash", [file.path], environment: environment, directory: directory)
         var replay = Replay(
             status: result.status, statuses: [], answers: [:], headers: [:], script: script, standardError: result.standardError)
         for line in result.output.split(separator: "\n") {
@@ -108,14 +108,14 @@ extension CurlReplayTests {
         let secrets = ["PASSWORD": Self.password, "PKCE_VERIFIER": try #require(spentValue(text, "PKCE_VERIFIER"), "\(text)")]
         let directory = sandbox.home.appendingPathComponent("push-replay")
 
-        let sent = try replay(steps.script(1...push), in: directory, exporting: secrets)
+        let sent = try await replay(steps.script(1...push), in: directory, exporting: secrets)
         #expect(sent.status == 0, "\(sent)")
         #expect(sent.statuses == Array(repeating: 200, count: push), "\(sent)")
         #expect(sent.answers[push]?["_embedded"]?["factor"]?["factorType"] == "push", "\(sent)")
         #expect(sent.answers[push]?["factorResult"] == "WAITING", "a new push, waiting for its answer: \(sent)")
         #expect(try await approveTheNextPush()["decision"] == "APPROVED")
 
-        let finished = try replay(steps.script(approved...last), in: directory, exporting: secrets)
+        let finished = try await replay(steps.script(approved...last), in: directory, exporting: secrets)
         #expect(finished.status == 0, "\(finished)")
         #expect(finished.answers[approved]?["status"] == "SUCCESS", "\(finished)")
         #expect(finished.statuses.last == 200, "the new code redeemed: \(finished)")
@@ -146,7 +146,7 @@ extension CurlReplayTests {
         let text = try script(oneStep, withoutAny: [clientSecret, basic])
         #expect(declared(text) == ["CLIENT_BASIC_CREDENTIALS", "DATA"], "\(text)")
         #expect(text.contains("the data for the identity provider (--data"), "\(text)")
-        let replayed = try replay(text, in: sandbox, exporting: ["CLIENT_BASIC_CREDENTIALS": basic, "DATA": "K7Q2"])
+        let replayed = try await replay(text, in: sandbox, exporting: ["CLIENT_BASIC_CREDENTIALS": basic, "DATA": "K7Q2"])
         #expect(replayed.status == 0, "\(replayed)")
         #expect(replayed.statuses.allSatisfy { $0 == 200 }, "\(replayed)")
         let answer = try #require(replayed.answers[replayed.statuses.count])
@@ -173,15 +173,15 @@ extension CurlReplayTests {
         let complete = try #require(steps.steps.first { $0.text.contains("/complete'") }?.number)
         var secrets = ["CLIENT_BASIC_CREDENTIALS": basic, initData: #"{"phone":"+31600000000"}"#, code: runCode]
 
-        let stale = try replay(smsText, in: sandbox, exporting: secrets)
+        let stale = try await replay(smsText, in: sandbox, exporting: secrets)
         #expect(stale.statuses.allSatisfy { $0 == 200 }, "\(stale)")
         #expect(stale.answers[complete]?["status"] == 4002, "the run's code, for another transaction: \(stale)")
 
         let directory = sandbox.home.appendingPathComponent("sms-replay")
-        let sent = try replay(steps.script(1..<complete), in: directory, exporting: secrets)
+        let sent = try await replay(steps.script(1..<complete), in: directory, exporting: secrets)
         #expect(sent.answers[complete - 1]?["status"] == 2000, "\(sent)")
         secrets[code] = try await textedCode(sandbox)
-        let finished = try replay(steps.script(complete...(steps.steps.last?.number ?? complete)), in: directory, exporting: secrets)
+        let finished = try await replay(steps.script(complete...(steps.steps.last?.number ?? complete)), in: directory, exporting: secrets)
         #expect(finished.answers[complete]?["status"] == 2000, "registered with the code texted to the replay: \(finished)")
         #expect(finished.answers[complete]?["oauth_token"]?["access_token"]?.stringValue != nil)
     }
@@ -208,7 +208,7 @@ extension CurlReplayTests {
         #expect(declared(text) == ["TOKEN"], "\(text)")
         #expect(text.contains("the stored one: idflow token get"), "\(text)")
 
-        let replayed = try replay(text, in: sandbox, exporting: ["TOKEN": accessToken])
+        let replayed = try await replay(text, in: sandbox, exporting: ["TOKEN": accessToken])
         #expect(replayed.status == 0, "\(replayed)")
         let answer = try #require(replayed.answers[replayed.statuses.count], "\(replayed)")
         #expect(answer["active"] == true, "\(replayed)")
@@ -216,7 +216,7 @@ extension CurlReplayTests {
         #expect(answer["jti"] == (try introspected.json()["jti"]))
 
         #expect(try await sandbox.idflow(["token", "revoke"]).exitCode == 0)
-        let afterRevoke = try replay(text, in: sandbox, exporting: ["TOKEN": accessToken])
+        let afterRevoke = try await replay(text, in: sandbox, exporting: ["TOKEN": accessToken])
         #expect(afterRevoke.answers[afterRevoke.statuses.count]?["active"] == false, "\(afterRevoke)")
     }
 
@@ -240,13 +240,13 @@ extension CurlReplayTests {
         let runIDs = try batch.stdout.split(separator: "\n").map { try JSONValue(data: Data($0.utf8))["user"]?["id"]?.stringValue }
         for id in runIDs.compactMap({ $0 }) { #expect(!text.contains(id), "the run's user \(id) is a variable:\n\(text)") }
 
-        let same = try replay(text, in: sandbox, exporting: ["OKTA_CLIENT_TOKEN": sandbox.apiToken])
+        let same = try await replay(text, in: sandbox, exporting: ["OKTA_CLIENT_TOKEN": sandbox.apiToken])
         #expect(same.status == 0, "\(same)")
         let creations = same.answers.filter { $0.value["errorCode"] == "E0000001" }
         #expect(creations.count == 2, "both logins are taken: \(same)")
 
         let renamed = text.replacingOccurrences(of: "batch1@", with: "again1@").replacingOccurrences(of: "batch2@", with: "again2@")
-        let again = try replay(renamed, in: sandbox, exporting: ["OKTA_CLIENT_TOKEN": sandbox.apiToken])
+        let again = try await replay(renamed, in: sandbox, exporting: ["OKTA_CLIENT_TOKEN": sandbox.apiToken])
         #expect(again.status == 0, "\(again)")
         #expect(again.statuses.allSatisfy { $0 == 200 }, "\(again)")
         #expect(again.answers.values.filter { $0["activationToken"]?.stringValue != nil }.count == 2, "\(again)")

@@ -37,7 +37,7 @@ extension CurlReplayTests {
         }
         extra.withLock { $0 = listener.url }
 
-        let replayed = try replay(
+        let replayed = try await replay(
             text.replacingOccurrences(of: sandbox.orgURL, with: listener.url), in: directory,
             exporting: ["PASSWORD": Self.password, "PKCE_VERIFIER": try #require(spentValue(text, "PKCE_VERIFIER"), "\(text)")])
         #expect(replayed.status == 65, "\(replayed)")

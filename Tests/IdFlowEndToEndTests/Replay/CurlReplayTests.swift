@@ -38,8 +38,8 @@ struct CurlReplayTests {
         }
     }
 
-    func replay(_ script: String, in sandbox: LiveSandbox, exporting secrets: [String: String]) throws -> Replay {
-        try replay(script, in: sandbox.home.appendingPathComponent("replay-\(UUID().uuidString)"), exporting: secrets)
+    func replay(_ script: String, in sandbox: LiveSandbox, exporting secrets: [String: String]) async throws -> Replay {
+        try await replay(script, in: sandbox.home.appendingPathComponent("replay-\(UUID().uuidString)"), exporting: secrets)
     }
 
     /// The value of a variable idflow made for the run (the PKCE verifier), as the comment after the request that
@@ -68,12 +68,12 @@ struct CurlReplayTests {
         let text = try script(file, withoutAny: [sandbox.apiToken])
         #expect(declared(text) == ["OKTA_CLIENT_TOKEN"])
         #expect(text.contains("# → 200"))
-        let replayed = try replay(text, in: sandbox, exporting: ["OKTA_CLIENT_TOKEN": sandbox.apiToken])
+        let replayed = try await replay(text, in: sandbox, exporting: ["OKTA_CLIENT_TOKEN": sandbox.apiToken])
         #expect(replayed.status == 0, "\(replayed)")
         #expect(replayed.statuses == [400], "\(replayed)")
         #expect(replayed.answers[1]?["errorCode"] == "E0000001", "the same login, already taken: \(replayed)")
         // With the login changed in the script, the replay creates a second user as the run did.
-        let other = try replay(
+        let other = try await replay(
             text.replacingOccurrences(of: "replay@example.com", with: "replay2@example.com"), in: sandbox,
             exporting: ["OKTA_CLIENT_TOKEN": sandbox.apiToken])
         #expect(other.statuses == [200], "\(other)")
@@ -108,7 +108,7 @@ struct CurlReplayTests {
 
         // The activate script, pointed at the second user, activates them: its token then drives set-password.
         let (firstID, secondID) = (ids[0], ids[1])
-        let replayedActivate = try replay(
+        let replayedActivate = try await replay(
             activateScript.replacingOccurrences(of: firstID, with: secondID), in: sandbox,
             exporting: ["OKTA_CLIENT_TOKEN": sandbox.apiToken])
         #expect(replayedActivate.statuses.allSatisfy { $0 == 200 }, "\(replayedActivate)")
@@ -117,7 +117,7 @@ struct CurlReplayTests {
 
         var secrets = ["PASSWORD": Self.password, "NEW_PASSWORD": Self.password]
         for name in declared(setScript) where name.contains("TOKEN") { secrets[name] = secondToken }
-        let replayedSet = try replay(setScript, in: sandbox, exporting: secrets)
+        let replayedSet = try await replay(setScript, in: sandbox, exporting: secrets)
         #expect(replayedSet.status == 0, "\(replayedSet)")
         #expect(replayedSet.statuses.allSatisfy { $0 == 200 }, "\(replayedSet)")
         let last = try #require(replayedSet.answers[replayedSet.statuses.count])
@@ -157,7 +157,7 @@ struct CurlReplayTests {
         #expect(text.contains(#"export PKCE_VERIFIER="${PKCE_VERIFIER:?"#), "\(text)")
         #expect(spentComment.lowerBound > exchange.upperBound)
 
-        let replayed = try replay(text, in: sandbox, exporting: ["PASSWORD": Self.password, "PKCE_VERIFIER": verifier])
+        let replayed = try await replay(text, in: sandbox, exporting: ["PASSWORD": Self.password, "PKCE_VERIFIER": verifier])
         #expect(replayed.status == 0, "\(replayed)")
         let authn = try #require(replayed.answers.first { $0.value["sessionToken"] != nil }, "\(replayed)")
         #expect(authn.value["status"] == "SUCCESS")
@@ -173,7 +173,7 @@ struct CurlReplayTests {
         let stored = try await sandbox.idflow(["token", "verify"]).json()
         #expect(try verified.json()["claims"]?["sub"] == stored["claims"]?["sub"], "the same user: \(verified)")
 
-        let wrong = try replay(
+        let wrong = try await replay(
             text, in: sandbox, exporting: ["PASSWORD": Self.password, "PKCE_VERIFIER": "not-the-verifier-idflow-made-0123456789abcdef"])
         #expect(wrong.statuses.last == 400, "the code is redeemed with a verifier that does not match: \(wrong)")
         #expect(wrong.answers[wrong.statuses.count]?["error"] == "invalid_grant")
@@ -183,7 +183,7 @@ struct CurlReplayTests {
         #expect(userinfo.exitCode == 0, "\(userinfo)")
         let userinfoScript = try script(userinfoFile, withoutAny: [accessToken])
         #expect(declared(userinfoScript).contains("ACCESS_TOKEN"), "\(userinfoScript)")
-        let replayedUserinfo = try replay(userinfoScript, in: sandbox, exporting: ["ACCESS_TOKEN": accessToken])
+        let replayedUserinfo = try await replay(userinfoScript, in: sandbox, exporting: ["ACCESS_TOKEN": accessToken])
         #expect(replayedUserinfo.statuses.last == 200, "\(replayedUserinfo)")
         let claims = try #require(replayedUserinfo.answers[replayedUserinfo.statuses.count])
         #expect(claims["sub"] == userinfo.jsonOrNull["sub"])
@@ -205,12 +205,12 @@ struct CurlReplayTests {
         #expect(text.contains("STATE_HANDLE: .stateHandle of the answer above"), "\(text)")
         #expect(text.contains("INTERACTION_CODE: .successWithInteractionCode"), "\(text)")
         let verifier = try #require(spentValue(text, "PKCE_VERIFIER"), "\(text)")
-        let replayed = try replay(text, in: sandbox, exporting: ["PASSCODE": Self.password, "PKCE_VERIFIER": verifier])
+        let replayed = try await replay(text, in: sandbox, exporting: ["PASSCODE": Self.password, "PKCE_VERIFIER": verifier])
         #expect(replayed.status == 0, "\(replayed)")
         #expect(replayed.answers.values.contains { $0["successWithInteractionCode"] != nil }, "signed in again: \(replayed)")
         #expect(replayed.statuses.allSatisfy { $0 == 200 }, "\(replayed)")
         #expect(replayed.answers[replayed.statuses.count]?["access_token"]?.stringValue != nil, "\(replayed)")
-        let wrong = try replay(
+        let wrong = try await replay(
             text, in: sandbox, exporting: ["PASSCODE": Self.password, "PKCE_VERIFIER": "not-the-verifier-idflow-made-0123456789abcdef"])
         #expect(wrong.statuses.last == 400, "the code redeemed with another verifier: \(wrong)")
     }
@@ -225,7 +225,7 @@ struct CurlReplayTests {
         #expect(registered.stderr.contains("export OKTA_CLIENT_TOKEN=\"${OKTA_CLIENT_TOKEN:?"))
         #expect(!registered.stderr.contains(sandbox.apiToken))
         #expect(registered.stderr.hasPrefix("#!/usr/bin/env bash"), "\(registered)")
-        let replayed = try replay(registered.stderr, in: sandbox, exporting: ["OKTA_CLIENT_TOKEN": sandbox.apiToken])
+        let replayed = try await replay(registered.stderr, in: sandbox, exporting: ["OKTA_CLIENT_TOKEN": sandbox.apiToken])
         #expect(replayed.statuses == [400], "\(replayed)")
     }
 }

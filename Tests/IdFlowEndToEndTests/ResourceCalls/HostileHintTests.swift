@@ -14,14 +14,14 @@ struct HostileHintTests {
 
     /// The command the hint suggests (`log in with `…` (or …`), run by bash with `idflow` a function that prints
     /// each argument on a line; returns those lines and whether anything the server wrote ran (a PWNED file).
-    func runSuggestedCommand(_ hint: String) throws -> (arguments: [String], ran: Bool) {
+    func runSuggestedCommand(_ hint: String) async throws -> (arguments: [String], ran: Bool) {
         let start = try #require(hint.range(of: "log in with `"), "\(hint)")
         let end = try #require(hint.range(of: "` (or `idflow login-device", range: start.upperBound..<hint.endIndex), "\(hint)")
         let command = String(hint[start.upperBound..<end.lowerBound])
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hint-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = "idflow() { printf '%s\\n' \"$@\"; }\n" + command + "\n"
-        let result = try ExternalCommand.run("/bin/bash", ["-c", script], directory: directory)
+        let result = try await ExternalCommand.run("/bin/bash", ["-c", script], directory: directory)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         return (result.output.split(separator: "\n").map(String.init), files.contains { $0.hasPrefix("PWNED") })
     }
@@ -47,7 +47,7 @@ struct HostileHintTests {
         #expect(result.exitCode == 4, "\(result)")
         let hint = try #require(result.error?["hint"]?.stringValue, "\(result)")
         #expect(!hint.contains("evil.example"), "an issuer outside the grammar is not suggested: \(hint)")
-        let (arguments, ran) = try runSuggestedCommand(hint)
+        let (arguments, ran) = try await runSuggestedCommand(hint)
         #expect(!ran, "the suggested command ran what the server wrote: \(hint)")
         #expect(arguments == ["login-pkce", "--issuer", Self.shellIssuer], "\(hint)")
     }
@@ -69,7 +69,7 @@ struct HostileHintTests {
         let quoted = try await sandbox.idflow(["api", listener.url + "/orders"])
         #expect(quoted.exitCode == 4, "\(quoted)")
         let hint = try #require(quoted.error?["hint"]?.stringValue, "\(quoted)")
-        let (arguments, ran) = try runSuggestedCommand(hint)
+        let (arguments, ran) = try await runSuggestedCommand(hint)
         #expect(!ran, "the suggested command ran what the server wrote: \(hint)")
         #expect(arguments == ["login-pkce", "--issuer", issuer, "--scope", granted + " " + Self.shellScope], "\(hint)")
 
@@ -80,7 +80,7 @@ struct HostileHintTests {
             #expect(refused.exitCode == 4, "\(refused)")
             let refusedHint = try #require(refused.error?["hint"]?.stringValue, "\(refused)")
             #expect(!refusedHint.contains("--scope"), "\(refusedHint)")
-            #expect(try runSuggestedCommand(refusedHint).arguments == ["login-pkce", "--issuer", issuer], "\(refusedHint)")
+            #expect(try await runSuggestedCommand(refusedHint).arguments == ["login-pkce", "--issuer", issuer], "\(refusedHint)")
         }
     }
 }

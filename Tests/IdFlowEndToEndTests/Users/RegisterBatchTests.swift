@@ -154,7 +154,7 @@ struct RegisterBatchTests {
         }
         try await Task.sleep(for: .milliseconds(1500))
         kill(sandbox.process.processIdentifier, SIGKILL)
-        sandbox.process.waitUntilExit()
+        try await LiveSandbox.exit(of: sandbox.process)
 
         let result = try await session.finish(timeout: .seconds(300))
         #expect(result.exitCode == 6, "\(result.stderr)")

@@ -319,7 +319,11 @@ struct AdminControllerTests {
 
     @Test("limits come from the configuration and can be switched off at runtime")
     func rateLimitFromConfiguration() async throws {
-        try await withSandbox(configure: { $0.rateLimits = ["authn": 1] }) { api in
+        // The window runs on the sandbox clock, frozen here: it cannot end between the requests, however slow.
+        try await withSandbox(configure: {
+            $0.freezeClock = true
+            $0.rateLimits = ["authn": 1]
+        }) { api in
             let limits = try await api.send(.get, "/sandbox/rate-limits").object()
             #expect((limits["authn"] as? [String: Any])?["limit"] as? Int == 1)
             #expect((limits["users"] as? [String: Any])?["limit"] is NSNull)
@@ -340,7 +344,11 @@ struct AdminControllerTests {
 
     @Test("faults apply before rate limiting: a faulted request does not use up the limit")
     func faultsBeforeRateLimit() async throws {
-        try await withSandbox(configure: { $0.rateLimits = ["users": 1] }) { api in
+        // The window runs on the sandbox clock, frozen here: it cannot end between the requests, however slow.
+        try await withSandbox(configure: {
+            $0.freezeClock = true
+            $0.rateLimits = ["users": 1]
+        }) { api in
             _ = try await api.send(.post, "/sandbox/faults", json: ["pathPrefix": "/api/v1/users", "status": 500, "count": 3])
             for _ in 0..<3 { #expect(try await api.send(.get, "/api/v1/users").status == .internalServerError) }
             #expect(try await api.send(.get, "/api/v1/users").status == .ok)

@@ -146,7 +146,7 @@ extension IDXDocument {
             #expect(href.hasPrefix("data:image/png;base64,"))
             if QRCodeTests.zbarAvailable {
                 let png = try #require(Data(base64Encoded: String(href.dropFirst("data:image/png;base64,".count))))
-                let uri = try #require(try QRCodeTests.zbarimg(Array(png)))
+                let uri = try #require(try await QRCodeTests.zbarimg(Array(png)))
                 #expect(uri.hasPrefix("otpauth://totp/") && uri.contains(":all@example.com?secret=\(secret)&issuer="))
             }
             let wrongCode = try await api.totp(secret, steps: 5)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import IdFlowSandbox
+import IdFlowTestSupport
 import Testing
 
 @Suite("/v1/authorize and the sign-in form")
@@ -122,7 +123,7 @@ struct AuthorizeControllerTests {
             try process.run()
             input.fileHandleForWriting.write(Data(page.text.utf8))
             try input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            try await LiveSandbox.exit(of: process)
             let extracted = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(!extracted.isEmpty)

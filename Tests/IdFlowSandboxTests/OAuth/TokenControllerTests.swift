@@ -385,7 +385,11 @@ struct TokenControllerTests {
 
     @Test("a 429 on an OAuth endpoint uses Okta's E0000047 body, not the OAuth shape")
     func rateLimitedToken() async throws {
-        try await withSandbox(configure: { $0.rateLimits = ["oauth": 1] }) { api in
+        // The window runs on the sandbox clock, frozen here: it cannot end between the requests, however slow.
+        try await withSandbox(configure: {
+            $0.freezeClock = true
+            $0.rateLimits = ["oauth": 1]
+        }) { api in
             _ = try await api.refresh("x")
             let limited = try await api.refresh("x")
             #expect(limited.status == .tooManyRequests)

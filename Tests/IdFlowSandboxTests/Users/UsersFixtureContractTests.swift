@@ -117,7 +117,11 @@ struct UsersFixtureContractTests {
     }
 
     @Test func errorE0000047() async throws {
-        try await withSandbox(configure: { $0.rateLimits = ["users": 1] }) { api in
+        // The window runs on the sandbox clock, frozen here: it cannot end between the requests, however slow.
+        try await withSandbox(configure: {
+            $0.freezeClock = true
+            $0.rateLimits = ["users": 1]
+        }) { api in
             _ = try await api.send(.get, "/api/v1/users")
             let reply = try await api.send(.get, "/api/v1/users")
             try FixtureContract.expectRecordedError(reply, fixture: "error-E0000047-rate-limit.json", status: .tooManyRequests)

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowSandbox
@@ -6,23 +7,16 @@ import Testing
 /// The QR encoder and its PNG, read back by a real decoder: `zbarimg` (Debian `zbar-tools`, which `.ci/run` installs).
 @Suite struct QRCodeTests {
     /// Decodes a PNG with `zbarimg --raw`; nil when the tool is missing.
-    static func zbarimg(_ png: [UInt8]) throws -> String? {
+    static func zbarimg(_ png: [UInt8]) async throws -> String? {
         guard let tool = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: FileManager.default.isExecutableFile) else {
             return nil
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("qr-\(UUID().uuidString).png")
         try Data(png).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "zbarimg found no QR code")
+        let result = try await ExternalCommand.run(tool, ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", file.path])
+        #expect(result.status == 0, "zbarimg found no QR code")
+        let data = result.standardOutput
         var text = String(decoding: data, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
         return text
@@ -38,21 +32,21 @@ import Testing
     }
 
     @Test(.enabled(if: zbarAvailable), arguments: [1, 14, 20, 40, 60, 90, 110, 130, 160, 190, 213])
-    func zbarimgReadsTheTextBack(length: Int) throws {
+    func zbarimgReadsTheTextBack(length: Int) async throws {
         let text = Self.uri(length: length)
         let code = try QRCode(text)
-        #expect(try Self.zbarimg(try PNGImage.png(code)) == text, "version \(code.version.number), mask \(code.mask)")
+        #expect(try await Self.zbarimg(try PNGImage.png(code)) == text, "version \(code.version.number), mask \(code.mask)")
     }
 
     @Test(.enabled(if: zbarAvailable), arguments: 0..<8)
-    func everyMaskDecodes(mask: Int) throws {
+    func everyMaskDecodes(mask: Int) async throws {
         let text = Self.uri(length: 150)
         let code = try QRCode(bytes: Array(text.utf8), mask: mask)
         #expect(code.version.number >= 7, "the version information is drawn")
-        #expect(try Self.zbarimg(try PNGImage.png(code, scale: 3)) == text)
+        #expect(try await Self.zbarimg(try PNGImage.png(code, scale: 3)) == text)
     }
 
-    @Test func theSmallestVersionThatHoldsTheBytesIsChosen() throws {
+    @Test func theSmallestVersionThatHoldsTheBytesIsChosen() async throws {
         #expect(try QRCode(String(repeating: "a", count: 14)).version.number == 1)
         #expect(try QRCode(String(repeating: "a", count: 15)).version.number == 2)
         #expect(try QRCode(String(repeating: "a", count: 213)).version.number == 10)
@@ -67,7 +61,7 @@ import Testing
         #expect(ecc == [0xA5, 0x24, 0xD4, 0xC1, 0xED, 0x36, 0xC7, 0x87, 0x2C, 0x55])
     }
 
-    @Test func thePNGHasItsSignatureSizeAndQuietZone() throws {
+    @Test func thePNGHasItsSignatureSizeAndQuietZone() async throws {
         let code = try QRCode("otpauth://totp/x")
         let png = try PNGImage.png(code, scale: 4)
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
