@@ -111,6 +111,21 @@ public final class LiveSandbox: @unchecked Sendable {
         var status: Int
     }
 
+    /// A sandbox (started with `extra`) with one user logged in by `login-pkce --session-token-stdin`, stored for the
+    /// default profile; returns the login's output.
+    public static func loggedIn(_ email: String, extra: [String] = []) async throws -> (LiveSandbox, JSONValue) {
+        let sandbox = try await LiveSandbox.start(extra)
+        let (_, session) = try await sandbox.createActiveUser(email: email)
+        let login = try await sandbox.idflow(["login-pkce", "--session-token-stdin"], stdin: session)
+        guard login.exitCode == 0 else { throw StepFailed(step: "login-pkce", result: login) }
+        return (sandbox, try login.json())
+    }
+
+    /// The stored login of `profile` (its `tokens.json`), as a user would `cat` it.
+    public func storedLogin(profile: String = "default") throws -> JSONValue {
+        try JSONValue(data: Data(contentsOf: stateDirectory.appendingPathComponent("profiles/\(profile)/tokens.json")))
+    }
+
     /// Registers, activates and sets the password of a new user through the CLI; returns (userId, sessionToken).
     public func createActiveUser(email: String, password: String = "Str0ng-Passw0rd!") async throws -> (String, String) {
         let registered = try await idflow(["register", "--email", email, "--first-name", "Jo", "--last-name", "Doe"])

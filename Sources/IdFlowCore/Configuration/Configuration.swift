@@ -61,6 +61,10 @@ public struct Configuration: Sendable {
     }
 
     /// The org URL, or an error that says how to set it.
+    /// An issuer and no org URL: a profile for any OpenID provider, not an Okta org. What only Okta has (the
+    /// management API, the Identity Engine) is neither asked for nor probed.
+    public var isOpenIDProviderProfile: Bool { orgURL == nil && issuer != nil }
+
     public func requireOrgURL() throws(IdFlowError) -> URL {
         guard let orgURL else {
             throw .configuration("no org URL configured", hint: "pass --org-url https://dev-123.okta.com or export OKTA_CLIENT_ORGURL")

@@ -13,9 +13,11 @@ enum ConfigurationCheck {
             if configuration.orgURL == nil, configuration.issuer == nil {
                 return DoctorCheck(
                     "configuration", .warn, "no org URL or issuer configured; \(listing)",
-                    fix: "pass --org-url https://dev-123.okta.com or export OKTA_CLIENT_ORGURL")
+                    fix: "for any OpenID provider set its issuer (--issuer, IDFLOW_ISSUER or the profile's issuer); "
+                        + "for an Okta org --org-url https://dev-123.okta.com or OKTA_CLIENT_ORGURL")
             }
-            return DoctorCheck("configuration", .ok, listing)
+            let kind = configuration.isOpenIDProviderProfile ? "a profile for any OpenID provider (an issuer, no org URL)" : "an Okta org"
+            return DoctorCheck("configuration", .ok, "\(kind); \(listing)")
         }
     }
 }

@@ -4,6 +4,11 @@ import Foundation
 /// PrivateKey mode the service app's token (got, or taken from the cache, as any command would). Never printed.
 enum CredentialsCheck {
     static func run(configuration: Configuration, http: HTTPClient) async -> DoctorCheck {
+        if configuration.isOpenIDProviderProfile, configuration.apiToken == nil {
+            return DoctorCheck(
+                "credentials", .skipped,
+                "an issuer without an org URL: a profile for any OpenID provider, which has no management API to check")
+        }
         if configuration.managementMode == .apiToken, configuration.apiToken == nil {
             return DoctorCheck(
                 "credentials", .skipped,

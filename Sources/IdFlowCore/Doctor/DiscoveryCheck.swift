@@ -5,7 +5,7 @@ import Foundation
 enum DiscoveryCheck {
     /// The document at `{issuer}/.well-known/openid-configuration` as published, whatever issuer it names (the
     /// check compares), and its grant types.
-    static func fetch(_ issuer: URL, http: HTTPClient) async throws(IdFlowError) -> (OpenIDConfiguration, grantTypes: [String]) {
+    static func fetch(_ issuer: URL, http: HTTPClient) async throws(IdFlowError) -> (OpenIDConfiguration, published: JSONValue) {
         let url = issuer.appendingPathComponent(".well-known/openid-configuration")
         let response = try await http.send(.get(url))
         guard response.status != 404 else {
@@ -14,19 +14,16 @@ enum DiscoveryCheck {
         }
         guard response.isSuccess else { throw response.failure(hint: "the issuer's discovery document could not be fetched") }
         let document = try response.decode(OpenIDConfiguration.self)
-        let grants = (try? JSONValue(data: response.body))?["grant_types_supported"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        return (document, grants)
+        return (document, (try? JSONValue(data: response.body)) ?? .null)
     }
 
     static func run(configuration: Configuration, http: HTTPClient) async -> DoctorCheck {
         let issuer: URL
         let document: OpenIDConfiguration
-        let grants: [String]
+        let published: JSONValue
         do throws(IdFlowError) {
             issuer = try configuration.requireIssuer()
-            let fetched = try await fetch(issuer, http: http)
-            document = fetched.0
-            grants = fetched.grantTypes
+            (document, published) = try await fetch(issuer, http: http)
         } catch {
             return .failed("discovery", error, kind: kindOfFetchFailure(error))
         }
@@ -37,12 +34,22 @@ enum DiscoveryCheck {
                 fix: "use exactly \(document.issuer) as --issuer (or IDFLOW_ISSUER, profile key issuer)", kind: .security)
         }
         func yes(_ present: Bool) -> String { present ? "yes" : "no" }
-        let idx = await identityEngine(issuer: issuer, grants: grants, http: http)
-        let flows = [
+        func strings(_ key: String) -> [String] { published[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        let grants = strings("grant_types_supported")
+        // The Identity Engine is Okta's: a profile for another provider (an issuer, no org URL) is not probed for it.
+        let idx =
+            configuration.isOpenIDProviderProfile
+            ? "n/a (an issuer without an org URL: a profile for any OpenID provider)"
+            : await identityEngine(issuer: issuer, grants: grants, http: http)
+        let dpop = strings("dpop_signing_alg_values_supported")
+        var flows = [
             "PKCE \(yes(true))", "device grant \(yes(document.deviceAuthorizationEndpoint != nil))",
             "IDX \(idx)", "introspection \(yes(document.introspectionEndpoint != nil))",
             "revocation \(yes(document.revocationEndpoint != nil))",
+            "DPoP \(dpop.isEmpty ? "no" : dpop.joined(separator: " "))",
+            "PAR \(yes(published["pushed_authorization_request_endpoint"]?.stringValue != nil))",
         ]
+        if !grants.isEmpty { flows.append("grants \(grants.joined(separator: " "))") }
         var endpoints = ["authorization", "token", "jwks"]
         if document.userinfoEndpoint != nil { endpoints.append("userinfo") }
         if document.deviceAuthorizationEndpoint != nil { endpoints.append("device_authorization") }

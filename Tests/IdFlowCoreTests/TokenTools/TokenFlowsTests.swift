@@ -152,7 +152,8 @@ struct TokenFlowsTests {
     @Test func revokeNeedsAClientID() async throws {
         let transport = ScriptedTransport([])
         await #expect(
-            throws: IdFlowError.configuration("no OAuth client id configured", hint: "pass --client-id or export OKTA_OAUTH2_CLIENTID")
+            throws: IdFlowError.configuration(
+                "no OAuth client id configured", hint: "pass --client-id, export IDFLOW_CLIENT_ID, or set clientId in the profile")
         ) {
             try await RevokeToken(token: .argument("t"), kind: .refresh).run(Self.context(transport))
         }

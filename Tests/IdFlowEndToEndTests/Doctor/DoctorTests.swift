@@ -46,6 +46,33 @@ import Testing
             result.stderr.split(separator: "\n").filter { $0.hasPrefix("ok") || $0.hasPrefix("skipped") }.count == 7, "\(result.stderr)")
     }
 
+    /// A profile for any OpenID provider (an issuer, no org URL, no API token, no `OKTA_` name): nothing of Okta's is
+    /// asked for or probed, and discovery says what the provider advertises.
+    @Test func aProfileForAnyProviderIsJudgedAsOne() async throws {
+        let sandbox = try await LiveSandbox.start()
+        defer { sandbox.stop() }
+        let profile = [
+            "OKTA_CLIENT_ORGURL": "", "OKTA_CLIENT_TOKEN": "", "OKTA_OAUTH2_CLIENTID": "", "OKTA_OAUTH2_REDIRECTURI": "",
+            "IDFLOW_ISSUER": sandbox.orgURL + "/oauth2/default", "IDFLOW_CLIENT_ID": sandbox.clientID,
+        ]
+        let result = try await sandbox.idflow(["doctor", "--verbose"], environment: profile)
+        #expect(result.exitCode == 0, "\(result)")
+        let checks = try Self.checks(result)
+        #expect(
+            Self.detail(checks, "configuration").hasPrefix("a profile for any OpenID provider"), "\(Self.detail(checks, "configuration"))")
+        #expect(Self.status(checks, "credentials") == "skipped")
+        #expect(Self.detail(checks, "credentials").contains("no management API"), "\(Self.detail(checks, "credentials"))")
+        #expect(!Self.detail(checks, "credentials").contains("OKTA_CLIENT_TOKEN"))
+        let discovery = Self.detail(checks, "discovery")
+        #expect(discovery.contains("IDX n/a"), "\(discovery)")
+        #expect(discovery.contains("device grant yes") && discovery.contains("revocation yes"), "\(discovery)")
+        // What the default authorization server publishes (dpop_signing_alg_values_supported, a PAR endpoint).
+        #expect(discovery.contains("DPoP ") && !discovery.contains("DPoP no") && discovery.contains("PAR yes"), "\(discovery)")
+        #expect(discovery.contains("grants "), "the advertised grants are listed: \(discovery)")
+        #expect(!result.stderr.contains("/v1/interact"), "the Identity Engine was not probed: \(result.stderr)")
+        #expect(Self.status(checks, "clock") == "ok")
+    }
+
     @Test func aWrongIssuerFailsDiscoveryNamingBoth() async throws {
         let sandbox = try await LiveSandbox.start()
         defer { sandbox.stop() }

@@ -10,17 +10,9 @@ import Testing
 struct AnyProviderTests {
     static let confidentialClient = "0oaconfidential00001"
 
-    func loggedIn(_ extra: [String] = []) async throws -> (LiveSandbox, JSONValue) {
-        let sandbox = try await LiveSandbox.start(extra)
-        let (_, session) = try await sandbox.createActiveUser(email: "any@example.com")
-        let login = try await sandbox.idflow(["login-pkce", "--session-token-stdin"], stdin: session)
-        guard login.exitCode == 0 else { throw LiveSandbox.StepFailed(step: "login-pkce", result: login) }
-        return (sandbox, try login.json())
-    }
+    func loggedIn() async throws -> (LiveSandbox, JSONValue) { try await LiveSandbox.loggedIn("any@example.com") }
 
-    func stored(_ sandbox: LiveSandbox) throws -> JSONValue {
-        try JSONValue(data: Data(contentsOf: sandbox.stateDirectory.appendingPathComponent("profiles/default/tokens.json")))
-    }
+    func stored(_ sandbox: LiveSandbox) throws -> JSONValue { try sandbox.storedLogin() }
 
     /// OpenID Connect Core §12.2: a refresh answer may have no ID token. The new access and refresh tokens are
     /// printed and stored, and the login's ID token and its claims are kept.

@@ -9,18 +9,12 @@ import Testing
 @Suite(.serialized)
 struct FullDiskTests {
     func loggedIn(_ email: String = "disk@example.com") async throws -> (LiveSandbox, JSONValue) {
-        let sandbox = try await LiveSandbox.start()
-        let (_, session) = try await sandbox.createActiveUser(email: email)
-        let login = try await sandbox.idflow(["login-pkce", "--session-token-stdin"], stdin: session)
-        guard login.exitCode == 0 else { throw LiveSandbox.StepFailed(step: "login-pkce", result: login) }
-        return (sandbox, try login.json())
+        try await LiveSandbox.loggedIn(email)
     }
 
     func profileDirectory(_ sandbox: LiveSandbox) -> URL { sandbox.stateDirectory.appendingPathComponent("profiles/default") }
 
-    func stored(_ sandbox: LiveSandbox) throws -> JSONValue {
-        try JSONValue(data: Data(contentsOf: profileDirectory(sandbox).appendingPathComponent("tokens.json")))
-    }
+    func stored(_ sandbox: LiveSandbox) throws -> JSONValue { try sandbox.storedLogin() }
 
     func leftovers(_ sandbox: LiveSandbox) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: profileDirectory(sandbox).path).filter {

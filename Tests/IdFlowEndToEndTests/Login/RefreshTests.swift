@@ -8,16 +8,10 @@ import Testing
 struct RefreshTests {
     /// A sandbox with one logged-in user; returns the login output.
     func loggedIn(_ email: String = "rt@example.com", extra: [String] = []) async throws -> (LiveSandbox, JSONValue) {
-        let sandbox = try await LiveSandbox.start(extra)
-        let (_, session) = try await sandbox.createActiveUser(email: email)
-        let login = try await sandbox.idflow(["login-pkce", "--session-token-stdin"], stdin: session)
-        guard login.exitCode == 0 else { throw LiveSandbox.StepFailed(step: "login-pkce", result: login) }
-        return (sandbox, try login.json())
+        try await LiveSandbox.loggedIn(email, extra: extra)
     }
 
-    func stored(_ sandbox: LiveSandbox) throws -> JSONValue {
-        try JSONValue(data: Data(contentsOf: sandbox.stateDirectory.appendingPathComponent("profiles/default/tokens.json")))
-    }
+    func stored(_ sandbox: LiveSandbox) throws -> JSONValue { try sandbox.storedLogin() }
 
     @Test func refreshRotatesAndSavesTheNewRefreshToken() async throws {
         let (sandbox, login) = try await loggedIn()
