@@ -50,10 +50,9 @@ struct GlewlwydTests {
         #expect(try user.stored()["tokens"]?["access_token"] == output["access_token"])
     }
 
-    // MARK: c. refresh (Glewlwyd answers without an ID token)
+    // MARK: c. refresh (Glewlwyd answers without an ID token: issue 38 item 1, OIDC Core 12.2)
 
-    @Test(.disabled("issue 38 item 1: refresh without an ID token"))
-    func refreshWithoutAnIDTokenKeepsTheStoredOne() async throws {
+    @Test func refreshWithoutAnIDTokenKeepsTheStoredOne() async throws {
         let glewlwyd = try await Glewlwyd.shared()
         let user = try GlewlwydUser(glewlwyd)
         let login = try await user.manualLogin()
@@ -173,10 +172,9 @@ struct GlewlwydTests {
         #expect(try afterLogout.json()["active"] == false, "\(afterLogout)")
     }
 
-    // MARK: g. api and token get refresh a confidential client's login with its secret
+    // MARK: g. api and token get refresh a confidential client's login with its secret (issue 38 item 2)
 
-    @Test(.disabled("issue 38 item 2: api and token get refresh a confidential client's login without its secret"))
-    func tokenGetRefreshesAConfidentialLoginWithTheSecret() async throws {
+    @Test func tokenGetRefreshesAConfidentialLoginWithTheSecret() async throws {
         let glewlwyd = try await Glewlwyd.shared()
         let user = try GlewlwydUser(glewlwyd)
         let login = try await user.manualLogin(profile: "confidential")
@@ -190,8 +188,7 @@ struct GlewlwydTests {
         #expect(try user.stored(profile: "confidential")["tokens"]?["access_token"] == .string(after))
     }
 
-    @Test(.disabled("issue 38 item 2: api and token get refresh a confidential client's login without its secret"))
-    func apiRefreshesAConfidentialLoginWithTheSecretAfterA401() async throws {
+    @Test func apiRefreshesAConfidentialLoginWithTheSecretAfterA401() async throws {
         let glewlwyd = try await Glewlwyd.shared()
         let user = try GlewlwydUser(glewlwyd)
         let login = try await user.manualLogin(profile: "confidential")
@@ -359,7 +356,7 @@ struct GlewlwydUser {
         let url = try await session.waitForStderrLine { $0.hasPrefix("\(glewlwyd.issuer)/auth?") }
         let browser = try await glewlwyd.browser(["--print", url])
         guard browser.status == 0 else {
-            session.kill()
+            try await session.kill()
             throw BrowserFailed(stderr: browser.standardError)
         }
         return try await session.finish(stdin: browser.output)
