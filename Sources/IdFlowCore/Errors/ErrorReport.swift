@@ -31,7 +31,7 @@ public struct ErrorReport: Encodable, Sendable, Equatable {
             error.httpStatus = status
             error.errorCode = body.error
             error.errorSummary = body.errorDescription
-        case .unexpectedResponse(let status, _, _):
+        case .unexpectedResponse(let status, _, _, _):
             error.httpStatus = status
         case .weakPassword(let causes, _):
             error.causes = causes

@@ -11,11 +11,12 @@ extension IdFlowError {
                 : "\(body.errorSummary) (\(body.errorCode), HTTP \(status)): \(causes.joined(separator: "; "))"
         case .oauth(_, let body, _):
             return body.errorDescription.map { "\(body.error): \($0)" } ?? body.error
-        case .unexpectedResponse(let status, let contentType, let snippet):
+        case .unexpectedResponse(let status, let contentType, let snippet, let url):
             let type = contentType ?? "no content type"
+            let request = url.map { " to \($0)" } ?? ""
             return snippet.isEmpty
-                ? "the server answered HTTP \(status) with an empty body (\(type))"
-                : "the server answered HTTP \(status) with a body idflow cannot read (\(type)): \(snippet)"
+                ? "the server answered HTTP \(status)\(request) with an empty body (\(type))"
+                : "the server answered HTTP \(status)\(request) with a body idflow cannot read (\(type)): \(snippet)"
         case .rateLimited(let attempts, _):
             return "still rate-limited (HTTP 429) after \(attempts) attempts"
         case .network(let url, let reason, _):
@@ -46,8 +47,14 @@ extension IdFlowError {
         case .okta(let status, let body, let hint):
             return hint ?? Self.defaultHint(status: status, code: body.errorCode)
         case .oauth(_, _, let hint): return hint
-        case .unexpectedResponse(let status, _, _):
-            return status >= 500 ? "the server or a proxy in front of it failed; try again later or check --org-url" : nil
+        case .unexpectedResponse(let status, _, _, _):
+            switch status {
+            case 500...: return "the server or a proxy in front of it failed; try again later or check --org-url"
+            case 401, 403:
+                return "the server refused the credentials without saying why: check the client id and secret, or log in again"
+            case 400...: return "the server refused the request without saying why; --verbose shows what was sent"
+            default: return nil
+            }
         case .rateLimited:
             return "wait for the rate-limit window to reset, or raise --max-retries"
         case .network(_, _, let hint):

@@ -8,7 +8,8 @@ public enum IdFlowError: Error, Sendable, Equatable {
     /// An OAuth endpoint answered with an OAuth error (also used for `error=` redirects).
     case oauth(status: Int?, body: OAuthErrorBody, hint: String? = nil)
     /// The server answered with a status idflow did not expect and a body that is not a known error shape.
-    case unexpectedResponse(status: Int, contentType: String?, snippet: String)
+    /// `url` (secrets masked) names the request, which a bodiless answer otherwise leaves the user to guess.
+    case unexpectedResponse(status: Int, contentType: String?, snippet: String, url: String? = nil)
     /// Still answered 429 after the retry budget was spent.
     case rateLimited(attempts: Int, body: OktaErrorBody?)
     /// No answer: connection refused, DNS, TLS, reset, timeout; `hint` when the cause is known well enough to
@@ -63,7 +64,7 @@ extension IdFlowError {
         switch self {
         case .okta(let status, let body, _): return Self.exitStatus(httpStatus: status, oktaCode: body.errorCode)
         case .oauth(let status, let body, _): return Self.exitStatus(oauthError: body.error, httpStatus: status)
-        case .unexpectedResponse(let status, _, _): return Self.exitStatus(httpStatus: status, oktaCode: nil)
+        case .unexpectedResponse(let status, _, _, _): return Self.exitStatus(httpStatus: status, oktaCode: nil)
         case .rateLimited: return .server
         case .network: return .network
         case .insecureURL, .security: return .security

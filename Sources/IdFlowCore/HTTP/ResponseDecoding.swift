@@ -37,7 +37,7 @@ extension HTTPResponse {
                 return .oauth(status: status, body: oauth, hint: hint)
             }
         }
-        return .unexpectedResponse(status: status, contentType: contentType, snippet: snippet)
+        return .unexpectedResponse(status: status, contentType: contentType, snippet: snippet, url: Redactor.url(url.absoluteString))
     }
 
     /// The first 200 characters of the body on one line, for error messages.

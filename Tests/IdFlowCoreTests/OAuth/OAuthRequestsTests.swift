@@ -215,9 +215,14 @@ struct SessionTokenAuthorizeRequestTests {
                     hint: "check --client-id and that --redirect-uri is registered for the app exactly"))
     }
 
-    @Test func aServerErrorIsTheServersError() {
+    @Test func aServerErrorIsTheServersError() throws {
         let response = Built.response(503, "down", headers: ["Content-Type": "text/plain"])
-        let error = Built.error { () throws(IdFlowError) in try request.decode(response) }
-        #expect(error == .unexpectedResponse(status: 503, contentType: "text/plain", snippet: "down"))
+        let error = try #require(Built.error { () throws(IdFlowError) in try request.decode(response) })
+        #expect(error.message.hasPrefix("the server answered HTTP 503 to https://"), "\(error.message)")
+        if case .unexpectedResponse(let status, let contentType, let snippet, _) = error {
+            #expect(status == 503 && contentType == "text/plain" && snippet == "down")
+        } else {
+            Issue.record("\(error)")
+        }
     }
 }

@@ -85,6 +85,18 @@ struct AnyProviderTests {
         #expect(try stored(sandbox) == before)
     }
 
+    /// Any bodiless refusal names the request it answered and what to do, and keeps the contract's exit code.
+    @Test func aBodilessRefusalNamesTheRequest() async throws {
+        let (sandbox, _) = try await loggedIn()
+        try await sandbox.call("POST", "/sandbox/faults", json: ["pathPrefix": "/oauth2/default/v1/revoke", "status": 400, "body": ""])
+        let refused = try await sandbox.idflow(["token", "revoke"])
+        #expect(refused.exitCode == 3, "\(refused)")
+        #expect(
+            refused.error?["message"]?.stringValue?.contains("HTTP 400 to \(sandbox.orgURL)/oauth2/default/v1/revoke") == true, "\(refused)"
+        )
+        #expect(refused.error?["hint"]?.stringValue?.contains("without saying why") == true, "\(refused)")
+    }
+
     /// A provider that refuses this client's revocation: `logout` keeps the login (exit 4) and names `--local`;
     /// `logout --local` forgets it anyway and lists what was not revoked.
     @Test func aRefusedRevocationKeepsTheLoginUnlessLocal() async throws {

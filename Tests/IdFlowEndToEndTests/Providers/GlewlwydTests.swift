@@ -35,6 +35,11 @@ struct GlewlwydTests {
         #expect(stored["tokens"]?["access_token"] == output["access_token"])
         #expect(stored["clientId"] == .string(glewlwyd.publicClientID))
         #expect(login.stderr.contains("\(glewlwyd.issuer)/auth?"), "the URL is printed too")
+
+        // The provider matches the redirect URI exactly, so the next login needs the same port at once, while the
+        // first listener's connections still hold it in TIME_WAIT.
+        let again = try await user.idflow(["login-pkce", "--browser", "--port", String(port), "--browser-timeout", "60"])
+        #expect(again.exitCode == 0, "\(again)")
     }
 
     // MARK: b. login-pkce --manual
