@@ -181,12 +181,7 @@ public struct ConfigurationResolver: Sendable {
     public static func parseOrgURL(_ text: String) throws(IdFlowError) -> URL {
         let url = try parseBaseURL(text, setting: "org URL")
         guard url.path.isEmpty || url.path == "/" else {
-            var origin = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
-            origin.user = nil
-            origin.password = nil
-            origin.path = ""
-            origin.fragment = nil
-            let suggestion = origin.string ?? "the URL without its path"
+            let suggestion = Origin(url)?.description ?? "the URL without its path"
             throw .configuration(
                 "the org URL has a path (\(url.path)); did you mean \(suggestion)?",
                 hint: "give the org URL without a path (--org-url \(suggestion)); an authorization server's URL such as "

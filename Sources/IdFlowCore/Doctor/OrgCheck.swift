@@ -45,13 +45,7 @@ enum OrgCheck {
         return DoctorCheck("org", .ok, detail)
     }
 
-    static func origin(of url: URL) -> URL {
-        var components = URLComponents()
-        components.scheme = url.scheme
-        components.host = url.host
-        components.port = url.port
-        return components.url ?? url
-    }
+    static func origin(of url: URL) -> URL { Origin(url)?.url ?? url }
 
     /// The "valid until" instant of a certificate line (`TLSPeer.summary`).
     static func notAfter(_ line: String) -> Date? {

@@ -21,9 +21,7 @@ struct OrgEndpoint: Sendable {
     /// Whether `url` is on this org (same scheme, host and port), so a link from a response can be followed
     /// without sending a password or token to somewhere else.
     func contains(_ url: URL) -> Bool {
-        url.scheme?.lowercased() == orgURL.scheme?.lowercased() && url.host?.lowercased() == orgURL.host?.lowercased()
-            && (url.port ?? Self.defaultPort(url.scheme)) == (orgURL.port ?? Self.defaultPort(orgURL.scheme))
+        guard let origin = Origin(url) else { return false }
+        return origin == Origin(orgURL)
     }
-
-    private static func defaultPort(_ scheme: String?) -> Int { scheme?.lowercased() == "http" ? 80 : 443 }
 }

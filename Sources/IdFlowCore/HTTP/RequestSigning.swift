@@ -66,7 +66,7 @@ public final class DPoPNonces: Sendable {
         var resource: Bool
 
         init(_ url: URL, resource: Bool) {
-            origin = ResourceOrigin(url).map { "\($0.scheme)://\($0.host):\($0.port)" } ?? url.absoluteString
+            origin = Origin(url)?.description ?? url.absoluteString
             self.resource = resource
         }
 

@@ -109,18 +109,13 @@ extension IDX {
 
     /// `{org base}/idp/idx/introspect`: the issuer's path is replaced, not appended to.
     public static func introspectURL(issuer: URL) -> URL {
-        var components = URLComponents()
-        components.scheme = issuer.scheme
-        components.host = issuer.host
-        components.port = issuer.port
-        components.path = "/idp/idx/introspect"
-        return components.url!
+        (Origin(issuer)?.url ?? issuer).appendingPathComponent("idp/idx/introspect")
     }
 
     /// Whether `url` is on the issuer's scheme, host and port: hrefs carry the state handle and the
     /// verifier, so they are only followed to the server that started the interaction.
     static func sameOrigin(_ url: URL, _ issuer: URL) -> Bool {
-        guard let origin = ResourceOrigin(url) else { return false }
-        return origin == ResourceOrigin(issuer)
+        guard let origin = Origin(url) else { return false }
+        return origin == Origin(issuer)
     }
 }

@@ -104,12 +104,8 @@ public struct LoginPKCE: Sendable {
     /// Okta's org for the Authn API: the configured org, else the issuer's origin (`{org}/oauth2/default`).
     private func oktaOrg(_ context: IdFlowContext, _ server: AuthorizationServer) throws(IdFlowError) -> URL {
         if context.configuration.orgURL != nil { return try context.configuration.requireOrgURL() }
-        var origin = URLComponents()
-        origin.scheme = server.issuer.scheme
-        origin.host = server.issuer.host
-        origin.port = server.issuer.port
-        guard let url = origin.url else { return try context.configuration.requireOrgURL() }
-        return url
+        guard let origin = Origin(server.issuer) else { return try context.configuration.requireOrgURL() }
+        return origin.url
     }
 
     private func sessionToken(from transaction: AuthnTransaction, authn: AuthnAPI, username: String) async throws(IdFlowError) -> String {

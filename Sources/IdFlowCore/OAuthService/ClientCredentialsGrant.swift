@@ -26,13 +26,8 @@ struct ClientCredentialsGrantRequest: APIRequest {
     /// The org URL, when okta.* scopes were asked of a custom authorization server: only the org's own grants them,
     /// so its `invalid_scope` is fixed by `--issuer <org URL>`, not by another scope.
     var customServerAskedForOktaScopes: String? {
-        guard customServerID != nil, (scope ?? "").split(separator: " ").contains(where: { $0.hasPrefix("okta.") }),
-            var origin = URLComponents(url: tokenEndpoint, resolvingAgainstBaseURL: false)
-        else { return nil }
-        origin.path = ""
-        origin.query = nil
-        origin.fragment = nil
-        return origin.string
+        guard customServerID != nil, (scope ?? "").split(separator: " ").contains(where: { $0.hasPrefix("okta.") }) else { return nil }
+        return Origin(tokenEndpoint)?.description
     }
 
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> TokenResponse {

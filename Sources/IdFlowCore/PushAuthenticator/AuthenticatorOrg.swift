@@ -6,12 +6,8 @@ enum AuthenticatorOrg {
     /// `url` reduced to scheme, host and port, with no path and no trailing slash.
     static func origin(of url: URL) throws(IdFlowError) -> URL {
         try TransportSecurity.check(url)
-        var components = URLComponents()
-        components.scheme = url.scheme?.lowercased()
-        components.host = url.host?.lowercased()
-        components.port = url.port
-        guard let origin = components.url, url.host != nil else { throw .invalidInput("the org URL \(url.absoluteString) has no host") }
-        return origin
+        guard let origin = Origin(url) else { throw .invalidInput("the org URL \(url.absoluteString) has no host") }
+        return origin.url
     }
 
     /// The configured org, as an origin.

@@ -62,10 +62,11 @@ public struct DeviceStore: Sendable {
     /// The folder of one org, named after its host (and port, when not the default), e.g. `dev-123.okta.com`
     /// or `127.0.0.1_8080`.
     public func org(_ orgURL: URL) throws(IdFlowError) -> OrgDeviceFolder {
-        guard let host = orgURL.host?.lowercased(), !host.isEmpty else {
+        guard let origin = Origin(orgURL) else {
             throw .invalidInput("the org URL \(orgURL.absoluteString) has no host")
         }
-        let name = orgURL.port.map { "\(host)_\($0)" } ?? host
+        let host = origin.host
+        let name = origin.port.flatMap { $0 == Origin.defaultPort(origin.scheme) ? nil : "\(host)_\($0)" } ?? host
         guard name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }), !name.hasPrefix(".") else {
             throw .invalidInput("the org URL host \(host) cannot name a folder")
         }

@@ -61,7 +61,7 @@ public struct CallResource: Sendable {
 
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> ResourceOutput {
         var request = try prepare(context)
-        let tokenOrigin = ResourceOrigin(request.url)
+        let tokenOrigin = Origin(request.url)
         var access = try await ProfileAccess.load(context, refreshing: refresh ? .whenStale(minimumTTL: Self.clockSkew) : nil)
         var token: AccessTokenPresentation?
         if let access { token = try access.presentation() }
@@ -185,7 +185,7 @@ public struct CallResource: Sendable {
     /// Sends `request`, following redirects: the token goes only to `tokenOrigin`, so a redirect to another origin
     /// is followed without it (and a redirect from there back, with it again).
     func exchange(
-        _ request: ResourceRequest, tokenOrigin: ResourceOrigin?, token: AccessTokenPresentation?, _ context: IdFlowContext
+        _ request: ResourceRequest, tokenOrigin: Origin?, token: AccessTokenPresentation?, _ context: IdFlowContext
     ) async throws(IdFlowError) -> Answer {
         var current = request
         var hops = 0

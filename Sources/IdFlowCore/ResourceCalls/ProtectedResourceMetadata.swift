@@ -40,7 +40,7 @@ public struct ProtectedResourceMetadata: Decodable, Sendable, Equatable {
     /// Anything else is a metadata document for another resource, which must not decide where tokens go.
     public func describes(_ url: URL) -> Bool {
         guard let identifier = URL(string: resource), identifier.fragment == nil,
-            ResourceOrigin(identifier) == ResourceOrigin(url)
+            Origin(identifier) == Origin(url)
         else { return false }
         let prefix = identifier.path.hasSuffix("/") ? String(identifier.path.dropLast()) : identifier.path
         let path = url.path

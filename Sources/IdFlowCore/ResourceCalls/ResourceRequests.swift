@@ -27,7 +27,7 @@ struct ResourceRequest: APIRequest {
     /// become a GET without a body, as browsers and curl do; 307 and 308 repeat the method and body. The token
     /// goes only where `tokenOrigin` is, and the user's own credential headers stay on the origin they were
     /// given for: once a redirect leaves it they are dropped for good, as curl drops them.
-    func redirected(status: Int, to location: URL, tokenOrigin: ResourceOrigin?, token: AccessTokenPresentation?) -> ResourceRequest {
+    func redirected(status: Int, to location: URL, tokenOrigin: Origin?, token: AccessTokenPresentation?) -> ResourceRequest {
         var next = self
         next.url = location
         if status == 303 || ((status == 301 || status == 302) && method == "POST") {
@@ -35,10 +35,10 @@ struct ResourceRequest: APIRequest {
             next.body = nil
             next.headers = next.headers.filter { $0.key.lowercased() != "content-type" }
         }
-        if ResourceOrigin(location) != ResourceOrigin(url) {
+        if Origin(location) != Origin(url) {
             next.headers = next.headers.filter { !Self.credentialHeaders.contains($0.key.lowercased()) }
         }
-        next.presentation = ResourceOrigin(location) == tokenOrigin ? token : nil
+        next.presentation = Origin(location) == tokenOrigin ? token : nil
         return next
     }
 

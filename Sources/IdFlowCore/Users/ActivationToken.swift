@@ -44,7 +44,7 @@ public struct ActivationToken: Sendable, Equatable {
     /// Extracts the token from an activation link, and the org it belongs to.
     public static func parse(activationURL text: String) throws(IdFlowError) -> (token: ActivationToken, org: URL) {
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
-            let scheme = components.scheme, let host = components.host
+            components.scheme != nil, components.host != nil
         else {
             throw .invalidInput("the activation URL is not a URL", hint: "pass the activationUrl printed by `idflow activate`")
         }
@@ -69,12 +69,8 @@ public struct ActivationToken: Sendable, Equatable {
                 "the URL has none of the forms /welcome/{token}, /tokens/{token}/verify, /reset_password/{token} or /signin/reset-password/{token}",
                 hint: "pass the activationUrl printed by `idflow activate` (or a resetPasswordUrl), or the token with --activation-token")
         }
-        var org = URLComponents()
-        org.scheme = scheme
-        org.host = host
-        org.port = components.port
-        guard let orgURL = org.url else { throw .invalidInput("the activation URL has no usable host") }
-        return (try ActivationToken(token, purpose: purpose), orgURL)
+        guard let link = components.url, let org = Origin(link) else { throw .invalidInput("the activation URL has no usable host") }
+        return (try ActivationToken(token, purpose: purpose), org.url)
     }
 
     private static let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
