@@ -70,7 +70,14 @@ public struct DeviceStore: Sendable {
         guard name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }), !name.hasPrefix(".") else {
             throw .invalidInput("the org URL host \(host) cannot name a folder")
         }
-        return OrgDeviceFolder(url: root.appendingPathComponent(name, isDirectory: true))
+        let folder = root.appendingPathComponent(name, isDirectory: true)
+        // Before `Origin`, an org given with its default port written out (`https://x.okta.com:443`) got a folder
+        // `x.okta.com_443`; such a folder is still found, so no enrollment made that way is lost.
+        if let port = origin.port, name == host, !FileManager.default.fileExists(atPath: folder.path) {
+            let written = root.appendingPathComponent("\(host)_\(port)", isDirectory: true)
+            if FileManager.default.fileExists(atPath: written.path) { return OrgDeviceFolder(url: written) }
+        }
+        return OrgDeviceFolder(url: folder)
     }
 
     /// Every org folder that exists, sorted by name.

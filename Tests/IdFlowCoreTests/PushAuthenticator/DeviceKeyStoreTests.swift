@@ -17,6 +17,14 @@ struct DeviceKeyStoreTests {
         (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
 
+    /// One org however its URL is written; a folder an older idflow named with the default port is still found.
+    @Test func anOrgHasOneFolderHoweverItsURLIsWritten() throws {
+        #expect(try store.org(URL(string: "https://O.example.com.:443")!).url.lastPathComponent == "o.example.com")
+        let older = store.root.appendingPathComponent("old.example.com_443", isDirectory: true)
+        try FileManager.default.createDirectory(at: older, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        #expect(try store.org(URL(string: "https://old.example.com")!).url.lastPathComponent == "old.example.com_443")
+    }
+
     @Test func keysAre0600FilesIn0700FoldersUnderTheOrgsFolder() throws {
         let folder = try store.org(org)
         #expect(folder.url.lastPathComponent == "o.example.com")
