@@ -90,6 +90,17 @@ struct RegisterBatchTests {
         #expect(try await logins(sandbox).count == 25)
     }
 
+    /// Returns once the users family's window at `sandbox` has counted a request of the batch (the admin API that
+    /// asks is never rate-limited itself). Bounded by a number of polls, not by this machine's clock; a batch that
+    /// never starts leaves the caller's own checks to fail.
+    func waitUntilTheBatchHasSent(to sandbox: LiveSandbox, withinALimitOf limit: Int) async throws {
+        for _ in 0..<1_500 {
+            let (_, limits) = try await sandbox.call("GET", "/sandbox/rate-limits")
+            if let remaining = limits?["users"]?["remaining"]?.intValue, remaining < limit { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Ctrl-C and SIGTERM (a CI job's timeout, `kill`, a service manager) end the run the same way.
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalFinishesWhatIsUnderWayAndARerunWithSkipExistingCompletes(signal: Int32) async throws {
@@ -98,13 +109,7 @@ struct RegisterBatchTests {
         try await sandbox.call("POST", "/sandbox/rate-limits", json: ["family": "users", "limit": 10, "windowSeconds": 3])
         let file = try write(ndjson(1...80), in: sandbox, name: "users.ndjson")
         let session = try InteractiveSession.start(["register", "--batch", file, "--concurrency", "4"], environment: sandbox.environment)
-        // Wait until the batch has sent its first requests (the admin API is never rate-limited itself).
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            let (_, limits) = try await sandbox.call("GET", "/sandbox/rate-limits")
-            if let remaining = limits?["users"]?["remaining"]?.intValue, remaining < 10 { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntilTheBatchHasSent(to: sandbox, withinALimitOf: 10)
         try await Task.sleep(for: .milliseconds(500))
         kill(session.processIdentifier, signal)
         let interrupted = try await session.finish(timeout: .seconds(20))
@@ -146,12 +151,7 @@ struct RegisterBatchTests {
         var environment = sandbox.environment
         environment["IDFLOW_MAX_RETRIES"] = "3"
         let session = try InteractiveSession.start(["register", "--batch", file, "--concurrency", "2"], environment: environment)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            let (_, limits) = try await sandbox.call("GET", "/sandbox/rate-limits")
-            if let remaining = limits?["users"]?["remaining"]?.intValue, remaining < 40 { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntilTheBatchHasSent(to: sandbox, withinALimitOf: 40)
         try await Task.sleep(for: .milliseconds(1500))
         kill(sandbox.process.processIdentifier, SIGKILL)
         try await LiveSandbox.exit(of: sandbox.process)

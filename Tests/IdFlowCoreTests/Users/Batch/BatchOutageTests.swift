@@ -10,9 +10,7 @@ import Testing
 /// An org that goes away mid-batch: every line is still reported, the lines not yet sent at once, and the run
 /// ends as a network failure (exit 6) whose hint says what to rerun.
 struct BatchOutageTests {
-    func ndjson(_ count: Int) -> Data {
-        Data((1...count).map { #"{"email":"user\#($0)@example.com"}"# }.joined(separator: "\n").utf8)
-    }
+    func ndjson(_ count: Int) -> Data { BatchHarness.ndjson(count) }
 
     /// Answers as `server` does, except for the requests `failure` names by their number (1-based), which fail
     /// with that transport error.
@@ -41,11 +39,7 @@ struct BatchOutageTests {
     func run(_ flow: BatchRegistration, transport: any HTTPTransport, messages: Locked<[String]> = Locked([])) async throws -> (
         BatchRegistration.Summary, [BatchRegistration.LineResult]
     ) {
-        let emitted = Locked<[BatchRegistration.LineResult]>([])
-        let summary = try await flow.run(TestContext.make(transport: transport, messages: messages)) { line in
-            emitted.withLock { $0.append(line) }
-        }
-        return (summary, emitted.current)
+        try await BatchHarness.run(flow, transport: transport, messages: messages)
     }
 
     @Test(arguments: [URLError.Code.cannotConnectToHost, .timedOut, .cannotFindHost])
@@ -97,15 +91,7 @@ struct BatchOutageTests {
     /// The interrupted batch's hint says what its message says: how many users were created, and that a rerun
     /// with --skip-existing finishes; never that nothing was stored.
     @Test func theInterruptedHintAgreesWithTheMessage() async throws {
-        let server = FakeUsersServer()
-        let interruption = BatchInterruption()
-        let transport = RoutedTransport { request in
-            // The third create flips the switch, as Ctrl-C during the run would.
-            if server.users.current.count == 2 { interruption.trigger() }
-            return server.reply(request)
-        }
-        let (summary, lines) = try await run(
-            BatchRegistration(source: .data(ndjson(20)), concurrency: 2, interruption: interruption), transport: transport)
+        let (summary, lines, _) = try await BatchHarness.interruptedAfterTwoCreates()
         let error = try #require(summary.failure)
         #expect(error.exitStatus == .interrupted && error.kind == "interrupted")
         let done = lines.count

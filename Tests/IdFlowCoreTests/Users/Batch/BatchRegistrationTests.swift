@@ -70,18 +70,12 @@ struct DelayingTransport: HTTPTransport {
 }
 
 struct BatchRegistrationTests {
-    func ndjson(_ count: Int, from first: Int = 1) -> Data {
-        Data((first..<first + count).map { #"{"email":"user\#($0)@example.com"}"# }.joined(separator: "\n").utf8)
-    }
+    func ndjson(_ count: Int, from first: Int = 1) -> Data { BatchHarness.ndjson(count, from: first) }
 
     func run(_ flow: BatchRegistration, transport: any HTTPTransport, messages: Locked<[String]> = Locked([])) async throws -> (
         BatchRegistration.Summary, [BatchRegistration.LineResult]
     ) {
-        let emitted = Locked<[BatchRegistration.LineResult]>([])
-        let summary = try await flow.run(TestContext.make(transport: transport, messages: messages)) { line in
-            emitted.withLock { $0.append(line) }
-        }
-        return (summary, emitted.current)
+        try await BatchHarness.run(flow, transport: transport, messages: messages)
     }
 
     @Test func linesComeOutInInputOrderWhenAnswersArriveOutOfOrder() async throws {
@@ -148,15 +142,7 @@ struct BatchRegistrationTests {
     }
 
     @Test func anInterruptionFinishesWhatIsUnderWayAndTakesNoMoreLines() async throws {
-        let server = FakeUsersServer()
-        let interruption = BatchInterruption()
-        let base = RoutedTransport { request in
-            // The third create flips the switch, as Ctrl-C during the run would.
-            if server.users.current.count == 2 { interruption.trigger() }
-            return server.reply(request)
-        }
-        let (summary, lines) = try await run(
-            BatchRegistration(source: .data(ndjson(20)), concurrency: 2, interruption: interruption), transport: base)
+        let (summary, lines, server) = try await BatchHarness.interruptedAfterTwoCreates()
         #expect(summary.interrupted && summary.exitStatus == .interrupted)
         #expect(lines.count >= 3 && lines.count <= 4, "the lines under way are finished, no new one is started")
         #expect(lines.map(\.line) == Array(1...lines.count))
@@ -206,9 +192,7 @@ struct BatchRetryAndProgressTests {
         #expect(BatchProgress.line(done: 0, total: 10, elapsed: .zero).hasSuffix("ETA --:--"))
     }
 
-    func ndjson(_ count: Int) -> Data {
-        Data((1...count).map { #"{"email":"user\#($0)@example.com"}"# }.joined(separator: "\n").utf8)
-    }
+    func ndjson(_ count: Int) -> Data { BatchHarness.ndjson(count) }
 
     /// Runs a three-line batch with stderr captured as bytes, on a console that draws progress as told.
     func stderr(of flow: BatchRegistration, progress: Bool, erasesLines: Bool, quiet: Bool = false) async throws -> String {
