@@ -17,29 +17,15 @@ extension SandboxState {
     /// quiet sandbox whose clock a test moves forward still lets go of what expired.
     static let sweepClockInterval: TimeInterval = 60
 
-    /// How many records of each kind the sandbox holds; for tests and diagnostics.
+    /// How many records of each kind the sandbox holds, every family's store counting its own; for tests and
+    /// diagnostics (`GET /sandbox/records`).
     public func recordCounts() -> [String: Int] {
-        [
-            "users": users.count,
-            "activationGrants": activationGrants.count,
-            "recoveryGrants": recoveryGrants.count,
-            "transactions": transactions.count,
-            "sessionTokens": sessionTokens.count,
-            "pendingAuthorizations": pendingAuthorizations.count,
-            "authorizationCodes": authorizationCodes.count,
-            "browserSessions": browserSessions.count,
-            "tokenFamilies": tokenFamilies.count,
-            "accessTokens": accessTokens.count,
-            "refreshTokens": refreshTokens.count,
-            "pushChallenges": pushChallenges.count,
-            "usedDeviceTokenIDs": usedDeviceTokenIDs.count,
-            "deviceAuthorizations": deviceAuthorizations.count,
-            "customRegistrations": customRegistrations.count,
-            "idxTransactions": idxTransactions.count,
-            "idxInteractionCodes": idxInteractionCodes.count,
-            "usedDPoPProofIDs": usedDPoPProofIDs.count,
-            "usedClientAssertionIDs": usedClientAssertionIDs.count,
+        let stores = [
+            directory.recordCounts, recovery.recordCounts, authn.recordCounts, oauth.recordCounts,
+            deviceGrant.recordCounts, push.recordCounts, idx.recordCounts, oauthService.recordCounts,
+            customRegistration.recordCounts,
         ]
+        return stores.reduce(into: [:]) { counts, store in counts.merge(store) { first, _ in first } }
     }
 
     /// Counts an operation that stores a record and sweeps when one is due. Every such operation
@@ -54,42 +40,19 @@ extension SandboxState {
         purgeExpiredRecords()
     }
 
-    /// Drops every record that can no longer affect an answer (see the type's comment for the rules).
+    /// Drops every record that can no longer affect an answer (see the type's comment for the rules); each
+    /// family's store purges its own, the Identity Engine's after OAuth's, whose codes its interaction codes name.
     func purgeExpiredRecords() {
         let now = clock.now
-        activationGrants = activationGrants.filter { $0.value.expiresAt > now }
-        recoveryGrants = recoveryGrants.filter { $0.value.expiresAt > now }
-        transactions = transactions.filter { $0.value.expiresAt > now }
-        sessionTokens = sessionTokens.filter { $0.value.expiresAt > now }
-        pendingAuthorizations = pendingAuthorizations.filter { $0.value.expiresAt > now }
-        browserSessions = browserSessions.filter { $0.value.expiresAt > now }
-        // Kept past expiry for a while: an expired code answers expired_token, an unknown one invalid_grant.
-        deviceAuthorizations = deviceAuthorizations.filter { $0.value.expiresAt + Self.deviceCodeRetention > now }
-        deviceCodesByUserCode = deviceCodesByUserCode.filter { deviceAuthorizations[$0.value] != nil }
-        customRegistrations = customRegistrations.filter { $0.value.expiresAt > now }
-
-        func liveFamily(_ id: String) -> Bool { tokenFamilies[id].map { !$0.revoked } ?? false }
-        accessTokens = accessTokens.filter { !$0.value.revoked && $0.value.expiresAt > now && liveFamily($0.value.familyID) }
-        refreshTokens = refreshTokens.filter {
-            !$0.value.revoked && now.timeIntervalSince($0.value.lastUsed) < Self.refreshTokenIdleLifetime
-                && liveFamily($0.value.familyID)
-        }
-        var referenced = Set(accessTokens.values.map(\.familyID))
-        referenced.formUnion(refreshTokens.values.map(\.familyID))
-        tokenFamilies = tokenFamilies.filter { !$0.value.revoked && referenced.contains($0.key) }
-        // A used code whose family still lives must stay: replaying it revokes that family.
-        authorizationCodes = authorizationCodes.filter { entry in
-            entry.value.expiresAt > now || entry.value.familyID.map { tokenFamilies[$0] != nil } ?? false
-        }
-
-        // An expired Identity Engine transaction answers idx.session.expired, exactly as an unknown one does.
-        idxTransactions = idxTransactions.filter { $0.value.expiresAt > now }
-        idxInteractionHandles = idxInteractionHandles.filter { idxTransactions[$0.value] != nil }
-        idxInteractionCodes = idxInteractionCodes.filter { authorizationCodes[$0.value] != nil }
-
-        pushChallenges = pushChallenges.filter { $0.value.expiresAt + Self.pushChallengeRetention > now }
-        usedDeviceTokenIDs = usedDeviceTokenIDs.filter { $0.value >= now }
-        purgeOAuthServiceRecords(now: now)
+        directory.purge(now: now)
+        recovery.purge(now: now)
+        authn.purge(now: now)
+        oauth.purge(now: now)
+        deviceGrant.purge(now: now)
+        customRegistration.purge(now: now)
+        idx.purge(now: now, authorizationCodes: oauth.authorizationCodes)
+        push.purge(now: now)
+        oauthService.purge(now: now)
 
         let kept = recordCounts().filter { $0.key != "users" }.values.reduce(0, +)
         sweep = SweepSchedule(lastSweep: now, recordsKept: kept)

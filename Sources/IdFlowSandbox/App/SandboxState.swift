@@ -21,62 +21,17 @@ public actor SandboxState {
     /// Read without the actor too: the connection handler that writes the `Date` header reads it.
     nonisolated let clock: SandboxClock
 
-    // Directory.
-    var users = UserDirectory()
-    var activationGrants: [String: ActivationGrant] = [:]
-    /// Recovery tokens (e-mailed links, `reset_password`/`forgot_password` URLs) by token (`Recovery/`).
-    var recoveryGrants: [String: RecoveryGrant] = [:]
-
-    // Authn.
-    var transactions: [String: AuthnTransaction] = [:]
-    var sessionTokens: [String: SessionTokenRecord] = [:]
-
-    // OAuth.
-    var signingKeyTask: Task<SigningKey, any Error>?
-    var pendingAuthorizations: [String: PendingAuthorization] = [:]
-    var authorizationCodes: [String: AuthorizationCodeRecord] = [:]
-    var browserSessions: [String: BrowserSession] = [:]
-    var tokenFamilies: [String: TokenFamily] = [:]
-    var accessTokens: [String: AccessTokenRecord] = [:]
-    var refreshTokens: [String: RefreshTokenRecord] = [:]
-    /// Device authorizations by device code, and the device code of each user code (`SandboxState+Device.swift`).
-    var deviceAuthorizations: [String: DeviceAuthorizationRecord] = [:]
-    var deviceCodesByUserCode: [String: String] = [:]
-
-    // Push authenticator (devices.md): `SandboxState+Devices.swift`, `SandboxState+Push.swift`.
-    var devices: [String: DeviceRecord] = [:]
-    var enrollments: [String: EnrollmentRecord] = [:]
-    /// Deleted enrollment ids, so a second DELETE or PATCH is E0000154 rather than "not found".
-    var deletedEnrollmentIds: Set<String> = []
-    /// Every registered device key by `kid` (client-instance, proof-of-possession, user-verification).
-    var deviceKeys: [String: RegisteredKey] = [:]
-    var pushChallenges: [String: PushChallengeRecord] = [:]
-    /// The `jti` of every device-signed token accepted, until its `exp` passes (replay detection).
-    var usedDeviceTokenIDs: [String: Date] = [:]
-
-    // Identity Engine (IDX) transactions by state handle, and the state handle of each interaction handle
-    // and the authorization code of each interaction code (`SandboxState+IDX.swift`).
-    var idxTransactions: [String: IDXTransaction] = [:]
-    var idxInteractionHandles: [String: String] = [:]
-    var idxInteractionCodes: [String: String] = [:]
-    // Each user's phone, security question and Google Authenticator, by user id (`SandboxState+IDXAuthenticators.swift`).
-    var idxEnrollments: [String: IDXUserEnrollments] = [:]
-
-    // Service apps, client assertions and DPoP (`OAuthService/`).
-    var serviceAppsTask: Task<ServiceAppRegistry, any Error>?
-    /// The default service app with its key file, once `SandboxServer.start` wrote it (for `info`).
-    var serviceAppInfo: ServiceAppInfo?
-    /// Accepted client assertions' `jti`s (per client) until their `exp`, and DPoP proofs' until they are too old.
-    var usedClientAssertionIDs: [String: Date] = [:]
-    var usedDPoPProofIDs: [String: Date] = [:]
-    var dpopNonces = DPoPNonces()
-    /// Client-credentials access tokens by `jti`.
-    var serviceAccessTokens: [String: ServiceAccessTokenRecord] = [:]
-    /// Each issued client-credentials token's value → its `jti` (`rememberServiceAccessToken`).
-    var serviceAccessTokenIDs: [String: String] = [:]
-
-    // Custom registration (`CustomRegistration/`).
-    var customRegistrations: [String: CustomRegistrationRecord] = [:]
+    // Each family's records, in a store of its own (its folder's `…Store.swift`); the family's
+    // `SandboxState+….swift` extensions read and write them, and `SandboxState+Purge.swift` sweeps them.
+    var directory = DirectoryStore()
+    var recovery = RecoveryStore()
+    var authn = AuthnStore()
+    var oauth = OAuthStore()
+    var deviceGrant = DeviceGrantStore()
+    var push = PushAuthenticatorStore()
+    var idx = IDXStore()
+    var oauthService = OAuthServiceStore()
+    var customRegistration = CustomRegistrationStore()
 
     /// When expired records were last purged (`SandboxState+Purge.swift`).
     var sweep = SweepSchedule(lastSweep: Date())
@@ -143,7 +98,7 @@ public actor SandboxState {
                 url: ProtectedResource.api.identifier(orgURL: orgURL), adminUrl: orgURL + ProtectedResource.adminPath,
                 adminScope: ProtectedResource.adminScope, metadataUrl: ProtectedResource.api.metadataURL(orgURL: orgURL),
                 orgIssuerUrl: ProtectedResource.orgAPI.identifier(orgURL: orgURL)),
-            passwordPolicy: configuration.passwordPolicy, serviceApp: serviceAppInfo)
+            passwordPolicy: configuration.passwordPolicy, serviceApp: oauthService.appInfo)
     }
 
     /// Records the address the server actually bound, so every URL the sandbox writes is reachable.

@@ -91,18 +91,18 @@ extension SandboxState {
     func redeemActivationToken(_ token: String) throws -> AuthnOutcome {
         noteRecordActivity()
         let now = clock.now
-        guard let grant = activationGrants[token] else { throw OktaErrorResponse.authenticationFailed }
-        activationGrants[token] = nil
-        guard grant.expiresAt > now, var user = users[grant.userId] else {
+        guard let grant = directory.activationGrants[token] else { throw OktaErrorResponse.authenticationFailed }
+        directory.activationGrants[token] = nil
+        guard grant.expiresAt > now, var user = directory.users[grant.userId] else {
             throw OktaErrorResponse.authenticationFailed
         }
         user.activationToken = nil
-        users[user.id] = user
+        directory.users[user.id] = user
         if user.password == nil, user.status == .provisioned || user.status == .recovery {
             let transaction = AuthnTransaction(
                 stateToken: RandomToken.stateToken(), userId: user.id, status: .passwordReset,
                 recoveryType: .accountActivation, expiresAt: now + Self.stateTokenLifetime)
-            transactions[transaction.stateToken] = transaction
+            authn.transactions[transaction.stateToken] = transaction
             return .passwordReset(transaction, user)
         }
         guard user.status == .active, user.password != nil else { throw OktaErrorResponse.authenticationFailed }
@@ -142,9 +142,9 @@ extension SandboxState {
     /// After the password (and MFA, if any): PASSWORD_EXPIRED or PASSWORD_WARN when the password needs attention,
     /// else SUCCESS. The transaction is stored only when it goes on.
     func finishPrimaryAuthentication(_ transaction: inout AuthnTransaction) -> AuthnOutcome {
-        guard let step = transaction.passwordStep, let user = users[transaction.userId] else {
+        guard let step = transaction.passwordStep, let user = directory.users[transaction.userId] else {
             transaction.status = .success
-            if transactions[transaction.stateToken] != nil { transactions[transaction.stateToken] = transaction }
+            if authn.transactions[transaction.stateToken] != nil { authn.transactions[transaction.stateToken] = transaction }
             return succeed(userId: transaction.userId)
         }
         noteRecordActivity()
@@ -152,11 +152,11 @@ extension SandboxState {
         switch step {
         case .expired:
             transaction.status = .passwordExpired
-            transactions[transaction.stateToken] = transaction
+            authn.transactions[transaction.stateToken] = transaction
             return .passwordExpired(transaction, user)
         case .warn(let days):
             transaction.status = .passwordWarn
-            transactions[transaction.stateToken] = transaction
+            authn.transactions[transaction.stateToken] = transaction
             return .passwordWarn(transaction, user, daysToExpiry: days)
         }
     }
@@ -173,7 +173,7 @@ extension SandboxState {
     func transactionState(stateToken: String) throws -> AuthnOutcome {
         var transaction = try liveTransaction(stateToken)
         transaction.expiresAt = clock.now + Self.stateTokenLifetime
-        let user = users[transaction.userId]
+        let user = directory.users[transaction.userId]
         let outcome: AuthnOutcome
         switch (transaction.status, user) {
         case (.passwordReset, let user?): outcome = .passwordReset(transaction, user)
@@ -186,11 +186,11 @@ extension SandboxState {
             outcome = .recoveryChallenge(
                 transaction, transaction.recoveryFactor ?? .sms, transaction.recoveryType ?? .password, relayState: transaction.relayState)
         case (.recovery, let user?):
-            guard let question = idxEnrollments[user.id]?.securityQuestion?.question else { throw OktaErrorResponse.wrongAuthnState }
+            guard let question = idx.enrollments[user.id]?.securityQuestion?.question else { throw OktaErrorResponse.wrongAuthnState }
             outcome = .recovery(transaction, user, question: question)
         default: throw OktaErrorResponse.wrongAuthnState
         }
-        transactions[stateToken] = transaction
+        authn.transactions[stateToken] = transaction
         return outcome
     }
 
@@ -199,44 +199,44 @@ extension SandboxState {
     /// SUCCESS with a session token.
     func resetPassword(stateToken: String, newPassword: String) throws -> AuthnOutcome {
         var transaction = try liveTransaction(stateToken)
-        guard transaction.status == .passwordReset, let user = users[transaction.userId] else {
+        guard transaction.status == .passwordReset, let user = directory.users[transaction.userId] else {
             throw OktaErrorResponse.wrongAuthnState
         }
         transaction.expiresAt = clock.now + Self.stateTokenLifetime
-        transactions[stateToken] = transaction
+        authn.transactions[stateToken] = transaction
         try checkNewPassword(newPassword, for: user)
         completePasswordChange(userId: user.id, newPassword: newPassword)
         // The token stays known in SUCCESS so that reusing it is E0000079, not "unknown token".
         transaction.status = .success
-        transactions[stateToken] = transaction
+        authn.transactions[stateToken] = transaction
         return succeed(userId: user.id)
     }
 
     /// `POST /api/v1/authn/cancel`: ends the transaction; the state token is dead afterwards.
     func cancelTransaction(stateToken: String) throws {
         if let tx = try liveTransaction(stateToken).pushTransactionId { closeWaitingChallenge(tx) }
-        transactions[stateToken] = nil
+        authn.transactions[stateToken] = nil
     }
 
     /// Redeems a session token from Authn: single-use, 5 minutes, and only for a user still ACTIVE.
     public func consumeSessionToken(_ token: String) -> SessionGrant? {
-        guard let record = sessionTokens.removeValue(forKey: token), record.expiresAt > clock.now,
-            users[record.grant.userId]?.status == .active
+        guard let record = authn.sessionTokens.removeValue(forKey: token), record.expiresAt > clock.now,
+            directory.users[record.grant.userId]?.status == .active
         else { return nil }
         return record.grant
     }
 
     /// Forgets every Authn transaction and session token of a user (deactivate, suspend).
     func endSessions(userId: String) {
-        transactions = transactions.filter { $0.value.userId != userId }
-        sessionTokens = sessionTokens.filter { $0.value.grant.userId != userId }
+        authn.transactions = authn.transactions.filter { $0.value.userId != userId }
+        authn.sessionTokens = authn.sessionTokens.filter { $0.value.grant.userId != userId }
         endOAuthSessions(userId: userId)
     }
 
     func liveTransaction(_ stateToken: String) throws -> AuthnTransaction {
-        guard let transaction = transactions[stateToken] else { throw OktaErrorResponse.invalidToken }
+        guard let transaction = authn.transactions[stateToken] else { throw OktaErrorResponse.invalidToken }
         guard transaction.expiresAt > clock.now else {
-            transactions[stateToken] = nil
+            authn.transactions[stateToken] = nil
             throw OktaErrorResponse.invalidToken
         }
         return transaction
@@ -245,10 +245,10 @@ extension SandboxState {
     func succeed(userId: String) -> AuthnOutcome {
         noteRecordActivity()
         let now = clock.now
-        users[userId]!.lastLogin = now
+        directory.users[userId]!.lastLogin = now
         let token = RandomToken.sessionToken()
         let expiresAt = now + Self.sessionTokenLifetime
-        sessionTokens[token] = SessionTokenRecord(grant: SessionGrant(userId: userId, authTime: now), expiresAt: expiresAt)
-        return .success(sessionToken: token, expiresAt: expiresAt, user: users[userId]!)
+        authn.sessionTokens[token] = SessionTokenRecord(grant: SessionGrant(userId: userId, authTime: now), expiresAt: expiresAt)
+        return .success(sessionToken: token, expiresAt: expiresAt, user: directory.users[userId]!)
     }
 }

@@ -15,8 +15,8 @@ extension SandboxState {
     /// The push factors of a user, oldest enrollment first.
     func pushFactors(userId: String) -> [PushFactor] {
         activeEnrollments(userId: userId).compactMap { enrollment in
-            guard let device = devices[enrollment.deviceId], let key = deviceKeys[enrollment.proofOfPossessionKid],
-                let user = users[userId]
+            guard let device = push.devices[enrollment.deviceId], let key = push.deviceKeys[enrollment.proofOfPossessionKid],
+                let user = directory.users[userId]
             else { return nil }
             return PushFactor(enrollment: enrollment, device: device, proofOfPossessionKey: key.publicKey, login: user.login)
         }
@@ -35,7 +35,7 @@ extension SandboxState {
         let transaction = AuthnTransaction(
             stateToken: RandomToken.stateToken(), userId: user.id, status: factors.isEmpty ? .mfaEnroll : .mfaRequired,
             recoveryType: nil, expiresAt: clock.now + Self.stateTokenLifetime, relayState: relayState, passwordStep: passwordStep)
-        transactions[transaction.stateToken] = transaction
+        authn.transactions[transaction.stateToken] = transaction
         return factors.isEmpty ? .mfaEnroll(transaction, user) : .mfaRequired(transaction, user, factors)
     }
 
@@ -44,14 +44,14 @@ extension SandboxState {
     /// token, or REJECTED / TIMEOUT, after which the next call sends a new push.
     func verifyPushFactor(stateToken: String, factorId: String, resend: Bool, clientOS: String) throws -> AuthnOutcome {
         var transaction = try liveTransaction(stateToken)
-        guard transaction.status == .mfaRequired || transaction.status == .mfaChallenge, let user = users[transaction.userId]
+        guard transaction.status == .mfaRequired || transaction.status == .mfaChallenge, let user = directory.users[transaction.userId]
         else { throw OktaErrorResponse.wrongAuthnState }
         guard let factor = pushFactors(userId: user.id).first(where: { $0.enrollment.pushMethodId == factorId }) else {
             throw OktaErrorResponse.notFound(factorId, type: "Factor")
         }
         let now = clock.now
         transaction.expiresAt = now + Self.stateTokenLifetime
-        if !resend, transaction.factorId == factorId, let tx = transaction.pushTransactionId, let challenge = pushChallenges[tx] {
+        if !resend, transaction.factorId == factorId, let tx = transaction.pushTransactionId, let challenge = push.challenges[tx] {
             let result: String
             switch challenge.currentStatus(at: now) {
             case .waiting: result = "WAITING"
@@ -62,7 +62,7 @@ extension SandboxState {
             case .expired: result = "TIMEOUT"
             }
             if result != "WAITING" { transaction.pushTransactionId = nil }
-            transactions[stateToken] = transaction
+            authn.transactions[stateToken] = transaction
             return .mfaChallenge(transaction, user, factor, factorResult: result)
         }
         if let tx = transaction.pushTransactionId { closeWaitingChallenge(tx) }
@@ -72,14 +72,14 @@ extension SandboxState {
         transaction.status = .mfaChallenge
         transaction.factorId = factorId
         transaction.pushTransactionId = challenge.transactionId
-        transactions[stateToken] = transaction
+        authn.transactions[stateToken] = transaction
         return .mfaChallenge(transaction, user, factor, factorResult: "WAITING")
     }
 
     /// `POST /api/v1/authn/previous`: from MFA_CHALLENGE back to MFA_REQUIRED (the push is withdrawn).
     func previousAuthnStep(stateToken: String) throws -> AuthnOutcome {
         var transaction = try liveTransaction(stateToken)
-        guard transaction.status == .mfaChallenge, let user = users[transaction.userId] else {
+        guard transaction.status == .mfaChallenge, let user = directory.users[transaction.userId] else {
             throw OktaErrorResponse.wrongAuthnState
         }
         if let tx = transaction.pushTransactionId { closeWaitingChallenge(tx) }
@@ -87,7 +87,7 @@ extension SandboxState {
         transaction.factorId = nil
         transaction.pushTransactionId = nil
         transaction.expiresAt = clock.now + Self.stateTokenLifetime
-        transactions[stateToken] = transaction
+        authn.transactions[stateToken] = transaction
         return .mfaRequired(transaction, user, pushFactors(userId: user.id))
     }
 }

@@ -73,7 +73,7 @@ extension SandboxState {
             answer = ScriptAnswer(status: 5000, data: "this identity provider has no init script")
         }
         guard (2000...2999).contains(answer.status) else { return (answer, nil) }
-        customRegistrations[record.id] = record
+        customRegistration.registrations[record.id] = record
         return (answer, record.id)
     }
 
@@ -85,10 +85,12 @@ extension SandboxState {
         noteRecordActivity()
         var record: CustomRegistrationRecord
         if let transactionID {
-            guard let open = customRegistrations[transactionID], open.expiresAt > clock.now, open.clientId == clientId,
+            guard let open = customRegistration.registrations[transactionID], open.expiresAt > clock.now, open.clientId == clientId,
                 open.identityProvider == idp.id
             else {
-                if let open = customRegistrations[transactionID], open.expiresAt <= clock.now { customRegistrations[transactionID] = nil }
+                if let open = customRegistration.registrations[transactionID], open.expiresAt <= clock.now {
+                    customRegistration.registrations[transactionID] = nil
+                }
                 throw OAuthErrorResponse(.badRequest, "invalid_transaction", "The transaction is unknown, expired, or not this one's.")
             }
             record = open
@@ -103,7 +105,7 @@ extension SandboxState {
         }
         var answer = Self.completeScript(idp, record: record, data: data)
         if (2000...2999).contains(answer.status) {
-            customRegistrations[record.id] = nil
+            customRegistration.registrations[record.id] = nil
             let email =
                 answer.email
                 ?? "registered.\(RandomToken.string(count: 10, alphabet: Array("abcdefghijklmnopqrstuvwxyz0123456789")))@example.com"
@@ -117,7 +119,7 @@ extension SandboxState {
         if (4000...4999).contains(answer.status) {
             return retry(answer, record: &record, maxAttempts: idp.maxAttempts)
         }
-        customRegistrations[record.id] = nil
+        customRegistration.registrations[record.id] = nil
         return CompleteOutcome(status: answer.status, data: answer.data, transactionID: nil, grant: nil)
     }
 
@@ -125,10 +127,10 @@ extension SandboxState {
     private func retry(_ answer: ScriptAnswer, record: inout CustomRegistrationRecord, maxAttempts: Int?) -> CompleteOutcome {
         record.attempts += 1
         if let maxAttempts, record.attempts >= maxAttempts {
-            customRegistrations[record.id] = nil
+            customRegistration.registrations[record.id] = nil
             return CompleteOutcome(status: 5000 + answer.status % 1000, data: "too many attempts", transactionID: nil, grant: nil)
         }
-        customRegistrations[record.id] = record
+        customRegistration.registrations[record.id] = record
         return CompleteOutcome(status: answer.status, data: answer.data, transactionID: record.id, grant: nil)
     }
 
@@ -166,8 +168,8 @@ extension SandboxState {
         var profile: [String: JSONValue] = ["email": .string(email), "login": .string(email)]
         if let phone { profile["mobilePhone"] = .string(phone) }
         let created = try createUser(profile: profile, password: nil, activate: false)
-        users[created.id]!.transition(to: .active, at: clock.now)
-        return users[created.id]!
+        directory.users[created.id]!.transition(to: .active, at: clock.now)
+        return directory.users[created.id]!
     }
 
     /// Tokens of the default authorization server for `clientId`, a new family as after a login.
@@ -175,12 +177,12 @@ extension SandboxState {
         let family = TokenFamily(
             id: RandomToken.string(count: 20), server: Self.customRegistrationServer, clientId: clientId, userId: userId, scopes: scopes,
             authTime: clock.now)
-        tokenFamilies[family.id] = family
+        oauth.tokenFamilies[family.id] = family
         return makeGrant(family: family, scopes: scopes, nonce: nil)
     }
 
     /// Whether a transaction is still open (tests, and the end-to-end check that a failure dropped it).
     public func hasCustomRegistration(_ transactionID: String) -> Bool {
-        customRegistrations[transactionID].map { $0.expiresAt > clock.now } ?? false
+        customRegistration.registrations[transactionID].map { $0.expiresAt > clock.now } ?? false
     }
 }

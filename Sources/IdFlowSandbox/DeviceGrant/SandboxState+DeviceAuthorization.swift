@@ -23,13 +23,13 @@ extension SandboxState {
         repeat {
             let letters = RandomToken.string(count: 8, alphabet: Self.userCodeAlphabet)
             userCode = "\(letters.prefix(4))-\(letters.suffix(4))"
-        } while deviceCodesByUserCode[userCode] != nil
+        } while deviceGrant.deviceCodesByUserCode[userCode] != nil
         let record = DeviceAuthorizationRecord(
             deviceCode: RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet), userCode: userCode, server: server,
             clientId: client.id, scopes: scopes, expiresAt: clock.now + Self.deviceCodeLifetime,
             interval: TimeInterval(configuration.deviceIntervalSeconds))
-        deviceAuthorizations[record.deviceCode] = record
-        deviceCodesByUserCode[userCode] = record.deviceCode
+        deviceGrant.authorizations[record.deviceCode] = record
+        deviceGrant.deviceCodesByUserCode[userCode] = record.deviceCode
         return record
     }
 
@@ -43,8 +43,8 @@ extension SandboxState {
 
     /// The code a user code names, if it still waits for an answer (known, not expired, not yet answered).
     func pendingDeviceAuthorization(userCode: String) -> DeviceAuthorizationRecord? {
-        guard let normalized = Self.normalizedUserCode(userCode), let deviceCode = deviceCodesByUserCode[normalized],
-            let record = deviceAuthorizations[deviceCode], record.expiresAt > clock.now, record.decision == .pending
+        guard let normalized = Self.normalizedUserCode(userCode), let deviceCode = deviceGrant.deviceCodesByUserCode[normalized],
+            let record = deviceGrant.authorizations[deviceCode], record.expiresAt > clock.now, record.decision == .pending
         else { return nil }
         return record
     }
@@ -54,7 +54,7 @@ extension SandboxState {
         guard let record = pendingDeviceAuthorization(userCode: userCode) else { return .unknownCode }
         guard let user = verifiedUser(username: username, password: password) else { return .rejected }
         let now = clock.now
-        if verdict == .approve { users[user.id]!.lastLogin = now }
+        if verdict == .approve { directory.users[user.id]!.lastLogin = now }
         return .decided(decide(record.deviceCode, userId: user.id, verdict: verdict))
     }
 
@@ -62,23 +62,23 @@ extension SandboxState {
     func decideDeviceAuthorization(userCode: String, login: String, verdict: DeviceVerdict) throws -> (
         DeviceAuthorizationRecord, UserRecord
     ) {
-        guard let normalized = Self.normalizedUserCode(userCode), let deviceCode = deviceCodesByUserCode[normalized],
-            let record = deviceAuthorizations[deviceCode], record.expiresAt > clock.now
+        guard let normalized = Self.normalizedUserCode(userCode), let deviceCode = deviceGrant.deviceCodesByUserCode[normalized],
+            let record = deviceGrant.authorizations[deviceCode], record.expiresAt > clock.now
         else { throw OktaErrorResponse.notFound(userCode, type: "DeviceAuthorization") }
         guard record.decision == .pending else {
             throw OktaErrorResponse.validation(
                 "userCode", causes: ["userCode: this code was already \(record.decision.status.lowercased())"])
         }
-        guard let user = findUser(login: login) ?? users[login] else { throw OktaErrorResponse.notFound(login, type: "User") }
+        guard let user = findUser(login: login) ?? directory.users[login] else { throw OktaErrorResponse.notFound(login, type: "User") }
         guard user.status == .active else { throw OktaErrorResponse.operationNotAllowedForStatus }
         _ = decide(deviceCode, userId: user.id, verdict: verdict)
-        return (deviceAuthorizations[deviceCode]!, user)
+        return (deviceGrant.authorizations[deviceCode]!, user)
     }
 
     private func decide(_ deviceCode: String, userId: String, verdict: DeviceVerdict) -> DeviceDecision {
         let decision: DeviceDecision =
             verdict == .approve ? .approved(userId: userId, authTime: clock.now) : .denied(userId: userId)
-        deviceAuthorizations[deviceCode]?.decision = decision
+        deviceGrant.authorizations[deviceCode]?.decision = decision
         return decision
     }
 
@@ -87,14 +87,14 @@ extension SandboxState {
     /// (and the interval grows by 5 s); then `authorization_pending`, `access_denied`, or the tokens, once.
     func pollDeviceCode(_ deviceCode: String, client: OAuthClient, server: AuthorizationServer) throws -> TokenGrant {
         noteRecordActivity()
-        guard var record = deviceAuthorizations[deviceCode], record.clientId == client.id, record.server == server,
+        guard var record = deviceGrant.authorizations[deviceCode], record.clientId == client.id, record.server == server,
             !record.redeemed
         else { throw Self.invalidDeviceCode }
         let now = clock.now
         guard record.expiresAt > now else {
             throw OAuthErrorResponse(.badRequest, "expired_token", "The device code has expired.")
         }
-        defer { deviceAuthorizations[deviceCode] = record }
+        defer { deviceGrant.authorizations[deviceCode] = record }
         let previous = record.lastPolledAt
         record.lastPolledAt = now
         if let previous, now.timeIntervalSince(previous) + Self.pollingTolerance < record.interval {
@@ -108,12 +108,12 @@ extension SandboxState {
         case .denied:
             throw OAuthErrorResponse(.badRequest, "access_denied", "The end-user denied the authorization request.")
         case .approved(let userId, let authTime):
-            guard users[userId]?.status == .active else { throw Self.invalidDeviceCode }
+            guard directory.users[userId]?.status == .active else { throw Self.invalidDeviceCode }
             record.redeemed = true
             let family = TokenFamily(
                 id: RandomToken.string(count: 20), server: server, clientId: client.id, userId: userId, scopes: record.scopes,
                 authTime: authTime)
-            tokenFamilies[family.id] = family
+            oauth.tokenFamilies[family.id] = family
             return makeGrant(family: family, scopes: record.scopes, nonce: nil)
         }
     }

@@ -12,19 +12,19 @@ extension SandboxState {
         noteRecordActivity()
         let handle = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
         let stateHandle = RandomToken.string(count: 42, alphabet: RandomToken.urlSafeAlphabet)
-        idxTransactions[stateHandle] = IDXTransaction(
+        idx.transactions[stateHandle] = IDXTransaction(
             request: request, stateHandle: stateHandle, step: .identify, expiresAt: clock.now + Self.idxTransactionLifetime)
-        idxInteractionHandles[handle] = stateHandle
+        idx.interactionHandles[handle] = stateHandle
         return handle
     }
 
     /// The live transaction of a state handle or an interaction handle, or nil (unknown or expired).
     func idxTransaction(stateHandle: String?, interactionHandle: String? = nil) -> IDXTransaction? {
-        guard let key = stateHandle ?? interactionHandle.flatMap({ idxInteractionHandles[$0] }),
-            let transaction = idxTransactions[key]
+        guard let key = stateHandle ?? interactionHandle.flatMap({ idx.interactionHandles[$0] }),
+            let transaction = idx.transactions[key]
         else { return nil }
         guard transaction.expiresAt > clock.now else {
-            idxTransactions[key] = nil
+            idx.transactions[key] = nil
             return nil
         }
         return transaction
@@ -78,9 +78,9 @@ extension SandboxState {
     func userHas(_ authenticator: IDXPolicy.Authenticator, userId: String) -> Bool {
         switch authenticator {
         case .password: return true
-        case .email: return !(users[userId]?.email.isEmpty ?? true)
+        case .email: return !(directory.users[userId]?.email.isEmpty ?? true)
         case .oktaVerify: return !activeEnrollments(userId: userId).isEmpty
-        default: return idxEnrollments[userId]?.has(authenticator) ?? false
+        default: return idx.enrollments[userId]?.has(authenticator) ?? false
         }
     }
 
@@ -102,10 +102,10 @@ extension SandboxState {
     /// The success step: an authorization code behind a fresh interaction code; the user's `lastLogin`.
     func signIn(_ transaction: IDXTransaction, userId: String) -> IDXTransaction {
         let now = clock.now
-        users[userId]?.lastLogin = now
+        directory.users[userId]?.lastLogin = now
         let code = issueCode(for: transaction.request, grant: SessionGrant(userId: userId, authTime: now))
         let interactionCode = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
-        idxInteractionCodes[interactionCode] = code
+        idx.interactionCodes[interactionCode] = code
         return updateStep(transaction, to: .success(interactionCode: interactionCode, userId: userId))
     }
 
@@ -136,20 +136,20 @@ extension SandboxState {
         } else if case .selectUnlockAuthenticator = step {
             view.offered = configuration.passwordPolicy.recovery.authenticators
         }
-        guard let userId = step.userId, let user = users[userId] else { return view }
-        view.enrollments = idxEnrollments[userId] ?? IDXUserEnrollments()
+        guard let userId = step.userId, let user = directory.users[userId] else { return view }
+        view.enrollments = idx.enrollments[userId] ?? IDXUserEnrollments()
         func attribute(_ name: String) -> String? { user.profile[name]?.stringValue }
         view.user = IDXView.User(
             id: user.id, login: user.login, email: user.email, firstName: attribute("firstName"), lastName: attribute("lastName"),
             timeZone: attribute("timezone") ?? attribute("timeZone"), locale: attribute("locale"))
         var enrollment = activeEnrollments(userId: userId).last
-        if case .challengePush(_, let transactionId) = step, let challenge = pushChallenges[transactionId] {
-            enrollment = enrollments[challenge.enrollmentId]
+        if case .challengePush(_, let transactionId) = step, let challenge = push.challenges[transactionId] {
+            enrollment = push.enrollments[challenge.enrollmentId]
             view.correctAnswer = challenge.request.numberChallenge?.correctAnswer
         }
         if let enrollment {
             view.oktaVerify = IDXView.OktaVerifyEnrollment(
-                id: enrollment.id, deviceName: devices[enrollment.deviceId]?.profile.displayName ?? "idflow")
+                id: enrollment.id, deviceName: push.devices[enrollment.deviceId]?.profile.displayName ?? "idflow")
         }
         return view
     }
@@ -159,7 +159,7 @@ extension SandboxState {
         if case .challengePush(_, let transactionId) = transaction.step { closeWaitingChallenge(transactionId) }
         var updated = transaction
         updated.intent = "LOGIN"
-        idxTransactions[transaction.stateHandle] = updated
+        idx.transactions[transaction.stateHandle] = updated
         return updateStep(updated, to: .identify)
     }
 
@@ -167,7 +167,7 @@ extension SandboxState {
     func updateStep(_ transaction: IDXTransaction, to step: IDXStep) -> IDXTransaction {
         var updated = transaction
         updated.step = step
-        idxTransactions[transaction.stateHandle] = updated
+        idx.transactions[transaction.stateHandle] = updated
         return updated
     }
 
@@ -176,7 +176,7 @@ extension SandboxState {
     func exchangeInteractionCode(
         _ interactionCode: String, client: OAuthClient, server: AuthorizationServer, codeVerifier: String?
     ) throws -> TokenGrant {
-        guard let code = idxInteractionCodes[interactionCode], let record = authorizationCodes[code] else {
+        guard let code = idx.interactionCodes[interactionCode], let record = oauth.authorizationCodes[code] else {
             throw OAuthErrorResponse(.badRequest, "invalid_grant", "The interaction code is invalid or has expired.")
         }
         guard codeVerifier?.isEmpty == false else {

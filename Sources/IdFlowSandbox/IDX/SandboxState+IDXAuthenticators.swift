@@ -7,7 +7,7 @@ import Foundation
 extension SandboxState {
     func idxAuthenticators(idOrLogin: String) throws -> JSONValue {
         let user = try user(idOrLogin: idOrLogin)
-        let enrollments = idxEnrollments[user.id] ?? IDXUserEnrollments()
+        let enrollments = idx.enrollments[user.id] ?? IDXUserEnrollments()
         var list: [JSONValue] = [["key": "okta_password", "type": "password", "id": .string(IDXWire.passwordEnrollmentID)]]
         if !user.email.isEmpty {
             list.append(["key": "okta_email", "type": "email", "id": .string(IDXWire.emailEnrollmentID), "email": .string(user.email)])
@@ -34,7 +34,7 @@ extension SandboxState {
         for enrollment in activeEnrollments(userId: user.id) {
             list.append([
                 "key": "okta_verify", "type": "app", "id": .string(enrollment.id),
-                "deviceName": .string(devices[enrollment.deviceId]?.profile.displayName ?? "idflow"),
+                "deviceName": .string(push.devices[enrollment.deviceId]?.profile.displayName ?? "idflow"),
                 "methods": [
                     "push": ["id": .string(enrollment.pushMethodId)],
                     "totp": ["id": .string(enrollment.totpMethodId), "sharedSecret": .string(enrollment.totpSecret.base32)],

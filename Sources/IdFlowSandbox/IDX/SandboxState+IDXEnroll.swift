@@ -72,7 +72,7 @@ extension SandboxState {
     func enrolleeEmail(_ enrollee: IDXEnrollee) -> String? {
         switch enrollee {
         case .signUp(let signUp): return signUp.email
-        case .signIn(let progress): return users[progress.userId]?.email
+        case .signIn(let progress): return directory.users[progress.userId]?.email
         }
     }
 
@@ -180,9 +180,9 @@ extension SandboxState {
             return continueSignUp(transaction, signUp)
         case .signIn(var progress):
             var scratch = IDXSignUp(profile: [:])
-            scratch.enrollments = idxEnrollments[progress.userId] ?? IDXUserEnrollments()
+            scratch.enrollments = idx.enrollments[progress.userId] ?? IDXUserEnrollments()
             apply(&scratch)
-            idxEnrollments[progress.userId] = scratch.enrollments
+            idx.enrollments[progress.userId] = scratch.enrollments
             if !progress.passed.contains(authenticator) { progress.passed.append(authenticator) }
             return .next(continueSignIn(transaction, progress))
         }
@@ -221,8 +221,8 @@ extension SandboxState {
         user.password = password
         user.passwordChanged = now
         user.transition(to: .active, at: now)
-        users[user.id] = user
-        idxEnrollments[user.id] = signUp.enrollments
+        directory.users[user.id] = user
+        idx.enrollments[user.id] = signUp.enrollments
         return .next(signIn(transaction, userId: user.id))
     }
 }

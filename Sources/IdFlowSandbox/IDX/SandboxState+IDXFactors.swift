@@ -34,7 +34,7 @@ extension SandboxState {
     func chooseAuthenticator(_ transaction: IDXTransaction, id: String?, methodType: String?, clientOS: String) -> IDXCodeRequest? {
         guard let progress = transaction.step.signIn, transaction.step.enrollee == nil,
             let authenticator = IDXWire.authenticator(id: id), usableFactors(progress).contains(authenticator),
-            let user = users[progress.userId]
+            let user = directory.users[progress.userId]
         else { return nil }
         if case .challengePush(_, let waiting) = transaction.step { closeWaitingChallenge(waiting) }
         switch (authenticator, methodType) {
@@ -46,7 +46,7 @@ extension SandboxState {
             return .sent(updateStep(transaction, to: .challengeCode(progress, code)))
         case (.phone, let method?):
             guard let channel = IDXCodeChannel(rawValue: method), channel != .email,
-                let phone = idxEnrollments[progress.userId]?.phone
+                let phone = idx.enrollments[progress.userId]?.phone
             else { return nil }
             if case .challengeCode(_, let last) = transaction.step, last.channel == channel, isTooSoon(after: last) {
                 return .tooSoon(transaction)
@@ -118,7 +118,7 @@ extension SandboxState {
         switch outcome {
         case .invalid(let again, _):
             if countCodeFailure(userId: userId, transactionFailures: transaction.codeFailures) { return endForFailures(again) }
-            idxTransactions[transaction.stateHandle]?.codeFailures += 1
+            idx.transactions[transaction.stateHandle]?.codeFailures += 1
         case .next:
             clearCodeFailures(userId: userId)
         case .refused:
@@ -129,7 +129,7 @@ extension SandboxState {
 
     /// Ends a transaction that has had its tries; its last document still shows the step, with the message.
     private func endForFailures(_ transaction: IDXTransaction) -> IDXOutcome {
-        idxTransactions[transaction.stateHandle] = nil
+        idx.transactions[transaction.stateHandle] = nil
         return .refused(transaction, message: Self.factorSuspended)
     }
 
@@ -145,7 +145,7 @@ extension SandboxState {
             progress.passed.append(code.channel.authenticator)
             return .next(continueSignIn(transaction, progress))
         case .challengeSecurityQuestion(var progress):
-            guard let question = idxEnrollments[progress.userId]?.securityQuestion,
+            guard let question = idx.enrollments[progress.userId]?.securityQuestion,
                 question.answer.matches(Self.normalizedAnswer(text("answer")))
             else { return .invalid(transaction, IDXFieldErrors("credentials.answer", Self.answerInvalid)) }
             progress.passed.append(.securityQuestion)
@@ -191,14 +191,14 @@ extension SandboxState {
     func useTOTP(_ code: String, of authenticator: IDXPolicy.Authenticator, userId: String) -> TOTPCheck {
         switch authenticator {
         case .googleOTP:
-            guard let enrollment = idxEnrollments[userId]?.googleOTP else { return .invalid }
+            guard let enrollment = idx.enrollments[userId]?.googleOTP else { return .invalid }
             let check = checkTOTP(code, secret: enrollment.secret, lastStep: enrollment.lastStep)
-            if case .accepted(let step) = check { idxEnrollments[userId]?.googleOTP?.lastStep = step }
+            if case .accepted(let step) = check { idx.enrollments[userId]?.googleOTP?.lastStep = step }
             return check
         case .oktaVerify:
             guard let enrollment = activeEnrollments(userId: userId).last else { return .invalid }
             let check = checkTOTP(code, secret: enrollment.totpSecret, lastStep: enrollment.lastTOTPStep)
-            if case .accepted(let step) = check { enrollments[enrollment.id]?.lastTOTPStep = step }
+            if case .accepted(let step) = check { push.enrollments[enrollment.id]?.lastTOTPStep = step }
             return check
         default:
             return .invalid
@@ -210,7 +210,8 @@ extension SandboxState {
     func resendCode(_ transaction: IDXTransaction) -> IDXCodeRequest? {
         switch transaction.step {
         case .challengeCode(let progress, let last):
-            let address = last.channel == .email ? users[progress.userId]?.email : idxEnrollments[progress.userId]?.phone?.phoneNumber
+            let address =
+                last.channel == .email ? directory.users[progress.userId]?.email : idx.enrollments[progress.userId]?.phone?.phoneNumber
             guard let address else { return nil }
             if isTooSoon(after: last) { return .tooSoon(transaction) }
             let code = sendIDXCode(to: address, channel: last.channel, subject: Self.codeSubject(progress.purpose))
@@ -233,7 +234,7 @@ extension SandboxState {
     /// (`continueSignIn`); denied or expired → `pushEnded`, whose document offers the push again.
     func pollPush(_ transaction: IDXTransaction) -> IDXTransaction {
         guard case .challengePush(var progress, let transactionId) = transaction.step else { return transaction }
-        switch pushChallenges[transactionId]?.currentStatus(at: clock.now) ?? .expired {
+        switch push.challenges[transactionId]?.currentStatus(at: clock.now) ?? .expired {
         case .waiting: return transaction
         case .approved:
             progress.passed.append(.oktaVerify)

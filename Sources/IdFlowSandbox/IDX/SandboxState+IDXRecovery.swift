@@ -82,7 +82,7 @@ extension SandboxState {
         case .recoverPassword:
             return updateStep(transaction, to: .changePassword(progress, .reset))
         case .unlockAccount:
-            if users[progress.userId]?.status == .lockedOut { unlockUser(userId: progress.userId) }
+            if directory.users[progress.userId]?.status == .lockedOut { unlockUser(userId: progress.userId) }
             return updateStep(transaction, to: .unlocked(userId: progress.userId))
         case .signIn:
             return continueSignIn(transaction, progress)

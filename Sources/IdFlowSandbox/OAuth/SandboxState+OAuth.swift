@@ -26,9 +26,9 @@ extension SandboxState {
     }
 
     func signingKey() async throws -> SigningKey {
-        if let signingKeyTask { return try await signingKeyTask.value }
+        if let task = oauth.signingKeyTask { return try await task.value }
         let task = Task { try await SigningKey.generate() }
-        signingKeyTask = task
+        oauth.signingKeyTask = task
         return try await task.value
     }
 
@@ -40,7 +40,7 @@ extension SandboxState {
     func beginAuthorization(_ request: AuthorizeRequest) -> String {
         noteRecordActivity()
         let txn = RandomToken.string(count: 24, alphabet: RandomToken.urlSafeAlphabet)
-        pendingAuthorizations[txn] = PendingAuthorization(
+        oauth.pendingAuthorizations[txn] = PendingAuthorization(
             request: request, expiresAt: clock.now + Self.pendingAuthorizationLifetime)
         return txn
     }
@@ -48,17 +48,17 @@ extension SandboxState {
     /// The sign-in form's POST: good credentials consume the `txn`, start a browser session and
     /// issue a code; bad ones leave the `txn` alive for another try.
     func completeSignIn(txn: String, server: AuthorizationServer, username: String, password: String) -> SignInResult {
-        guard let pending = pendingAuthorizations[txn], pending.expiresAt > clock.now, pending.request.server == server
+        guard let pending = oauth.pendingAuthorizations[txn], pending.expiresAt > clock.now, pending.request.server == server
         else {
-            pendingAuthorizations[txn] = nil
+            oauth.pendingAuthorizations[txn] = nil
             return .expired
         }
         guard let user = verifiedUser(username: username, password: password) else {
             return .rejected(pending.request)
         }
-        pendingAuthorizations[txn] = nil
+        oauth.pendingAuthorizations[txn] = nil
         let now = clock.now
-        users[user.id]!.lastLogin = now
+        directory.users[user.id]!.lastLogin = now
         let grant = SessionGrant(userId: user.id, authTime: now)
         let sid = startBrowserSession(grant)
         return .signedIn(request: pending.request, code: issueCode(for: pending.request, grant: grant), sid: sid)
@@ -68,22 +68,22 @@ extension SandboxState {
     func startBrowserSession(_ grant: SessionGrant) -> String {
         noteRecordActivity()
         let sid = RandomToken.string(count: 32, alphabet: RandomToken.urlSafeAlphabet)
-        browserSessions[sid] = BrowserSession(grant: grant, expiresAt: clock.now + Self.browserSessionLifetime)
+        oauth.browserSessions[sid] = BrowserSession(grant: grant, expiresAt: clock.now + Self.browserSessionLifetime)
         return sid
     }
 
     /// The session behind a `sid` cookie, if it is still valid and its user still ACTIVE.
     func browserSession(sid: String) -> SessionGrant? {
-        guard let session = browserSessions[sid], session.expiresAt > clock.now,
-            users[session.grant.userId]?.status == .active
+        guard let session = oauth.browserSessions[sid], session.expiresAt > clock.now,
+            directory.users[session.grant.userId]?.status == .active
         else { return nil }
         return session.grant
     }
 
     /// Ends the browser session of `sid` and, when known, every browser session of `userId` (logout).
     func endBrowserSessions(sid: String?, userId: String?) {
-        if let sid { browserSessions[sid] = nil }
-        if let userId { browserSessions = browserSessions.filter { $0.value.grant.userId != userId } }
+        if let sid { oauth.browserSessions[sid] = nil }
+        if let userId { oauth.browserSessions = oauth.browserSessions.filter { $0.value.grant.userId != userId } }
     }
 
     // MARK: Codes and tokens
@@ -92,7 +92,7 @@ extension SandboxState {
     func issueCode(for request: AuthorizeRequest, grant: SessionGrant) -> String {
         noteRecordActivity()
         let code = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
-        authorizationCodes[code] = AuthorizationCodeRecord(
+        oauth.authorizationCodes[code] = AuthorizationCodeRecord(
             request: request, userId: grant.userId, authTime: grant.authTime,
             expiresAt: clock.now + Self.authorizationCodeLifetime)
         return code
@@ -103,13 +103,13 @@ extension SandboxState {
         _ code: String, client: OAuthClient, server: AuthorizationServer, redirectURI: String?, codeVerifier: String?
     ) throws -> TokenGrant {
         noteRecordActivity()
-        guard var record = authorizationCodes[code] else { throw Self.invalidCode }
+        guard var record = oauth.authorizationCodes[code] else { throw Self.invalidCode }
         if record.used {
             if let familyID = record.familyID { revokeFamily(familyID) }
             throw Self.invalidCode
         }
         record.used = true
-        authorizationCodes[code] = record
+        oauth.authorizationCodes[code] = record
         let request = record.request
         guard record.expiresAt > clock.now, request.client.id == client.id, request.server == server,
             redirectURI == request.redirectURI
@@ -125,13 +125,13 @@ extension SandboxState {
                 throw OAuthErrorResponse(.badRequest, "invalid_grant", "PKCE verification failed.")
             }
         }
-        guard users[record.userId]?.status == .active else { throw Self.invalidCode }
+        guard directory.users[record.userId]?.status == .active else { throw Self.invalidCode }
         let family = TokenFamily(
             id: RandomToken.string(count: 20), server: server, clientId: client.id, userId: record.userId,
             scopes: request.scopes, authTime: record.authTime)
-        tokenFamilies[family.id] = family
+        oauth.tokenFamilies[family.id] = family
         record.familyID = family.id
-        authorizationCodes[code] = record
+        oauth.authorizationCodes[code] = record
         return makeGrant(family: family, scopes: request.scopes, nonce: request.nonce)
     }
 
@@ -146,16 +146,16 @@ extension SandboxState {
     ) throws -> TokenGrant {
         noteRecordActivity()
         let now = clock.now
-        guard var record = refreshTokens[token], !record.revoked, var family = tokenFamilies[record.familyID],
+        guard var record = oauth.refreshTokens[token], !record.revoked, var family = oauth.tokenFamilies[record.familyID],
             !family.revoked, family.clientId == client.id, family.server == server,
             now.timeIntervalSince(record.lastUsed) < Self.refreshTokenIdleLifetime,
-            users[family.userId]?.status == .active
+            directory.users[family.userId]?.status == .active
         else { throw Self.invalidRefreshToken }
         if let rotatedAt = record.rotatedAt,
             now.timeIntervalSince(rotatedAt) > TimeInterval(configuration.refreshTokenGraceSeconds)
         {
             family.revoked = true
-            tokenFamilies[family.id] = family
+            oauth.tokenFamilies[family.id] = family
             throw Self.invalidRefreshToken
         }
         let scopes = requestedScopes ?? family.scopes
@@ -166,7 +166,7 @@ extension SandboxState {
         }
         if Self.issuesRefreshToken(scopes), record.rotatedAt == nil { record.rotatedAt = now }
         record.lastUsed = now
-        refreshTokens[token] = record
+        oauth.refreshTokens[token] = record
         return makeGrant(family: family, scopes: scopes, nonce: nil)
     }
 
@@ -175,10 +175,10 @@ extension SandboxState {
     func makeGrant(family: TokenFamily, scopes: [String], nonce: String?) -> TokenGrant {
         let now = clock.now
         let iat = Int(now.timeIntervalSince1970)
-        let user = users[family.userId]!
+        let user = directory.users[family.userId]!
         let lifetime = configuration.accessTokenLifetimeSeconds
         let jti = "AT." + RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
-        accessTokens[jti] = AccessTokenRecord(familyID: family.id, expiresAt: now + TimeInterval(lifetime))
+        oauth.accessTokens[jti] = AccessTokenRecord(familyID: family.id, expiresAt: now + TimeInterval(lifetime))
         let issuer = family.server.issuer(orgURL: orgURL)
         let access = AccessTokenClaims(
             jti: jti, iss: issuer, aud: family.server.audience(orgURL: orgURL), iat: iat, exp: iat + lifetime,
@@ -200,7 +200,7 @@ extension SandboxState {
         var refreshToken: String?
         if Self.issuesRefreshToken(scopes) {
             let token = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
-            refreshTokens[token] = RefreshTokenRecord(familyID: family.id, lastUsed: now)
+            oauth.refreshTokens[token] = RefreshTokenRecord(familyID: family.id, lastUsed: now)
             refreshToken = token
         }
         return TokenGrant(
@@ -229,9 +229,9 @@ extension SandboxState {
     /// locked password does not end the user's tokens (Okta revokes them on suspend and deactivate, not there): a
     /// phone must still answer the push that comes before PASSWORD_EXPIRED.
     func activeAccessToken(_ claims: AccessTokenClaims, server: AuthorizationServer) -> UserRecord? {
-        guard let record = accessTokens[claims.jti], !record.revoked, record.expiresAt > clock.now,
-            let family = tokenFamilies[record.familyID], !family.revoked, family.server == server,
-            let user = users[family.userId], Self.tokenHoldingStatuses.contains(user.status)
+        guard let record = oauth.accessTokens[claims.jti], !record.revoked, record.expiresAt > clock.now,
+            let family = oauth.tokenFamilies[record.familyID], !family.revoked, family.server == server,
+            let user = directory.users[family.userId], Self.tokenHoldingStatuses.contains(user.status)
         else { return nil }
         return user
     }
@@ -239,9 +239,9 @@ extension SandboxState {
     /// An active refresh token's family, user and idle-expiry time, for introspection.
     func activeRefreshToken(_ token: String, server: AuthorizationServer) -> (TokenFamily, UserRecord, Date)? {
         let now = clock.now
-        guard let record = refreshTokens[token], !record.revoked,
-            let family = tokenFamilies[record.familyID], !family.revoked, family.server == server,
-            let user = users[family.userId], user.status == .active
+        guard let record = oauth.refreshTokens[token], !record.revoked,
+            let family = oauth.tokenFamilies[record.familyID], !family.revoked, family.server == server,
+            let user = directory.users[family.userId], user.status == .active
         else { return nil }
         let idleExpiry = record.lastUsed + Self.refreshTokenIdleLifetime
         let graceEnd = record.rotatedAt.map { $0 + TimeInterval(configuration.refreshTokenGraceSeconds) }
@@ -251,23 +251,23 @@ extension SandboxState {
 
     /// `/v1/revoke` of a refresh token: the whole family dies. Unknown tokens are ignored.
     func revokeRefreshToken(_ token: String, clientId: String) {
-        guard let record = refreshTokens[token], tokenFamilies[record.familyID]?.clientId == clientId else { return }
+        guard let record = oauth.refreshTokens[token], oauth.tokenFamilies[record.familyID]?.clientId == clientId else { return }
         revokeFamily(record.familyID)
     }
 
     /// `/v1/revoke` of an access token: only that token.
     func revokeAccessToken(jti: String, clientId: String) {
-        guard let record = accessTokens[jti], tokenFamilies[record.familyID]?.clientId == clientId else { return }
-        accessTokens[jti]?.revoked = true
+        guard let record = oauth.accessTokens[jti], oauth.tokenFamilies[record.familyID]?.clientId == clientId else { return }
+        oauth.accessTokens[jti]?.revoked = true
     }
 
     func revokeFamily(_ familyID: String) {
-        tokenFamilies[familyID]?.revoked = true
+        oauth.tokenFamilies[familyID]?.revoked = true
     }
 
     /// Deactivated or suspended users lose their browser sessions and every token.
     func endOAuthSessions(userId: String) {
-        browserSessions = browserSessions.filter { $0.value.grant.userId != userId }
-        for (id, family) in tokenFamilies where family.userId == userId { tokenFamilies[id]?.revoked = true }
+        oauth.browserSessions = oauth.browserSessions.filter { $0.value.grant.userId != userId }
+        for (id, family) in oauth.tokenFamilies where family.userId == userId { oauth.tokenFamilies[id]?.revoked = true }
     }
 }

@@ -8,10 +8,10 @@ extension SandboxState {
 
     /// The service apps, resolved (and the default one's key generated) once.
     func serviceAppRegistry() async throws -> ServiceAppRegistry {
-        if let serviceAppsTask { return try await serviceAppsTask.value }
+        if let task = oauthService.appsTask { return try await task.value }
         let configured = configuration.serviceApps
         let task = Task { try ServiceAppRegistry.make(configured) }
-        serviceAppsTask = task
+        oauthService.appsTask = task
         return try await task.value
     }
 
@@ -21,7 +21,7 @@ extension SandboxState {
         let registry = try await serviceAppRegistry()
         guard writingKeyFile, let key = registry.defaultKey, let app = registry.apps.first else { return nil }
         let path = try CAFile.write(key.pem, name: "service-app-key")
-        serviceAppInfo = ServiceAppInfo(clientId: app.clientId, privateKeyFile: path, keyId: key.keyId, scopes: app.scopes)
+        oauthService.appInfo = ServiceAppInfo(clientId: app.clientId, privateKeyFile: path, keyId: key.keyId, scopes: app.scopes)
         return path
     }
 
@@ -29,34 +29,34 @@ extension SandboxState {
     func consumeAssertionID(_ jti: String, clientId: String, expiresAt: Date) -> Bool {
         noteRecordActivity()
         let key = clientId + " " + jti
-        if let until = usedClientAssertionIDs[key], until > clock.now { return false }
-        usedClientAssertionIDs[key] = expiresAt
+        if let until = oauthService.usedClientAssertionIDs[key], until > clock.now { return false }
+        oauthService.usedClientAssertionIDs[key] = expiresAt
         return true
     }
 
     /// The nonce a proof must carry, when `proof` lacks a current one (RFC 9449 §8); nil when it has it.
     func missingDPoPNonce(_ proof: DPoPProof) -> String? {
         let now = clock.now
-        return dpopNonces.accepts(proof.nonce, now: now) ? nil : dpopNonces.value(now: now)
+        return oauthService.dpopNonces.accepts(proof.nonce, now: now) ? nil : oauthService.dpopNonces.value(now: now)
     }
 
     /// The nonce clients should use next (sent on challenges).
     func currentDPoPNonce() -> String {
-        dpopNonces.value(now: clock.now)
+        oauthService.dpopNonces.value(now: clock.now)
     }
 
     /// Records a proof's `jti` for as long as the proof could still be accepted; false when it was seen before.
     func consumeDPoPProofID(_ proof: DPoPProof) -> Bool {
         guard !hasSeenDPoPProofID(proof) else { return false }
         noteRecordActivity()
-        usedDPoPProofIDs[Self.replayKey(proof)] = max(proof.iat, clock.now) + DPoPProof.maximumAge + DPoPProof.clockSkew
+        oauthService.usedDPoPProofIDs[Self.replayKey(proof)] = max(proof.iat, clock.now) + DPoPProof.maximumAge + DPoPProof.clockSkew
         return true
     }
 
     /// Whether a proof's `jti` was recorded and could still be replayed; records nothing, so a request can be
     /// refused early for a replay and still record its `jti` only once its grant has succeeded.
     func hasSeenDPoPProofID(_ proof: DPoPProof) -> Bool {
-        usedDPoPProofIDs[Self.replayKey(proof)].map { $0 > clock.now } ?? false
+        oauthService.usedDPoPProofIDs[Self.replayKey(proof)].map { $0 > clock.now } ?? false
     }
 
     private static func replayKey(_ proof: DPoPProof) -> String {
@@ -71,7 +71,7 @@ extension SandboxState {
         let now = clock.now
         let iat = Int(now.timeIntervalSince1970)
         let jti = "AT." + RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
-        serviceAccessTokens[jti] = ServiceAccessTokenRecord(
+        oauthService.accessTokens[jti] = ServiceAccessTokenRecord(
             clientId: clientId, server: server, scopes: scopes,
             expiresAt: now + TimeInterval(Self.serviceAccessTokenLifetime), dpopThumbprint: dpopThumbprint)
         return ServiceAccessTokenClaims(
@@ -83,12 +83,12 @@ extension SandboxState {
     /// Remembers the signed token by its value, so each call that presents it is matched to its record without
     /// verifying and decoding the JWT again: the string is the sandbox's own, so finding it is proof enough.
     func rememberServiceAccessToken(_ value: String, id jti: String) {
-        serviceAccessTokenIDs[value] = jti
+        oauthService.accessTokenIDs[value] = jti
     }
 
     /// The record of a token presented as it was issued, if it is unexpired on the sandbox clock and from `server`.
     func activeServiceAccessToken(value: String, server: AuthorizationServer) -> ServiceAccessTokenRecord? {
-        serviceAccessTokenIDs[value].flatMap { activeServiceAccessToken(id: $0, server: server) }
+        oauthService.accessTokenIDs[value].flatMap { activeServiceAccessToken(id: $0, server: server) }
     }
 
     /// The record of a signed client-credentials token, if it is known, unexpired on the sandbox clock and from
@@ -98,26 +98,18 @@ extension SandboxState {
     }
 
     private func activeServiceAccessToken(id jti: String, server: AuthorizationServer) -> ServiceAccessTokenRecord? {
-        guard let record = serviceAccessTokens[jti], record.expiresAt > clock.now, record.server == server else { return nil }
+        guard let record = oauthService.accessTokens[jti], record.expiresAt > clock.now, record.server == server else { return nil }
         return record
     }
 
     /// The DPoP key a refresh token's family is bound to (nil when unbound or unknown).
     func dpopThumbprint(ofRefreshToken token: String) -> String? {
-        refreshTokens[token].flatMap { tokenFamilies[$0.familyID]?.dpopThumbprint }
+        oauth.refreshTokens[token].flatMap { oauth.tokenFamilies[$0.familyID]?.dpopThumbprint }
     }
 
     /// Binds the family of a just-issued access token to a DPoP key, the first time.
     func bindTokenFamily(accessTokenID jti: String, dpopThumbprint: String) {
-        guard let familyID = accessTokens[jti]?.familyID, tokenFamilies[familyID]?.dpopThumbprint == nil else { return }
-        tokenFamilies[familyID]?.dpopThumbprint = dpopThumbprint
-    }
-
-    /// Drops replay records that can no longer match (called from the purge sweep).
-    func purgeOAuthServiceRecords(now: Date) {
-        usedClientAssertionIDs = usedClientAssertionIDs.filter { $0.value > now }
-        usedDPoPProofIDs = usedDPoPProofIDs.filter { $0.value > now }
-        serviceAccessTokens = serviceAccessTokens.filter { $0.value.expiresAt > now }
-        serviceAccessTokenIDs = serviceAccessTokenIDs.filter { serviceAccessTokens[$0.value] != nil }
+        guard let familyID = oauth.accessTokens[jti]?.familyID, oauth.tokenFamilies[familyID]?.dpopThumbprint == nil else { return }
+        oauth.tokenFamilies[familyID]?.dpopThumbprint = dpopThumbprint
     }
 }

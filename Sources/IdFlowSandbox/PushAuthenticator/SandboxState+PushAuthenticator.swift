@@ -59,10 +59,10 @@ extension SandboxState {
     /// The org's id (`00o…`): the `idp` claim of ID tokens and `orgId` of the devices API.
     var orgId: String { Self.orgIdentityProviderID }
 
-    func device(id: String) -> DeviceRecord? { devices[id] }
+    func device(id: String) -> DeviceRecord? { push.devices[id] }
 
     /// A registered key by `kid`, whoever it belongs to.
-    func registeredKey(kid: String) -> RegisteredKey? { deviceKeys[kid] }
+    func registeredKey(kid: String) -> RegisteredKey? { push.deviceKeys[kid] }
 
     // MARK: Enroll, update, delete
 
@@ -86,14 +86,14 @@ extension SandboxState {
             device = DeviceRecord(
                 id: RandomToken.oktaID(prefix: "guo"), clientInstanceId: RandomToken.oktaID(prefix: "cli"),
                 clientInstanceKid: kid, profile: profile, created: now, lastUpdated: now)
-            deviceKeys[kid] = RegisteredKey(kid: kid, role: .clientInstance, enrollmentId: nil, deviceId: device.id, publicKey: key)
+            push.deviceKeys[kid] = RegisteredKey(kid: kid, role: .clientInstance, enrollmentId: nil, deviceId: device.id, publicKey: key)
         case .existing(let id, let clientInstanceId, let attestation):
-            guard let known = devices[id], known.clientInstanceId == clientInstanceId else { throw OktaErrorResponse.deviceDeleted }
+            guard let known = push.devices[id], known.clientInstanceId == clientInstanceId else { throw OktaErrorResponse.deviceDeleted }
             try checkAttestation(attestation, device: known)
             device = known
             device.lastUpdated = now
         }
-        devices[device.id] = device
+        push.devices[device.id] = device
 
         let enrollment = EnrollmentRecord(
             id: RandomToken.oktaID(prefix: "pfd"), userId: userId, deviceId: device.id, clientId: clientId,
@@ -101,7 +101,7 @@ extension SandboxState {
             apsEnvironment: input.apsEnvironment, transactionTypes: input.transactionTypes,
             proofOfPossessionKid: input.proofOfPossession.kid, userVerificationKid: input.userVerification?.kid,
             totpMethodId: RandomToken.oktaID(prefix: "ost"), totpSecret: TOTPSecret.random())
-        enrollments[enrollment.id] = enrollment
+        push.enrollments[enrollment.id] = enrollment
         register(input.proofOfPossession, role: .proofOfPossession, enrollment: enrollment)
         if let uv = input.userVerification { register(uv, role: .userVerification, enrollment: enrollment) }
         return try snapshot(enrollment.id, userId: userId)
@@ -115,17 +115,17 @@ extension SandboxState {
         switch patch.userVerification {
         case .unchanged: break
         case .remove:
-            if let old = enrollment.userVerificationKid { deviceKeys[old] = nil }
+            if let old = enrollment.userVerificationKid { push.deviceKeys[old] = nil }
             enrollment.userVerificationKid = nil
         case .set(let kid, let key):
             try checkUnregistered([kid])
-            if let old = enrollment.userVerificationKid { deviceKeys[old] = nil }
+            if let old = enrollment.userVerificationKid { push.deviceKeys[old] = nil }
             enrollment.userVerificationKid = kid
             register((kid, key), role: .userVerification, enrollment: enrollment)
         }
         if let pushToken = patch.pushToken { enrollment.pushToken = pushToken }
         enrollment.lastUpdated = clock.now
-        enrollments[id] = enrollment
+        push.enrollments[id] = enrollment
         return try snapshot(id, userId: userId)
     }
 
@@ -133,16 +133,16 @@ extension SandboxState {
     /// can no longer be listed or answered. Deleting it again is E0000154.
     func deleteEnrollment(id: String, userId: String) throws {
         let enrollment = try ownedEnrollment(id, userId: userId)
-        deviceKeys[enrollment.proofOfPossessionKid] = nil
-        if let kid = enrollment.userVerificationKid { deviceKeys[kid] = nil }
-        enrollments[id] = nil
-        deletedEnrollmentIds.insert(id)
+        push.deviceKeys[enrollment.proofOfPossessionKid] = nil
+        if let kid = enrollment.userVerificationKid { push.deviceKeys[kid] = nil }
+        push.enrollments[id] = nil
+        push.deletedEnrollmentIds.insert(id)
     }
 
     /// The enrollment, its device and its user, for rendering.
     func snapshot(_ id: String, userId: String) throws -> EnrollmentSnapshot {
         let enrollment = try ownedEnrollment(id, userId: userId)
-        guard let device = devices[enrollment.deviceId], let user = users[enrollment.userId] else {
+        guard let device = push.devices[enrollment.deviceId], let user = directory.users[enrollment.userId] else {
             throw OktaErrorResponse.enrollmentNotFound(id)
         }
         return EnrollmentSnapshot(enrollment: enrollment, device: device, user: user)
@@ -151,8 +151,8 @@ extension SandboxState {
     /// An enrollment of this user: deleted ones are E0000154 (410), unknown ones and other
     /// users' E0000008 (404), so the API does not reveal enrollments of others.
     func ownedEnrollment(_ id: String, userId: String) throws -> EnrollmentRecord {
-        if deletedEnrollmentIds.contains(id) { throw OktaErrorResponse.enrollmentDeleted(id) }
-        guard let enrollment = enrollments[id], enrollment.userId == userId else {
+        if push.deletedEnrollmentIds.contains(id) { throw OktaErrorResponse.enrollmentDeleted(id) }
+        guard let enrollment = push.enrollments[id], enrollment.userId == userId else {
             throw OktaErrorResponse.enrollmentNotFound(id)
         }
         return enrollment
@@ -170,7 +170,7 @@ extension SandboxState {
         guard Set(kids).count == kids.count else {
             throw OktaErrorResponse.validation("keys", causes: ["keys: every key needs its own kid"])
         }
-        for kid in kids where deviceKeys[kid] != nil {
+        for kid in kids where push.deviceKeys[kid] != nil {
             throw OktaErrorResponse.validation("kid", causes: ["kid: a key with kid \(kid) is already registered"])
         }
     }
@@ -178,7 +178,7 @@ extension SandboxState {
     private func register(
         _ key: (kid: String, key: P256.Signing.PublicKey), role: DeviceKeyRole, enrollment: EnrollmentRecord
     ) {
-        deviceKeys[key.kid] = RegisteredKey(
+        push.deviceKeys[key.kid] = RegisteredKey(
             kid: key.kid, role: role, enrollmentId: enrollment.id, deviceId: enrollment.deviceId, publicKey: key.key)
     }
 
@@ -201,16 +201,16 @@ extension SandboxState {
         let now = clock.now
         try DeviceJWT.checkLifetime(nbf: nbf, exp: exp, iat: iat, now: now)
         guard let jti, !jti.isEmpty else { throw DeviceJWT.Rejected("jti is required") }
-        if let until = usedDeviceTokenIDs[jti], until >= now { throw DeviceJWT.Rejected("jti \(jti) was already used") }
-        usedDeviceTokenIDs[jti] = Date(timeIntervalSince1970: exp ?? now.timeIntervalSince1970)
+        if let until = push.usedDeviceTokenIDs[jti], until >= now { throw DeviceJWT.Rejected("jti \(jti) was already used") }
+        push.usedDeviceTokenIDs[jti] = Date(timeIntervalSince1970: exp ?? now.timeIntervalSince1970)
     }
 
     // MARK: Maintenance tokens (jwt-bearer)
 
     /// The proof-of-possession key a jwt-bearer assertion names, with its enrollment.
     func assertionKey(kid: String) throws -> (RegisteredKey, EnrollmentRecord) {
-        guard let key = deviceKeys[kid], key.role == .proofOfPossession, let enrollmentId = key.enrollmentId,
-            let enrollment = enrollments[enrollmentId]
+        guard let key = push.deviceKeys[kid], key.role == .proofOfPossession, let enrollmentId = key.enrollmentId,
+            let enrollment = push.enrollments[enrollmentId]
         else { throw Self.invalidAssertion("no proof-of-possession key is registered with kid \(kid)") }
         return (key, enrollment)
     }
@@ -222,7 +222,7 @@ extension SandboxState {
         scopes requested: [String]?
     ) throws -> TokenGrant {
         noteRecordActivity()
-        guard let current = enrollments[enrollment.id], let user = users[current.userId], user.status == .active else {
+        guard let current = push.enrollments[enrollment.id], let user = directory.users[current.userId], user.status == .active else {
             throw Self.invalidAssertion("the enrollment no longer exists")
         }
         guard claims.iss == Self.deviceAssertionIssuer else {
@@ -249,7 +249,7 @@ extension SandboxState {
         let family = TokenFamily(
             id: RandomToken.string(count: 20), server: server, clientId: client.id, userId: user.id, scopes: scopes,
             authTime: clock.now)
-        tokenFamilies[family.id] = family
+        oauth.tokenFamilies[family.id] = family
         return makeGrant(family: family, scopes: scopes, nonce: nil)
     }
 

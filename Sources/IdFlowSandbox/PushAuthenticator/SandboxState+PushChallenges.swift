@@ -22,11 +22,11 @@ extension SandboxState {
         let now = clock.now
         let record = PushChallengeRecord(
             transactionId: "ft" + RandomToken.string(count: 32, alphabet: RandomToken.urlSafeAlphabet),
-            enrollmentId: enrollmentId, userId: enrollments[enrollmentId]?.userId ?? "",
+            enrollmentId: enrollmentId, userId: push.enrollments[enrollmentId]?.userId ?? "",
             nonce: RandomToken.string(count: 20, alphabet: RandomToken.urlSafeAlphabet),
             jti: "ft" + RandomToken.string(count: 32, alphabet: RandomToken.urlSafeAlphabet),
             issuedAt: now, expiresAt: now + TimeInterval(configuration.pushChallengeSeconds), request: request)
-        pushChallenges[record.transactionId] = record
+        push.challenges[record.transactionId] = record
         return record
     }
 
@@ -42,7 +42,7 @@ extension SandboxState {
 
     /// `GET /sandbox/push/{tx}`: the challenge and its status with expiry applied.
     func pushChallenge(transactionId: String) throws -> (PushChallengeRecord, PushStatus) {
-        guard let challenge = pushChallenges[transactionId] else {
+        guard let challenge = push.challenges[transactionId] else {
             throw OktaErrorResponse.notFound(transactionId, type: "PushTransaction")
         }
         return (challenge, challenge.currentStatus(at: clock.now))
@@ -50,14 +50,14 @@ extension SandboxState {
 
     /// The enrollments of a user, oldest first.
     func activeEnrollments(userId: String) -> [EnrollmentRecord] {
-        enrollments.values.filter { $0.userId == userId }.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+        push.enrollments.values.filter { $0.userId == userId }.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
     }
 
     /// The claims of every challenge still waiting for this enrollment, oldest first.
     func pendingChallengeClaims(enrollmentId: String, userId: String) throws -> [PushChallengeClaims] {
         let enrollment = try ownedEnrollment(enrollmentId, userId: userId)
         let now = clock.now
-        return pushChallenges.values
+        return push.challenges.values
             .filter { $0.enrollmentId == enrollment.id && $0.currentStatus(at: now) == .waiting }
             .sorted { ($0.issuedAt, $0.transactionId) < ($1.issuedAt, $1.transactionId) }
             .compactMap(challengeClaims)
@@ -66,7 +66,7 @@ extension SandboxState {
     /// The claims a challenge is signed with (devices.md §5b): the key types follow its
     /// `userVerification` and the keys the enrollment has; `aud` is the enrolling OAuth client.
     func challengeClaims(_ challenge: PushChallengeRecord) -> PushChallengeClaims? {
-        guard let enrollment = enrollments[challenge.enrollmentId], let device = devices[enrollment.deviceId] else {
+        guard let enrollment = push.enrollments[challenge.enrollmentId], let device = push.devices[enrollment.deviceId] else {
             return nil
         }
         let level = challenge.request.userVerification
@@ -99,7 +99,7 @@ extension SandboxState {
     /// The waiting challenge `transactionId` and the key `kid` of its enrollment that signed the
     /// answer; the caller verifies the signature with it, then calls `answerPushChallenge`.
     func challengeForVerification(transactionId: String, kid: String) throws -> (PushChallengeRecord, RegisteredKey) {
-        guard let challenge = pushChallenges[transactionId], enrollments[challenge.enrollmentId] != nil else {
+        guard let challenge = push.challenges[transactionId], push.enrollments[challenge.enrollmentId] != nil else {
             throw OktaErrorResponse.notFound(transactionId, type: "PushTransaction")
         }
         switch challenge.currentStatus(at: clock.now) {
@@ -107,7 +107,7 @@ extension SandboxState {
         case .expired: throw OktaErrorResponse.transactionClosed(transactionId, reason: "the challenge has expired")
         case .approved, .denied: throw OktaErrorResponse.transactionClosed(transactionId, reason: "the challenge was already answered")
         }
-        guard let key = deviceKeys[kid], key.enrollmentId == challenge.enrollmentId, key.role != .clientInstance else {
+        guard let key = push.deviceKeys[kid], key.enrollmentId == challenge.enrollmentId, key.role != .clientInstance else {
             throw OktaErrorResponse.invalidDeviceToken("no proof-of-possession or user-verification key of this enrollment has kid \(kid)")
         }
         return (challenge, key)
@@ -119,7 +119,7 @@ extension SandboxState {
         // Checked again here: another answer may have landed while the signature was verified.
         let (found, key) = try challengeForVerification(transactionId: transactionId, kid: kid)
         var challenge = found
-        let enrollment = enrollments[challenge.enrollmentId]!
+        let enrollment = push.enrollments[challenge.enrollmentId]!
         let consent = claims.challengeResponseContext?.userConsent ?? "NONE"
         guard Self.userConsentValues.contains(consent) else {
             throw OktaErrorResponse.validation(
@@ -160,7 +160,7 @@ extension SandboxState {
         challenge.status = approved ? .approved : .denied
         challenge.userConsent = consent
         challenge.keyType = key.role.rawValue
-        pushChallenges[transactionId] = challenge
+        push.challenges[transactionId] = challenge
         return challenge.status
     }
 
@@ -181,7 +181,7 @@ extension SandboxState {
         guard selected == number.correctAnswer else {
             challenge.status = .denied
             challenge.userConsent = "DENIED_CONSENT_PROMPT"
-            pushChallenges[challenge.transactionId] = challenge
+            push.challenges[challenge.transactionId] = challenge
             throw OktaErrorResponse.validation(
                 "challengeResponse",
                 causes: [
@@ -193,9 +193,9 @@ extension SandboxState {
     /// Withdraws a challenge nobody answered (a cancelled or superseded sign-in): it stops being
     /// listed, and answering it is "already answered".
     func closeWaitingChallenge(_ transactionId: String) {
-        guard var challenge = pushChallenges[transactionId], challenge.currentStatus(at: clock.now) == .waiting else { return }
+        guard var challenge = push.challenges[transactionId], challenge.currentStatus(at: clock.now) == .waiting else { return }
         challenge.status = .denied
-        pushChallenges[transactionId] = challenge
+        push.challenges[transactionId] = challenge
     }
 }
 

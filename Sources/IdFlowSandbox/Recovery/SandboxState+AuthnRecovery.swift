@@ -9,25 +9,27 @@ extension SandboxState {
     /// another try), then SUCCESS with a session token and the user ACTIVE.
     func changePassword(stateToken: String, oldPassword: String, newPassword: String) throws -> AuthnOutcome {
         var transaction = try liveTransaction(stateToken)
-        guard [.passwordExpired, .passwordWarn].contains(transaction.status), let user = users[transaction.userId] else {
+        guard [.passwordExpired, .passwordWarn].contains(transaction.status), let user = directory.users[transaction.userId] else {
             throw OktaErrorResponse.wrongAuthnState
         }
         transaction.expiresAt = clock.now + Self.stateTokenLifetime
-        transactions[stateToken] = transaction
+        authn.transactions[stateToken] = transaction
         guard let stored = user.password, stored.matches(oldPassword) else { throw OktaErrorResponse.wrongOldPassword }
         try checkNewPassword(newPassword, for: user)
         completePasswordChange(userId: user.id, newPassword: newPassword)
         transaction.status = .success
-        transactions[stateToken] = transaction
+        authn.transactions[stateToken] = transaction
         return succeed(userId: user.id)
     }
 
     /// `POST /api/v1/authn/skip` in PASSWORD_WARN (else E0000079): signed in with the old password.
     func skipPasswordWarning(stateToken: String) throws -> AuthnOutcome {
         var transaction = try liveTransaction(stateToken)
-        guard transaction.status == .passwordWarn, users[transaction.userId] != nil else { throw OktaErrorResponse.wrongAuthnState }
+        guard transaction.status == .passwordWarn, directory.users[transaction.userId] != nil else {
+            throw OktaErrorResponse.wrongAuthnState
+        }
         transaction.status = .success
-        transactions[stateToken] = transaction
+        authn.transactions[stateToken] = transaction
         return succeed(userId: transaction.userId)
     }
 
@@ -55,7 +57,7 @@ extension SandboxState {
             expiresAt: clock.now + Self.stateTokenLifetime, relayState: relayState)
         transaction.recoveryFactor = factor
         transaction.recoveryCode = user.flatMap { sendRecoveryCode(userId: $0.id, factor: factor) }
-        transactions[transaction.stateToken] = transaction
+        authn.transactions[transaction.stateToken] = transaction
         return .recoveryChallenge(transaction, factor, type, relayState: relayState)
     }
 
@@ -65,7 +67,7 @@ extension SandboxState {
         var transaction = try liveTransaction(stateToken)
         guard transaction.status == .recoveryChallenge else { throw OktaErrorResponse.wrongAuthnState }
         guard !codeAttemptsExhausted(userId: transaction.userId), let code = transaction.recoveryCode, accepts(passCode, for: code),
-            let user = users[transaction.userId]
+            let user = directory.users[transaction.userId]
         else { throw failedAttempt(transaction, OktaErrorResponse.invalidPasscode) }
         clearCodeFailures(userId: user.id)
         transaction.recoveryCode = nil
@@ -78,9 +80,9 @@ extension SandboxState {
     /// `error`, the answer every failure gets.
     private func failedAttempt(_ transaction: AuthnTransaction, _ error: OktaErrorResponse) -> OktaErrorResponse {
         if countCodeFailure(userId: transaction.userId, transactionFailures: transaction.codeFailures) {
-            transactions[transaction.stateToken] = nil
+            authn.transactions[transaction.stateToken] = nil
         } else {
-            transactions[transaction.stateToken]?.codeFailures += 1
+            authn.transactions[transaction.stateToken]?.codeFailures += 1
         }
         return error
     }
@@ -93,15 +95,17 @@ extension SandboxState {
         guard recoveryAllows(factor) else { throw OktaErrorResponse.recoveryNotAllowed }
         transaction.expiresAt = clock.now + Self.stateTokenLifetime
         transaction.recoveryFactor = factor
-        if users[transaction.userId] != nil { transaction.recoveryCode = sendRecoveryCode(userId: transaction.userId, factor: factor) }
-        transactions[stateToken] = transaction
+        if directory.users[transaction.userId] != nil {
+            transaction.recoveryCode = sendRecoveryCode(userId: transaction.userId, factor: factor)
+        }
+        authn.transactions[stateToken] = transaction
         return .recoveryChallenge(transaction, factor, transaction.recoveryType ?? .password, relayState: transaction.relayState)
     }
 
     /// `POST /api/v1/authn/recovery/token {"recoveryToken"}`: the token from a recovery e-mail (or an admin's reset
     /// link) proves the user; a used, expired or unknown one is E0000011.
     func redeemRecoveryToken(_ token: String) throws -> AuthnOutcome {
-        guard let grant = takeRecoveryGrant(token), grant.type != .accountActivation, let user = users[grant.userId],
+        guard let grant = takeRecoveryGrant(token), grant.type != .accountActivation, let user = directory.users[grant.userId],
             Self.recoverableStatuses.contains(user.status)
         else { throw OktaErrorResponse.invalidToken }
         noteRecordActivity()
@@ -115,14 +119,14 @@ extension SandboxState {
     /// e-mail): straight to PASSWORD_RESET (`recoveryType: PASSWORD`), as an activation token leads to it; nil when
     /// the token is no such token, so that the caller tries it as an activation token.
     func redeemPasswordResetToken(_ token: String) throws -> AuthnOutcome? {
-        guard let pending = recoveryGrants[token], pending.type == .password else { return nil }
-        guard let grant = takeRecoveryGrant(token), let user = users[grant.userId], Self.recoverableStatuses.contains(user.status)
+        guard let pending = recovery.grants[token], pending.type == .password else { return nil }
+        guard let grant = takeRecoveryGrant(token), let user = directory.users[grant.userId], Self.recoverableStatuses.contains(user.status)
         else { throw OktaErrorResponse.authenticationFailed }
         noteRecordActivity()
         let transaction = AuthnTransaction(
             stateToken: RandomToken.stateToken(), userId: user.id, status: .passwordReset, recoveryType: .password,
             expiresAt: clock.now + Self.stateTokenLifetime)
-        transactions[transaction.stateToken] = transaction
+        authn.transactions[transaction.stateToken] = transaction
         return .passwordReset(transaction, user)
     }
 
@@ -130,8 +134,10 @@ extension SandboxState {
     /// (E0000087 when wrong, counted: `failedAttempt`) leads to PASSWORD_RESET, or for an unlock to SUCCESS.
     func answerRecoveryQuestion(stateToken: String, answer: String) throws -> AuthnOutcome {
         var transaction = try liveTransaction(stateToken)
-        guard transaction.status == .recovery, let user = users[transaction.userId] else { throw OktaErrorResponse.wrongAuthnState }
-        guard !codeAttemptsExhausted(userId: user.id), let question = idxEnrollments[user.id]?.securityQuestion,
+        guard transaction.status == .recovery, let user = directory.users[transaction.userId] else {
+            throw OktaErrorResponse.wrongAuthnState
+        }
+        guard !codeAttemptsExhausted(userId: user.id), let question = idx.enrollments[user.id]?.securityQuestion,
             question.answer.matches(Self.normalizedAnswer(answer))
         else { throw failedAttempt(transaction, OktaErrorResponse.wrongRecoveryAnswer) }
         clearCodeFailures(userId: user.id)
@@ -145,10 +151,10 @@ extension SandboxState {
     /// A user without one goes straight past it: Okta requires a recovery question for Authn recovery, but the
     /// sandbox's users enroll questions only through the Identity Engine, so this is the sandbox's choice.
     private func recoveryProven(_ transaction: inout AuthnTransaction, user: UserRecord) -> AuthnOutcome {
-        guard let question = idxEnrollments[user.id]?.securityQuestion else { return pastRecoveryQuestion(&transaction, user: user) }
+        guard let question = idx.enrollments[user.id]?.securityQuestion else { return pastRecoveryQuestion(&transaction, user: user) }
         transaction.status = .recovery
         transaction.expiresAt = clock.now + Self.stateTokenLifetime
-        transactions[transaction.stateToken] = transaction
+        authn.transactions[transaction.stateToken] = transaction
         return .recovery(transaction, user, question: question.question)
     }
 
@@ -157,11 +163,11 @@ extension SandboxState {
         transaction.expiresAt = clock.now + Self.stateTokenLifetime
         guard transaction.recoveryType == .unlock else {
             transaction.status = .passwordReset
-            transactions[transaction.stateToken] = transaction
+            authn.transactions[transaction.stateToken] = transaction
             return .passwordReset(transaction, user)
         }
         transaction.status = .success
-        transactions[transaction.stateToken] = transaction
+        authn.transactions[transaction.stateToken] = transaction
         return .unlocked(unlockUser(userId: user.id))
     }
 }

@@ -18,14 +18,14 @@ extension SandboxState {
     /// Whether the user has no tries left: every answer is then refused and its transaction ended.
     func codeAttemptsExhausted(userId: String?) -> Bool {
         let limit = configuration.passwordPolicy.lockout.maxCodeAttempts
-        guard limit > 0, let userId, let user = users[userId] else { return false }
+        guard limit > 0, let userId, let user = directory.users[userId] else { return false }
         return user.failedCodeAttempts >= limit
     }
 
     /// Counts a wrong answer in a transaction that had `transactionFailures` before it; true when the transaction
     /// or the user has now reached the limit, so the caller ends the transaction.
     func countCodeFailure(userId: String?, transactionFailures: Int) -> Bool {
-        if let userId, users[userId] != nil { users[userId]?.failedCodeAttempts += 1 }
+        if let userId, directory.users[userId] != nil { directory.users[userId]?.failedCodeAttempts += 1 }
         let limit = configuration.passwordPolicy.lockout.maxCodeAttempts
         guard limit > 0 else { return false }
         return transactionFailures + 1 >= limit || codeAttemptsExhausted(userId: userId)
@@ -33,6 +33,6 @@ extension SandboxState {
 
     /// A right answer: the user's count starts again.
     func clearCodeFailures(userId: String?) {
-        if let userId { users[userId]?.failedCodeAttempts = 0 }
+        if let userId { directory.users[userId]?.failedCodeAttempts = 0 }
     }
 }

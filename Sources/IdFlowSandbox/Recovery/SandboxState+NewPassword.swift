@@ -22,7 +22,7 @@ extension SandboxState {
     /// `reset_password` on a LOCKED_OUT user likewise ends ACTIVE).
     @discardableResult
     func setNewPassword(userId: String, to password: String) throws(NewPasswordRefusal) -> UserRecord {
-        guard let user = users[userId], Self.statusesANewPasswordEnds.contains(user.status) else { throw .notAllowed }
+        guard let user = directory.users[userId], Self.statusesANewPasswordEnds.contains(user.status) else { throw .notAllowed }
         if let refusal = Self.refusal(of: password, for: user) { throw refusal }
         return completePasswordChange(userId: userId, newPassword: password)
     }

@@ -28,16 +28,16 @@ extension SandboxState {
             if policy.lockout.maxAttempts > 0, user.failedPasswordAttempts >= policy.lockout.maxAttempts {
                 user.failedPasswordAttempts = 0
                 user.transition(to: .lockedOut, at: now)
-                users[user.id] = user
+                directory.users[user.id] = user
                 return .lockedOut(user)
             }
-            users[user.id] = user
+            directory.users[user.id] = user
             return .refused
         }
         user.failedPasswordAttempts = 0
         let expiry = passwordExpiry(of: user)
         if user.status == .active, let expiry, expiry <= now { user.transition(to: .passwordExpired, at: now) }
-        users[user.id] = user
+        directory.users[user.id] = user
         if user.status == .passwordExpired { return .expired(user) }
         guard let expiry, policy.age.expireWarnDays > 0 else { return .accepted(user, daysToExpiry: nil) }
         let days = Int((expiry.timeIntervalSince(now) / 86_400).rounded(.up))

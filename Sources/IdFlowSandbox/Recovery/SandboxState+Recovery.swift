@@ -14,15 +14,15 @@ extension SandboxState {
     /// anonymous request would leave one more live token (and one more chance to guess) for the same user.
     func issueRecoveryToken(userId: String, type: RecoveryType, prefix: String = "") -> String {
         noteRecordActivity()
-        recoveryGrants = recoveryGrants.filter { !($0.value.userId == userId && $0.value.type == type) }
+        recovery.grants = recovery.grants.filter { !($0.value.userId == userId && $0.value.type == type) }
         let token = prefix + RandomToken.string(count: 20 - prefix.count, alphabet: RandomToken.urlSafeAlphabet)
-        recoveryGrants[token] = RecoveryGrant(userId: userId, type: type, expiresAt: clock.now + Self.recoveryTokenLifetime)
+        recovery.grants[token] = RecoveryGrant(userId: userId, type: type, expiresAt: clock.now + Self.recoveryTokenLifetime)
         return token
     }
 
     /// Takes a recovery token (it is single-use) if it is live and its user still exists; nil otherwise.
     func takeRecoveryGrant(_ token: String) -> RecoveryGrant? {
-        guard let grant = recoveryGrants.removeValue(forKey: token), grant.expiresAt > clock.now, users[grant.userId] != nil
+        guard let grant = recovery.grants.removeValue(forKey: token), grant.expiresAt > clock.now, directory.users[grant.userId] != nil
         else { return nil }
         return grant
     }
@@ -40,7 +40,7 @@ extension SandboxState {
 
     /// The phone number enrolled through the Identity Engine (SMS or voice), if the user has one.
     func recoveryPhone(userId: String) -> String? {
-        idxEnrollments[userId]?.phone?.phoneNumber
+        idx.enrollments[userId]?.phone?.phoneNumber
     }
 
     /// Texts (or calls with) a new 6-digit recovery code to the user's phone; nil when no phone is enrolled.
@@ -64,26 +64,26 @@ extension SandboxState {
     /// attempts, and every recovery token of the user dead, since they were for the password just replaced.
     @discardableResult
     func completePasswordChange(userId: String, newPassword: String) -> UserRecord {
-        var user = users[userId]!
+        var user = directory.users[userId]!
         let now = clock.now
         user.setPassword(newPassword, at: now)
         user.failedPasswordAttempts = 0
         user.failedCodeAttempts = 0
         if user.status != .active { user.transition(to: .active, at: now) }
-        users[userId] = user
-        recoveryGrants = recoveryGrants.filter { $0.value.userId != userId }
+        directory.users[userId] = user
+        recovery.grants = recovery.grants.filter { $0.value.userId != userId }
         return user
     }
 
     /// The end of an unlock (self-service or the admin's `lifecycle/unlock`): LOCKED_OUT → ACTIVE, failures forgotten.
     @discardableResult
     func unlockUser(userId: String) -> UserRecord {
-        var user = users[userId]!
+        var user = directory.users[userId]!
         user.failedPasswordAttempts = 0
         user.failedCodeAttempts = 0
         if user.status == .lockedOut { user.transition(to: .active, at: clock.now) }
-        users[userId] = user
-        recoveryGrants = recoveryGrants.filter { !($0.value.userId == userId && $0.value.type == .unlock) }
+        directory.users[userId] = user
+        recovery.grants = recovery.grants.filter { !($0.value.userId == userId && $0.value.type == .unlock) }
         return user
     }
 }

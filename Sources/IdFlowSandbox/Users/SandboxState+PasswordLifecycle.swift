@@ -24,7 +24,7 @@ extension SandboxState {
         // The recording's POST answer still shows the old statusChanged (a GET a moment later the new one); the
         // sandbox shows the new one at once.
         user.transition(to: .passwordExpired, at: clock.now)
-        users[user.id] = user
+        directory.users[user.id] = user
         return user
     }
 
@@ -41,7 +41,7 @@ extension SandboxState {
         user.setPassword(temporary, at: now)
         user.failedPasswordAttempts = 0
         user.transition(to: .passwordExpired, at: now)
-        users[user.id] = user
+        directory.users[user.id] = user
         if revokeSessions { endSessions(userId: user.id) }
         return temporary
     }
@@ -55,9 +55,9 @@ extension SandboxState {
             throw OktaErrorResponse.operationNotAllowedForStatus
         }
         user.transition(to: .recovery, at: clock.now)
-        users[user.id] = user
+        directory.users[user.id] = user
         if revokeSessions { endSessions(userId: user.id) }
-        recoveryGrants = recoveryGrants.filter { !($0.value.userId == user.id && $0.value.type == .password) }
+        recovery.grants = recovery.grants.filter { !($0.value.userId == user.id && $0.value.type == .password) }
         let token = issueRecoveryToken(userId: user.id, type: .password, prefix: "drp")
         return deliverResetLink(to: user, link: "\(orgURL)/reset_password/\(token)", token: token, sendEmail: sendEmail)
     }
@@ -91,12 +91,12 @@ extension SandboxState {
     /// question and Google Authenticator, and Okta Verify with its keys); the password and e-mail stay. Any status.
     func resetFactors(userId: String) throws {
         let user = try self.user(idOrLogin: userId)
-        idxEnrollments[user.id] = nil
+        idx.enrollments[user.id] = nil
         for enrollment in activeEnrollments(userId: user.id) {
             try deleteEnrollment(id: enrollment.id, userId: user.id)
         }
         var updated = user
         updated.lastUpdated = clock.now
-        users[user.id] = updated
+        directory.users[user.id] = updated
     }
 }

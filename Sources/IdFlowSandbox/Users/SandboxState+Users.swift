@@ -20,11 +20,11 @@ extension SandboxState {
             passwordChanged: nil, password: nil,
             profile: profile, activationToken: nil)
         if let password { user.setPassword(password, at: now) }
-        users[user.id] = user
+        directory.users[user.id] = user
         if activate {
             _ = try self.activate(userId: user.id, sendEmail: true)
         }
-        return users[user.id]!
+        return directory.users[user.id]!
     }
 
     /// `POST /api/v1/users/{id}` (`replace` false: only the given profile attributes change) and
@@ -41,7 +41,7 @@ extension SandboxState {
         user.profile = profile
         if let password { user.setPassword(password, at: now) }
         user.lastUpdated = now
-        users[user.id] = user
+        directory.users[user.id] = user
         return user
     }
 
@@ -89,18 +89,18 @@ extension SandboxState {
 
     /// The user with this id, or with this login (case-insensitive), as Okta's `GET /users/{idOrLogin}`.
     func user(idOrLogin: String) throws -> UserRecord {
-        if let user = users[idOrLogin] ?? findUser(login: idOrLogin) { return user }
+        if let user = directory.users[idOrLogin] ?? findUser(login: idOrLogin) { return user }
         throw OktaErrorResponse.notFound(idOrLogin, type: "User")
     }
 
     /// The user with this login, ignoring case (an index lookup, not a scan).
     func findUser(login: String) -> UserRecord? {
-        users.user(login: login)
+        directory.users.user(login: login)
     }
 
     /// One page of `GET /api/v1/users` in creation order; `next` is the cursor for the following page, if any.
     func listUsers(_ query: UserListQuery) -> (users: [UserRecord], next: String?) {
-        users.page(after: query.after, limit: query.limit, where: query.matches)
+        directory.users.page(after: query.after, limit: query.limit, where: query.matches)
     }
 
     /// `DELETE /api/v1/users/{id}`: the first call on a live user deactivates it, the next one deletes it.
@@ -110,8 +110,8 @@ extension SandboxState {
             try deactivate(userId: user.id)
             return
         }
-        users[user.id] = nil
-        if let token = user.activationToken { activationGrants[token] = nil }
+        directory.users[user.id] = nil
+        if let token = user.activationToken { directory.activationGrants[token] = nil }
     }
 
     // MARK: Lifecycle
@@ -125,7 +125,7 @@ extension SandboxState {
             throw OktaErrorResponse.alreadyActive
         case .staged, .deprovisioned:
             user.transition(to: user.password == nil ? .provisioned : .active, at: clock.now)
-            users[user.id] = user
+            directory.users[user.id] = user
             return issueActivationToken(userId: user.id, sendEmail: sendEmail)
         default:
             throw OktaErrorResponse.operationNotAllowedForStatus
@@ -146,9 +146,9 @@ extension SandboxState {
         var user = try self.user(idOrLogin: userId)
         guard user.status != .deprovisioned else { throw OktaErrorResponse.operationNotAllowedForStatus }
         user.transition(to: .deprovisioned, at: clock.now)
-        if let token = user.activationToken { activationGrants[token] = nil }
+        if let token = user.activationToken { directory.activationGrants[token] = nil }
         user.activationToken = nil
-        users[user.id] = user
+        directory.users[user.id] = user
         endSessions(userId: user.id)
     }
 
@@ -159,20 +159,20 @@ extension SandboxState {
             throw OktaErrorResponse.operationNotAllowedForStatus
         }
         user.transition(to: suspended ? .suspended : .active, at: clock.now)
-        users[user.id] = user
+        directory.users[user.id] = user
         if suspended { endSessions(userId: user.id) }
     }
 
     /// Issues the user's one valid activation token and either returns it or "e-mails" it.
     private func issueActivationToken(userId: String, sendEmail: Bool) -> ActivationOutcome {
         noteRecordActivity()
-        var user = users[userId]!
-        if let old = user.activationToken { activationGrants[old] = nil }
+        var user = directory.users[userId]!
+        if let old = user.activationToken { directory.activationGrants[old] = nil }
         let token = RandomToken.activationToken()
         let now = clock.now
-        activationGrants[token] = ActivationGrant(userId: userId, expiresAt: now + Self.activationTokenLifetime)
+        directory.activationGrants[token] = ActivationGrant(userId: userId, expiresAt: now + Self.activationTokenLifetime)
         user.activationToken = token
-        users[userId] = user
+        directory.users[userId] = user
         let url = activationURL(token: token)
         guard sendEmail else { return .token(token: token, url: url) }
         deliver(OutboxMessage(to: user.email, subject: "Activate your account", activationUrl: url, sentAt: now))

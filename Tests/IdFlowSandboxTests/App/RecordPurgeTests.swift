@@ -82,7 +82,7 @@ struct RecordPurgeTests {
         await state.advanceClock(bySeconds: SandboxState.idxTransactionLifetime + 1)
         await state.purgeExpiredRecords()
         #expect(await state.recordCounts()["idxTransactions"] == 0)
-        #expect(await state.idxInteractionHandles.isEmpty, "no handle is left pointing at a dropped transaction")
+        #expect(await state.idx.interactionHandles.isEmpty, "no handle is left pointing at a dropped transaction")
     }
 
     @Test("purging keeps reuse detection and code-replay revocation, and expired answers stay the same")

@@ -87,6 +87,6 @@ enum RecoveryPolicies {
 extension SandboxState {
     /// Puts a user into `status` as a lifecycle call would, for tests that do not go through the users API.
     func move(userId: String, to status: UserStatus) {
-        users[userId]?.transition(to: status, at: now)
+        directory.users[userId]?.transition(to: status, at: now)
     }
 }

@@ -67,7 +67,7 @@ extension Reply {
 extension SandboxState {
     fileprivate func seedRecoveryFactors(login: String, phone: String?, question: (text: String, answer: String)?) throws {
         let user = try user(idOrLogin: login)
-        var enrollments = idxEnrollments[user.id] ?? IDXUserEnrollments()
+        var enrollments = idx.enrollments[user.id] ?? IDXUserEnrollments()
         if let phone {
             enrollments.phone = PhoneEnrollment(id: RandomToken.oktaID(prefix: "sms"), phoneNumber: phone, created: now)
         }
@@ -76,6 +76,6 @@ extension SandboxState {
                 id: RandomToken.oktaID(prefix: "qae"), questionKey: "custom", question: question.text,
                 answer: StoredPassword(Self.normalizedAnswer(question.answer)), created: now)
         }
-        idxEnrollments[user.id] = enrollments
+        idx.enrollments[user.id] = enrollments
     }
 }
