@@ -4,7 +4,7 @@ import PackageDescription
 /// What the fuzz targets' bodies import. IdFlowTestSupport: the scripted transports and contexts the client targets
 /// run flows with.
 let fuzzTargetsDependencies: [Target.Dependency] = [
-    "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport",
+    "IdFlowFoundation", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport",
     .product(name: "Hummingbird", package: "hummingbird"),
     .product(name: "HTTPTypes", package: "swift-http-types"),
     .product(name: "NIOCore", package: "swift-nio"),
@@ -17,6 +17,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "idflow", targets: ["idflow"]),
+        .library(name: "IdFlowFoundation", targets: ["IdFlowFoundation"]),
         .library(name: "IdFlowCore", targets: ["IdFlowCore"]),
         .library(name: "IdFlowSandbox", targets: ["IdFlowSandbox"]),
     ],
@@ -41,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "idflow",
             dependencies: [
-                "IdFlowCore",
+                "IdFlowFoundation", "IdFlowCore",
                 "IdFlowSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -71,10 +72,24 @@ let package = Package(
             name: "OneTimePasscode",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
+        // What every protocol family stands on: HTTP (libcurl), JSON, JWT, OAuth basics, storage, secrets,
+        // configuration, errors and the context. It imports no family, so the compiler keeps the layer.
+        .target(
+            name: "IdFlowFoundation",
+            dependencies: [
+                "CCurl",
+                "URINormalization",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // The protocol families (Users, Authn, Login, IDX, push, recovery, …), each a folder, on the foundation.
         .target(
             name: "IdFlowCore",
             dependencies: [
-                "CCurl",
+                "IdFlowFoundation",
                 // inflate, for the QR code image of a TOTP enrollment drawn in the terminal.
                 "CZlib",
                 "OneTimePasscode",
@@ -83,7 +98,6 @@ let package = Package(
                 // scrypt, for the PIN that seals a push enrollment's user-verification key.
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(
@@ -113,7 +127,7 @@ let package = Package(
         .target(
             name: "IdFlowTestSupport",
             dependencies: [
-                "IdFlowCore",
+                "IdFlowFoundation", "IdFlowCore",
                 // The fake servers sign as real ones do: ID tokens (ES256) and push challenges (RS256).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -123,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "IdFlowCoreTests",
             dependencies: [
-                "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode",
+                "IdFlowFoundation", "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -135,7 +149,7 @@ let package = Package(
             dependencies: [
                 // IdFlowCore: the TLS tests talk to the sandbox through the client's own transport (libcurl).
                 // OneTimePasscode: the IDX tests compute the codes a phone's authenticator app would show.
-                "IdFlowSandbox", "IdFlowTestSupport", "IdFlowCore", "OneTimePasscode", "URINormalization",
+                "IdFlowSandbox", "IdFlowTestSupport", "IdFlowFoundation", "IdFlowCore", "OneTimePasscode", "URINormalization",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -148,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "IdFlowCLITests",
             dependencies: [
-                "idflow", "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode",
+                "idflow", "IdFlowFoundation", "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The push tests sign challenges as an org would (RS256).
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -169,7 +183,7 @@ let package = Package(
             name: "IdFlowEndToEndTests",
             // Depends on the executable so `swift test` builds the binary these tests spawn.
             // IdFlowSandbox: the TLS tests make their certificates with its CertificateAuthority.
-            dependencies: ["idflow", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport", "CRenegotiatingServer"]
+            dependencies: ["idflow", "IdFlowFoundation", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport", "CRenegotiatingServer"]
         ),
     ]
 )

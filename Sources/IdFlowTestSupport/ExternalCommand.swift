@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// Runs another program (bash, sh, groff, a script of the project) to its end, as the end-to-end tests do when
 /// a README recipe, a completion script or a generated file is checked the way a user meets it.

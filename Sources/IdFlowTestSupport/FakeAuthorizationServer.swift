@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// Runs the built `idflow` executable as a user would, capturing stdout, stderr and the exit code.
 public enum IdFlowBinary {

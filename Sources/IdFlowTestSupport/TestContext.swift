@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// Builds contexts for flow tests: a scripted transport, no real waiting, captured messages, and a console that is
 /// never a terminal (a flow under test must not prompt on the terminal `swift test` happens to run in).

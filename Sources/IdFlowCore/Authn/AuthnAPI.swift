@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Okta's classic Authn API: public endpoints, no API token, one transaction per sign-in or activation. A
 /// facade that builds each request value and sends it, so callers hold the org once.

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Redeems an activation (or recovery) token: a user without a password gets PASSWORD_RESET.
 struct RedeemTokenRequest: APIRequest {

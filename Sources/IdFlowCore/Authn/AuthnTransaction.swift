@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// A transaction of Okta's classic Authn API (`/api/v1/authn`): where the user is in sign-in, activation or recovery.
 public struct AuthnTransaction: Codable, Sendable, Equatable {
     public struct Link: Codable, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension AuthnTransaction.Complexity {
     /// The rules of this published policy that `password` breaks, in the policy's order and in the words Okta

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import IdFlowFoundation
 
 /// Activation transactions left open after a password the policy refused: the activation token is
 /// single-use on the server, so a script that retries `set-password` with the same token and a better

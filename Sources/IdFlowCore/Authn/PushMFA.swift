@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `login-pkce --mfa push`: after MFA_REQUIRED, starts the push factor and polls until the push is answered
 /// (okta-core.md §C4): SUCCESS gives the session token, REJECTED is exit 8, TIMEOUT (or `timeout` here) exit 9.

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Redeems an activation token for a state token, sets the user's first password, and returns the
 /// single-use session token that proves the sign-in (the user is ACTIVE afterwards).

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The values of a command line that only this machine knows (profile names, kept enrollments, stopped
 /// embedded sign-ins), offered by the shells' completion scripts.

@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// A registration that stopped at a script status other than success: a retry (4xxx, exit 10, the document on
 /// stdout names the transaction and step so a script can continue) or a failure (5xxx or out of range, exit 11).
 public struct CustomRegistrationStop: Sendable, Equatable, Encodable {
@@ -27,14 +29,14 @@ public struct CustomRegistrationStop: Sendable, Equatable, Encodable {
         case status, step, transactionId, identityProvider, data
     }
 
-    var message: String {
+    public var message: String {
         let said = data.map { " (\(Self.describe($0)))" } ?? ""
         return recoverable
             ? "\(identityProvider) answered \(status) at the \(step.rawValue) step\(said): the step can be tried again"
             : "\(identityProvider) answered \(status) at the \(step.rawValue) step\(said): the registration failed and was dropped"
     }
 
-    var hint: String {
+    public var hint: String? {
         guard recoverable else {
             return "start again from the beginning: idflow register --idp \(ShellWord.quote(identityProvider)) …"
         }
@@ -52,4 +54,21 @@ public struct CustomRegistrationStop: Sendable, Equatable, Encodable {
         guard let encoded = try? JSONOutput.encode(data, style: .compact) else { return "data" }
         return String(decoding: encoded.dropLast(), as: UTF8.self)
     }
+}
+
+extension CustomRegistrationStop: FlowStop {
+    public var kind: String { recoverable ? "registration_retry" : "registration_failed" }
+    public var exitStatus: IdFlowExitCode { recoverable ? .registrationRetry : .registrationRestart }
+
+    /// A recoverable status leaves `{"status", "step", "transactionId", "data", "identityProvider"}` for the script to
+    /// continue from; a failure leaves nothing to continue.
+    public var standardOutputDocument: (any Encodable & Sendable)? { recoverable ? self : nil }
+
+    /// The provider's status is the error line's code.
+    public func describe(in details: inout ErrorReport.Details) { details.errorCode = String(status) }
+}
+
+extension IdFlowError {
+    /// A custom identity provider's script answered a retry (4xxx) or failure (5xxx, or any other) status.
+    public static func customRegistration(_ stop: CustomRegistrationStop) -> IdFlowError { .stopped(stop) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `register --idp`: registers a user through a custom identity provider of the Token Server, as the mobile
 /// SDK does (custom-registration.md §5): init (two-step identity providers only) → complete, each step's
@@ -94,8 +95,8 @@ public struct RegisterWithIdentityProvider: Sendable {
     /// Whether the registration's transaction cannot be continued after `error`: a failure status, a server that
     /// no longer knows it, Ctrl-C. A retry status or a network failure leaves it for `--transaction-id`.
     static func endsTransaction(_ error: IdFlowError) -> Bool {
+        if let stop = error.stop(as: CustomRegistrationStop.self) { return !stop.recoverable }
         switch error {
-        case .customRegistration(let stop): return !stop.recoverable
         case .interrupted: return true
         case .oauth(_, let body, _): return body.error == "invalid_transaction"
         default: return false

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Where one step's data comes from, as `--data`/`--init-data` say it: the text itself, `@FILE`, or `-`
 /// (standard input, also `--data-stdin`). The data is opaque: it is sent as the string it is, whatever it holds.

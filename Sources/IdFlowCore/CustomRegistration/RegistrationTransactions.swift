@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import IdFlowFoundation
 
 /// One registration a script may continue with `--transaction-id`: where it runs (token server, client,
 /// identity provider), the step it is at, and the profile id its complete calls must repeat.

@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// What a custom identity provider's script status means (custom-registration.md §2): the platform defines
 /// only the ranges; the numbers inside them are the script author's.
 public enum StatusRange: Sendable, Equatable {

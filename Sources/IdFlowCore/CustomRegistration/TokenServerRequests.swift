@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// What the Token Server answers to an init or complete call with HTTP 200: the script's `status`, the
 /// transaction, the script's `data`, and on a successful complete the tokens (custom-registration.md §3).

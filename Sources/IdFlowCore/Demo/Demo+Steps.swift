@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension Demo {
     /// One run of the demo: each step is a method, and what one step hands the next (the user, its tokens,
@@ -73,7 +74,7 @@ extension Demo {
             let output = try await LoginPKCE(method: .sessionToken(token)).run(context)
             try Demo.expect(output.response.refreshToken != nil, "no refresh token was issued")
             try Demo.expect(output.idTokenClaims?["sub"] == .string(userID), "the ID token is not for \(userID)")
-            firstLogin = output
+            firstLogin = output.tokens
             return (try Demo.json(output), "authorization code + PKCE exchanged; ID token validated for \(userID)")
         }
 
@@ -122,7 +123,7 @@ extension Demo {
             let answers = IDX.AnswerSet(["identifier": demo.email, "credentials.passcode": demo.password.value])
             let output = try await EmbeddedLogin(answers: answers, store: false, totpSecretFile: demo.authenticatorAppSeed).run(context)
             try Demo.expect(output.idTokenClaims?["sub"] == .string(userID), "\(what) is not for \(userID)")
-            return output
+            return output.tokens
         }
 
         func enroll() async throws(IdFlowError) -> (JSONValue, String) {
@@ -137,7 +138,7 @@ extension Demo {
                 try await LoginPKCE(
                     method: .credentials(username: email, password: password), store: false,
                     mfa: PushMFA(context: context, timeout: .seconds(60), pollInterval: .milliseconds(250))
-                ).run(context)
+                ).run(context).tokens
             }
             return (["username": .string(email), "mfa": "push"], "signed in with the password; waiting for the push")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The whole life of a user against a fresh server, one step after another: what `idflow demo` runs on the
 /// embedded sandbox. Each step is the same flow the matching command runs; the demo only chains them and

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Asks the device authorization endpoint for a device code and a user code (RFC 8628 §3.1), with the client's
 /// credentials as at the token endpoint.
@@ -118,5 +119,13 @@ struct DeviceCodeTokenRequest: APIRequest {
         }
         return .tokens(
             try TokenGrant.decode(response, client: client, hint: "the device code was refused; run login-device again for a new one"))
+    }
+}
+
+extension TokenEndpoint {
+    /// Polls once with a device code (RFC 8628 §3.4): tokens, or an answer to keep waiting. The device grant's own
+    /// use of the token endpoint, so it lives with the grant rather than in the foundation's `TokenEndpoint`.
+    func poll(deviceCode: String) async throws(IdFlowError) -> DeviceCodeTokenRequest.Outcome {
+        try await http.send(DeviceCodeTokenRequest(tokenEndpoint: url, client: client, deviceCode: deviceCode))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The OAuth 2.0 device authorization grant (RFC 8628), for a machine with no browser: the user approves a
 /// short code on any other device while idflow polls the token endpoint. The tokens then end the login as

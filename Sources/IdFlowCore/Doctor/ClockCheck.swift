@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// This machine's clock against the server's `Date` header; beyond the skew the ID-token checks allow
 /// (`TokenValidationPolicy.defaultClockSkew`), a warning with the measured difference.

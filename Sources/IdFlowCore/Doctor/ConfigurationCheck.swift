@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The resolved configuration: every setting with its value (secrets as present or absent) and where it came
 /// from; a configuration that cannot be resolved is a failed check, with the resolver's own message and fix.

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The management credentials, accepted by a harmless read (`GET /api/v1/users?limit=1`): the API token, or in
 /// PrivateKey mode the service app's token (got, or taken from the cache, as any command would). Never printed.

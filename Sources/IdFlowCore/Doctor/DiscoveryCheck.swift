@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The issuer's discovery document: fetched, naming the configured issuer exactly, and which flows its
 /// endpoints make possible.

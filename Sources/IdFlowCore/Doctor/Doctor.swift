@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `idflow doctor`: every check of what can be wrong before a flow starts, in one document. The checks run at
 /// once, each bounded by `checkTimeout`, so a slow one neither hides nor delays the others' results; the run

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// One finding of `idflow doctor`: `{"name", "status", "detail", "fix"?}` (CONTRACT.md).
 public struct DoctorCheck: Encodable, Sendable, Equatable {

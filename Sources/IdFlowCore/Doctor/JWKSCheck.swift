@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The issuer's signing keys: the JWKS reachable, its keys and algorithms, and the stored ID token's `kid`
 /// among them.

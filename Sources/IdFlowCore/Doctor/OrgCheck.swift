@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The org: DNS, TCP, TLS (the certificate chain verified, its names and expiry) and an HTTP answer with its
 /// latency, over the project's one transport (libcurl, with the configured CA file, client certificate and

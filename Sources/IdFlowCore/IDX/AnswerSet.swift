@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension IDX {
     /// The answers a script gave with `--answer name=value`, keyed by field path (`identifier`,

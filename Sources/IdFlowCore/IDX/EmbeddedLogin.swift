@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Signs in without a browser through the Identity Engine (idx.md §10): interact with PKCE S256, state and
 /// nonce; introspect; then one generic loop that picks a remediation, fills its form from the answers (or, at a
@@ -48,13 +49,13 @@ public struct EmbeddedLogin: Sendable {
 
     /// Ctrl-C or SIGTERM anywhere in the run (a request, a wait, a prompt) ends it as `.interrupted` (exit 130) after
     /// the sign-in was cancelled on the server; one watch of both signals covers the whole run.
-    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
+    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> SignInOutput {
         try await Interruption.cancellingOnInterrupt("interrupted during the embedded sign-in") { () throws(IdFlowError) in
             try await signIn(context)
         }
     }
 
-    private func signIn(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
+    private func signIn(_ context: IdFlowContext) async throws(IdFlowError) -> SignInOutput {
         let server = try await AuthorizationServer.discoverForLogin(context, clientSecret: clientSecret)
         let kept = IDX.Transactions(stateDirectory: context.configuration.stateDirectory)
         var transaction: IDX.Transaction
@@ -76,7 +77,7 @@ public struct EmbeddedLogin: Sendable {
                 return try await signInAgain(after: walk, context)
             }
         } catch {
-            guard case .idxPending(var pending) = error else {
+            guard var pending = error.idxPending else {
                 // A wrong answer the server lets the person correct: the transaction lives on for another try.
                 if walk.keepsTransaction {
                     try kept.save(transaction)
@@ -93,7 +94,7 @@ public struct EmbeddedLogin: Sendable {
 
     /// After an unlocked account (or a reset that does not sign in): a new sign-in with the answers not spent yet
     /// (the password) and the identifier again, `--unlock` and `--recover` done.
-    private func signInAgain(after walk: IDX.Walk, _ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
+    private func signInAgain(after walk: IDX.Walk, _ context: IdFlowContext) async throws(IdFlowError) -> SignInOutput {
         var again = self
         again.recover = false
         again.unlock = false

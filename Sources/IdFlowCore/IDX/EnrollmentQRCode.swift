@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// An enrollment's QR code (`contextualData.qrcode.href`, a `data:image/png;base64,…` URL) as terminal lines.
 enum EnrollmentQRCode {

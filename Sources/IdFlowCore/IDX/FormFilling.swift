@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension IDX {
     /// One field a script still has to answer, as the pending-form document lists it.

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension IDX {
     /// A form's fields as prompts for a person at a terminal: the field's label, whether it is required,

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension IDX.Document {
     /// The authenticator being verified or enrolled (idx.md §5.3): `currentAuthenticatorEnrollment` in older

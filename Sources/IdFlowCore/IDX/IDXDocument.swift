@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The Okta Identity Engine's interaction code flow (idx.md): the documents it answers with, and the one
 /// generic remediation loop that walks them.

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension IDX {
     /// `POST {interact URL}` (idx.md §2): starts an interaction bound to a PKCE challenge, a state and a nonce.

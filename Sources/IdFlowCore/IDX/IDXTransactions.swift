@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension IDX {
     /// An embedded sign-in a script stopped for a missing answer (exit 3), kept so `--resume` continues it:

@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 extension IDX {
     /// What a remediation offers, in a person's words. The Identity Engine names its steps for machines
     /// (`select-enroll-profile`), and a terminal that lists only those names leaves a new user guessing which

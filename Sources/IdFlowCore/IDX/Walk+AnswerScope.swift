@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Which authenticator an answer is for (`AnswerSet`): the password's `credentials.passcode` must never reach
 /// another authenticator's code form, and where the person would choose which authenticator comes first, the

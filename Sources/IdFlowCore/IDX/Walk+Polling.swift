@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension IDX.Walk {
     /// Waits the form's `refresh` (milliseconds, idx.md §8) and sends it: the server answers with the same

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Forgotten, expired, expiring passwords and locked accounts in the Identity Engine (idx.md §12.3–12.5):
 /// `--recover` and `--unlock` take the `recover` capability and the `unlock-account` remediation as soon as a
@@ -66,7 +67,7 @@ extension IDX.Walk {
             let broken = refused ?? login.newPassword.given.map { rules?.failedRules($0.value, login: lastIdentifier) ?? [] }
             guard let given = login.newPassword.given, broken?.isEmpty == true else {
                 var pending = pending(form, form.fill(answers, in: document), document)
-                pending.hint =
+                pending.formHint =
                     broken == nil
                     ? "\(situation): give the new password with \(NewPassword.options), and --resume with the transaction"
                     : "the new password was not accepted (\(broken!.joined(separator: " "))): give another with "

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension IDX.Walk {
     /// `redirect-idp` (idx.md §7): the sign-in goes on at another identity provider, in a browser. The org then

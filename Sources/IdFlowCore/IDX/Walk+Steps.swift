@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension IDX {
     /// What the loop does with a document (idx.md §10).

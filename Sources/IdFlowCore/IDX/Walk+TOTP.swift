@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 import OneTimePasscode
 
 /// Authenticator apps without a phone (`--totp-secret-file`): an enrollment that shows a seed keeps it in the

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 extension IDX {
     /// One embedded sign-in's way through the documents (idx.md §10): what it still has to answer, the
@@ -62,10 +63,8 @@ extension IDX {
                                 "warning: --answer \(answers.names.sorted().joined(separator: ", ")) was not used: no form of this sign-in asked for it"
                             )
                         }
-                        var output = try await exchange(success, transaction)
-                        output.passwordWarning = passwordWarning
-                        output.passwordChanged = newPasswordSent
-                        return .tokens(output)
+                        let tokens = try await exchange(success, transaction)
+                        return .tokens(SignInOutput(tokens: tokens, passwordWarning: passwordWarning, passwordChanged: newPasswordSent))
                     }
                     if endsWithSignInAgain(document) { return .signInAgain }
                     document = try await step(document, transaction)
@@ -83,7 +82,7 @@ extension IDX {
         /// Takes one step from `document` and returns the server's next document.
         /// How a walk ends: signed in, or the transaction ended with the user to sign in again in a new one.
         enum Outcome {
-            case tokens(TokenOutput)
+            case tokens(SignInOutput)
             case signInAgain
         }
 

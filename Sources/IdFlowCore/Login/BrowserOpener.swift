@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Opens a URL in the user's browser: `$BROWSER` when set (the first of its `:`-separated commands, `%s`
 /// standing for the URL, else the URL appended), otherwise `xdg-open` (or `open` on macOS).

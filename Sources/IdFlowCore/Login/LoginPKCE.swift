@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Resolves an Authn transaction that stopped at multifactor authentication into a session token; the push
 /// MFA flow plugs in here.
@@ -39,7 +40,7 @@ public struct LoginPKCE: Sendable {
         self.newPassword = newPassword
     }
 
-    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
+    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> SignInOutput {
         let server = try await AuthorizationServer.discoverForLogin(context, clientSecret: clientSecret)
         guard server.metadata.codeChallengeMethodsSupported?.contains("S256") ?? true else {
             throw .rejected("the authorization server does not support PKCE S256", hint: "idflow only logs in with PKCE")
@@ -80,13 +81,11 @@ public struct LoginPKCE: Sendable {
             code = line.contains("=") ? try AuthorizationResponse.code(from: line, expectedState: request.state) : line
         }
 
-        var output = try await server.completeLogin(context, scope: request.scope, nonce: .mustEqual(request.nonce), store: store) {
+        let tokens = try await server.completeLogin(context, scope: request.scope, nonce: .mustEqual(request.nonce), store: store) {
             () throws(IdFlowError) in
             try await server.tokenEndpoint.exchange(code: code, redirectURI: request.redirectURI, verifier: request.pkce.verifier)
         }
-        output.passwordWarning = passwordStates?.warning
-        output.passwordChanged = passwordStates?.changed ?? false
-        return output
+        return SignInOutput(tokens: tokens, passwordWarning: passwordStates?.warning, passwordChanged: passwordStates?.changed ?? false)
     }
 
     private func configuredRedirectURI(_ context: IdFlowContext) throws(IdFlowError) -> String {

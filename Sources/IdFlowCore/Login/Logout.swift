@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Revokes the profile's refresh token (which ends its whole token family on Okta) and access token, then
 /// clears the store. If revocation fails the store is kept, so the user can try again, unless `local` says to

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The refresh-token grant with rotation saved safely: the profile's lock is held from reading the store to
 /// writing the rotated token, so concurrent runs each use the newest token and none is lost.

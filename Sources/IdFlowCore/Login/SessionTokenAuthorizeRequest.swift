@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Okta's headless `/authorize`: an Authn session token redeemed with `prompt=none` for an authorization code,
 /// without a browser.

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The client-credentials grant (RFC 6749 §4.4): a client gets a token for itself, no user involved. Okta's service
 /// apps prove themselves with a client assertion (okta-core.md §H1); other servers' clients may send a secret.

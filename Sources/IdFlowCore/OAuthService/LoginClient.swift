@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `login-client`: the client-credentials grant itself, for any OpenID provider. The client proves itself with a
 /// secret or a private key (`private_key_jwt`), and with `--dpop` the token is bound to a new key. The token is

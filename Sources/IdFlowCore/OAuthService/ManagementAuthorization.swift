@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// How one management request (`/api/v1/…`) carries its credentials, decided before it is built so the request
 /// stays a value a test can inspect: the API token, or the service app's access token, Bearer or DPoP-bound.

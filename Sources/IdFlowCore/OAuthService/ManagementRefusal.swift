@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// A management call refused for its credentials, as Okta reports it under OAuth (okta-core.md §H5): in the
 /// `WWW-Authenticate` challenge, whose body may be empty (H7). Read before the endpoint's own decoding, so a

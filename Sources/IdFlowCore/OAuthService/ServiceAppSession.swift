@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// One run's service app (PrivateKey mode): gets the client-credentials token once and shares it between every
 /// management call of the run, concurrent ones included (`register --batch`), and between runs through the cache,
@@ -87,8 +88,8 @@ public actor ServiceAppSession {
     private func request(previous: ServiceAppToken?) async throws(IdFlowError) -> ServiceAppToken {
         let dpopKey = dpop ? (previous?.key ?? DPoPKey.generate()) : nil
         let nonceKey = DPoPNonces.Key.authorizationServer(tokenEndpoint)
-        if let nonce = previous?.dpopNonce, http.dpopNonces.nonce(for: nonceKey) == nil {
-            http.dpopNonces.remember(nonce, for: nonceKey)
+        if let nonce = previous?.dpopNonce, http.serverNonces.nonce(for: nonceKey.slot) == nil {
+            http.serverNonces.remember(nonce, for: nonceKey.slot)
         }
         let client = ClientCredentials(clientID: clientID, assertionKey: key, dpopKey: dpopKey, bearerInPlaceOfDPoP: bearerInPlaceOfDPoP)
         let issuedAt = now()
@@ -98,7 +99,8 @@ public actor ServiceAppSession {
             orgURL: orgURL.absoluteString, clientID: clientID, requestedScopes: scopes, tokenType: response.tokenType,
             accessToken: response.accessToken, scope: response.scope,
             expiresAt: issuedAt.addingTimeInterval(TimeInterval(response.expiresIn ?? 3600)),
-            dpopKey: response.tokenType.lowercased() == "dpop" ? dpopKey?.stored : nil, dpopNonce: http.dpopNonces.nonce(for: nonceKey),
+            dpopKey: response.tokenType.lowercased() == "dpop" ? dpopKey?.stored : nil,
+            dpopNonce: http.serverNonces.nonce(for: nonceKey.slot),
             dpopRequested: dpop)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// A service app's access token as cached between runs, with what it was got for: a token is reused only for
 /// the same org, client, scopes and DPoP choice, and the DPoP key it is bound to is kept with it (a bound token

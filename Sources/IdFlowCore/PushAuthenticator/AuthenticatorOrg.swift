@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The org as the device protocol names it (`aud` of every device JWT, the key of its folder in the state
 /// directory): scheme, host and port only. Every URL a token or a signed answer goes to must be on it.

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The consent values of devices.md §6b.
 public enum UserConsent: String, Sendable, Codable {

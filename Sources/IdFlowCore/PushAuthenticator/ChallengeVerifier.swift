@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Checks a push challenge before it is answered (devices.md §5c): the org's signing key by `kid`
 /// (discovery → `jwks_uri`), RS256/384/512 only, `typ` okta-pushbind+jwt (or absent), and `exp`/`iat`

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import IdFlowFoundation
 
 /// What a device key stands for (devices.md §2a); the role decides which claims it may sign for.
 public enum DeviceKeyRole: String, Codable, Sendable {

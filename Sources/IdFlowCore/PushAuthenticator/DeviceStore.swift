@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import IdFlowFoundation
 
 /// This machine's device identity on one org (devices.md §2a, §2b): shared by every enrollment there, so
 /// a second enrollment presents the same device instead of a new one.

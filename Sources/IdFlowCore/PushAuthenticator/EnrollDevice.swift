@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 import OneTimePasscode
 
 /// `idflow enroll`: makes this machine a push authenticator of the signed-in user (devices.md §1, §2).

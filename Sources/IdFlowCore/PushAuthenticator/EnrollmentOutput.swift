@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// What `enroll` and `enroll update` print (CONTRACT.md).
 public struct EnrollmentOutput: Encodable, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `idflow challenges`: the pending push challenges of this machine's enrollments (devices.md §4, §7b),
 /// each fetched with the enrollment's own maintenance token. Signatures are checked when a challenge is

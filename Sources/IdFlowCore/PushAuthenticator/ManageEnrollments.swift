@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `idflow enroll update ID`: a merge patch of the push method (devices.md §3a): a new push token, or the
 /// user-verification key switched on (a new key sealed under the PIN, new kid) or off (dropped locally only

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `GET /.well-known/okta-organization` (devices.md §1a): only `id` is used.
 public struct OktaOrganization: Decodable, Sendable, Equatable {

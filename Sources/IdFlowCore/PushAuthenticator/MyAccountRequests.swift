@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The requests of the MyAccount app-authenticators protocol (devices.md §1–§7), one value per call.
 public enum MyAccount {

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The user's access token for the MyAccount calls (enroll, update, delete) and the OAuth client it was
 /// issued to.

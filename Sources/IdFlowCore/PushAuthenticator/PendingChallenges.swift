@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The challenges waiting on this machine's enrollments (devices.md §4, §7b), each enrollment's fetched
 /// with its own maintenance token.

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// A push challenge (devices.md §5), read from a pending-list entry or a notification's `userInfo`
 /// WITHOUT any verification: ``ChallengeVerifier`` checks the signature at resolve time, as the SDK does.

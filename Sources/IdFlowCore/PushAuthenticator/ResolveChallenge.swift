@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `idflow resolve`: answers one pending push challenge (devices.md §5c, §6). The challenge is checked
 /// against the org's published keys before anything is signed; the answer is one ES256 JWT signed by the

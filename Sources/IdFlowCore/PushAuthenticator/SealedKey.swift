@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import IdFlowFoundation
 import _CryptoExtras
 
 /// A private key encrypted at rest under a PIN: scrypt (swift-crypto's `_CryptoExtras`) turns the PIN and a

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Changes the password of a PASSWORD_EXPIRED or PASSWORD_WARN transaction, the old password sent again
 /// (okta-core.md §F2), at the transaction's `next` link on the org.

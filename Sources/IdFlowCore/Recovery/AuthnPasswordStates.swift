@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// The password states Authn may answer a right password with (okta-core.md §F1): PASSWORD_EXPIRED is answered
 /// with a change, the old password sent again; PASSWORD_WARN with a change when a new password was given, else
 /// skipped, the warning kept for the output. Whatever follows (SUCCESS, an MFA step) is the caller's.

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The password that replaces one the server no longer takes: an expired one, one about to expire that the user
 /// chose to change, or a forgotten one after recovery. A script gives it (`--new-password-stdin`,

@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// A password about to expire (Authn PASSWORD_WARN, the Identity Engine's `reenroll-authenticator-warning`): the
 /// login goes on, and the warning is printed on stderr and kept in the output as `password_warning`, so a runbook
 /// can see it without parsing messages.

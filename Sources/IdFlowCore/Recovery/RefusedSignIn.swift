@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// Okta answers a locked, suspended or deactivated account exactly like a wrong password (E0000004, idx.md §12.5,
 /// okta-core.md §F3), so that a sign-in page tells nobody which accounts exist or are locked. When the profile also
 /// holds an admin's API token, the user's status is read to say which it was; otherwise the hint lists the

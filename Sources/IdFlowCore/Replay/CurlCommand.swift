@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// One request as a curl command, its secrets replaced by variables of `ReplayBindings`.
 ///

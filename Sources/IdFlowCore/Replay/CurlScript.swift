@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 #if canImport(Glibc)
     import Glibc
@@ -17,12 +18,9 @@ import Foundation
 /// it. On stderr it is written as the run goes, each variable declared just before its first use; in a file
 /// it is rewritten after each request with all the variables declared at the top, so a run that fails still
 /// leaves what it sent.
-public final class CurlScript: Sendable {
+public final class CurlScript: HTTPObserver {
     /// Where the script goes.
-    public enum Output: Sendable, Equatable {
-        case standardError
-        case file(String)
-    }
+    public typealias Output = CurlScriptOutput
 
     private struct State {
         var bindings = ReplayBindings()
@@ -115,7 +113,7 @@ public final class CurlScript: Sendable {
     }
 
     /// Writes the command for `request` (as the client sends it) and returns its number for `answer`.
-    func request(_ request: URLRequest) -> Int {
+    public func request(_ request: URLRequest) -> Int {
         state.withLock { state in
             state.count += 1
             let command = CurlCommand(
@@ -135,7 +133,7 @@ public final class CurlScript: Sendable {
     }
 
     /// Writes the status of request `step` and, for each secret first met in the answer, how the script reads it.
-    func answer(_ step: Int, _ response: HTTPResponse, retried: Bool) {
+    public func answer(_ step: Int, _ response: HTTPResponse, retried: Bool) {
         state.withLock { state in
             var lines = ["# → \(response.status)" + (state.lastCommand == step ? "" : " (request \(step))")]
             if retried {
@@ -165,7 +163,7 @@ public final class CurlScript: Sendable {
     }
 
     /// Writes that request `step` got no answer.
-    func failure(_ step: Int, reason: String) {
+    public func failure(_ step: Int, reason: String) {
         state.withLock { state in
             let line = "# → no answer" + (state.lastCommand == step ? "" : " to request \(step)") + ": " + ShellWord.commentText(reason)
             state.lastCommand = 0

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// JSON bodies and answer paths as `jq` text.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Which secret value each variable of a `--curl` script stands for, so that a value is declared once and
 /// named the same wherever it is sent again (a state token from one answer in the next three requests).

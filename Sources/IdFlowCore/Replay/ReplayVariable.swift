@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// One secret of a `--curl` script: the shell variable that carries it and where its value comes from.
 ///

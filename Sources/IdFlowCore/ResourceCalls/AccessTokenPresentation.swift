@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// How an access token goes to a resource: RFC 6750's `Authorization: Bearer`, or for a DPoP-bound token (RFC 9449,
 /// `token_type` `DPoP`) `Authorization: DPoP` with a proof per request signed by the key the token is bound to,

@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// One challenge of a `WWW-Authenticate` header (RFC 9110 §11.6.1): its scheme and auth parameters, as a
 /// protected resource sends them with a 401 or 403 (RFC 6750 §3: `error`, `error_description`, `scope`; RFC 9728
 /// §5.1: `resource_metadata`).

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `idflow api`: calls a protected resource as the app does. The profile's access token is sent (refreshed first
 /// when it expires within `clockSkew`); a 401 on a token that looked valid gets one refresh and one retry; a 401

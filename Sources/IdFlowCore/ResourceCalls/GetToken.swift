@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `idflow token get`: the profile's token for a script or for kubectl, refreshed first when it would expire
 /// within `minimumTTL`, so that what is printed still works when it is used.

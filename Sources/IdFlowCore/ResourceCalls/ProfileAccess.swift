@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The profile's stored login, refreshed first when it is stale: what `api` sends and `token get` prints. The
 /// refresh is `RefreshTokens` itself (lock held from reading the store to writing the rotated token), so a

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// A protected resource's metadata (RFC 9728 §2): which authorization servers issue its tokens, and which
 /// scopes it knows. Only what idflow acts on is read; the rest of the document is ignored.

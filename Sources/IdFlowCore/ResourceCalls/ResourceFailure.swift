@@ -1,8 +1,9 @@
 import Foundation
+import IdFlowFoundation
 
 /// A protected resource's answer that was not a success, after idflow did what it may (one refresh and one
 /// retry on a 401): the status decides the exit code, the challenge and hint say what to do.
-public struct ResourceFailure: Sendable, Equatable {
+public struct ResourceFailure: FlowStop, Equatable {
     /// The final answer's status.
     public var status: Int
     /// The URL that answered it, redacted.
@@ -29,6 +30,18 @@ public struct ResourceFailure: Sendable, Equatable {
         self.document = document
     }
 
+    public var kind: String { "resource_error" }
+
+    /// With `api --include`, `{"status", "headers", "body"}`.
+    public var standardOutputDocument: (any Encodable & Sendable)? { document }
+
+    /// The status, and the challenge's (or body's) error and description.
+    public func describe(in details: inout ErrorReport.Details) {
+        details.httpStatus = status
+        details.errorCode = errorCode
+        details.errorSummary = errorDescription
+    }
+
     /// CONTRACT.md's table by status: 401/403 → 4, 404 → 5, 5xx → 7, any other (4xx, a redirect not followed) → 3.
     public var exitStatus: IdFlowExitCode {
         switch status {
@@ -46,4 +59,9 @@ public struct ResourceResponseDocument: Encodable, Sendable, Equatable {
     public var status: Int
     public var headers: [String: String]
     public var body: JSONValue
+}
+
+extension IdFlowError {
+    /// A protected resource (`idflow api`) answered with a status other than success; the status decides the code.
+    public static func resource(_ failure: ResourceFailure) -> IdFlowError { .stopped(failure) }
 }

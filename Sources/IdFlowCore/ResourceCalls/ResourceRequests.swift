@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// One call to a protected resource (`idflow api`): the user's method, headers and body, and the access token
 /// when the URL is on the token's origin. The answer is returned whatever its status: what a status means is

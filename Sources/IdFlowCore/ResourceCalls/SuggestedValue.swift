@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The grammar a value a server names must have before idflow puts it into a command it suggests (a hint's
 /// `idflow login-pkce --issuer … --scope …`). A resource's 403 names its scopes and its metadata its

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The modules (dark squares) of a QR code read back from its picture, so that a terminal can draw the code a
 /// phone scans to enroll an authenticator app. Nothing is decoded: the picture is only redrawn, module for

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 import OneTimePasscode
 
 /// `idflow totp`: the code an authenticator app would show now for a kept seed, read from the seed file an

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 import OneTimePasscode
 
 /// What `idflow totp` prints: the code an authenticator app would show now, for a runbook that types it

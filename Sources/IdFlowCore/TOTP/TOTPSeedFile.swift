@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 import OneTimePasscode
 
 /// The file a TOTP authenticator's seed is kept in (`--totp-secret-file`): the Base32 secret and a newline, so

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import IdFlowFoundation
 import OneTimePasscode
 
 /// Which 30-second step each seed last answered with, kept in the state directory (`totp/`, one 0600 file per

@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// `userinfo`: the claims the issuer releases for an access token. The token is the credential, so the
 /// issuer is discovered without a client id.
 public struct FetchUserinfo: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `token inspect`: the header and claims of any JWT, decoded only, with its expiry as text and in seconds.
 /// Needs no network, so it works on a token from any issuer, even offline. A refresh token that is not a JWT
@@ -97,16 +98,4 @@ public struct InspectToken: Sendable {
 
     static let opaqueNote =
         "an opaque refresh token (as Okta issues) carries no claims to decode; `idflow token introspect --type refresh` asks the issuer whether it is active, its expiry and scope"
-
-    static func humanInterval(_ seconds: TimeInterval) -> String {
-        let magnitude = Int(abs(seconds))
-        let text: String
-        switch magnitude {
-        case ..<60: text = "\(magnitude) s"
-        case ..<3600: text = "\(magnitude / 60) min \(magnitude % 60) s"
-        case ..<86400: text = "\(magnitude / 3600) h \(magnitude % 3600 / 60) min"
-        default: text = "\(magnitude / 86400) d \(magnitude % 86400 / 3600) h"
-        }
-        return seconds < 0 ? "expired \(text) ago" : "in \(text)"
-    }
 }

@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// `token introspect` (RFC 7662): the server's view of a token, active or not, as the server wrote it.
 public struct IntrospectToken: Sendable {
     public var token: TokenInput

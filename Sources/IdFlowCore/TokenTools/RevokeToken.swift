@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// `token revoke` (RFC 7009); revoking a refresh token ends its whole family on Okta.
 public struct RevokeToken: Sendable {
     public var token: TokenInput

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Where the token a flow works on comes from: the profile's store, standard input, or the command line.
 /// Resolved inside the flow, so every token command reads, trims and warns about tokens the same way.

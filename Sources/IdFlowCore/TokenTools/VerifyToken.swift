@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `token verify`: a JWT's signature against the issuer's JWKS, its `iss` and expiry, and `aud` when asked.
 /// Anyone may check a token, so this discovers the issuer without a client id.

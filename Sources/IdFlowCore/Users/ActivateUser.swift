@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// Activates a STAGED user and returns the one-time activation token and link (PROVISIONED when the user has no password).
 public struct ActivateUser: Sendable {
     /// A user id (`00u…`) or a login.

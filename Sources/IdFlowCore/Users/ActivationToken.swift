@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The one-time token that lets a user without a password set one; it arrives alone or inside an
 /// activation link (`{org}/welcome/{token}` on Classic orgs, `{org}/tokens/{token}/verify` on Identity Engine).

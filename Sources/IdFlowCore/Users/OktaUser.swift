@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// The parts of an Okta user idflow reads; the whole object is kept as `JSONValue` for output.
 public struct OktaUser: Decodable, Sendable, Equatable {
     public struct Profile: Decodable, Sendable, Equatable {

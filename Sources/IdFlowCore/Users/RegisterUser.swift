@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// Creates a user without a password (`activate=false`), leaving it STAGED for `activate`.
 public struct RegisterUser: Sendable {
     public var email: String

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The lifecycle calls a runbook needs around sign-in trouble (okta-core.md §G), with an admin's API token: see
 /// a user's status, unlock a locked-out account, suspend and unsuspend, expire the password (to a temporary one on

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Okta's management Users API (`/api/v1/users`), authorised with the API token (`SSWS`) or a service app's token
 /// (PrivateKey mode): a facade that builds each request value and sends it, so callers hold the org and

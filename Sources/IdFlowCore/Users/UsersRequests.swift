@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Creates a user with the given profile and no credentials; `activate=false` leaves it STAGED.
 struct CreateUserRequest: APIRequest {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 struct CompletionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

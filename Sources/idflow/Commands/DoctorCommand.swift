@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

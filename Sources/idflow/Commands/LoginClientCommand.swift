@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 struct LoginClientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

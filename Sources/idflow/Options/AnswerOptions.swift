@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// How an embedded (Identity Engine) sign-in or sign-up is answered and continued: one `--answer` per form
 /// field, the remediation to take by name, and the stopped transaction to resume.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 /// The flags of `register --batch`: where the users come from and how the batch runs.
 struct BatchOptions: ParsableArguments {

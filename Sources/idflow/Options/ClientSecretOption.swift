@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 /// `--client-secret-file` for confidential clients (client_secret_basic); public native apps have none.
 /// Without it the environment or the profile may still name one (`IdFlowContext.clientSecret(file:)`).

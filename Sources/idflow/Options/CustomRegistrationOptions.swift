@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 /// Registration through a custom identity provider of the Token Server (`register --idp`).
 struct CustomRegistrationOptions: ParsableArguments {

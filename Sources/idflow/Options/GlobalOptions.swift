@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 /// The configuration flags every subcommand accepts (CONTRACT.md, "Configuration").
 struct GlobalOptions: ParsableArguments {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 /// How `login-pkce` gets its authorization code, other than the embedded sign-in: a session token, a username
 /// and password through Authn, a browser, or a pasted redirect.

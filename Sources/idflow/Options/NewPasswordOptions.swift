@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 /// Where the password that replaces an expired or forgotten one comes from: stdin, a file or `IDFLOW_NEW_PASSWORD`
 /// (never the command line, where `ps` shows it); none of them means a prompt at a terminal.

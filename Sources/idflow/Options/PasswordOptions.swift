@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 /// Where a password comes from: stdin, a file, `IDFLOW_PASSWORD`, (warned about) the command line, or at a terminal
 /// a hidden prompt.

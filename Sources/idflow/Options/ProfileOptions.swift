@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 /// One user's profile for the Users API (`register --email`).
 struct ProfileOptions: ParsableArguments {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 /// Where the PIN of a push enrollment's user-verification key comes from: stdin, a file or `IDFLOW_PIN`,
 /// never the command line.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 extension TokenKind: ExpressibleByArgument {
     public init?(argument: String) {

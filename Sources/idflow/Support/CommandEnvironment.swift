@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// What a command needs from the process: its streams, its environment variables, and a way to turn the
 /// parsed configuration flags into a context. The live one talks to the network; tests build one over a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 extension IdFlow {
     /// What reading a command line came to: a command to run, with the arguments as parsed (the configuration

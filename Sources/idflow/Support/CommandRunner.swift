@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// Runs one command body the same way for every subcommand: build the context, call one flow, print its
 /// result on stdout; or print the error line on stderr and end with the documented exit code.

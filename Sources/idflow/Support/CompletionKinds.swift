@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// What the shells offer for values only this machine knows. The generated scripts run
 /// `idflow ---completion …` with the words typed so far; `CompletionCandidates` reads the local files.

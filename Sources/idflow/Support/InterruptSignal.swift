@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// Turns Ctrl-C (SIGINT) and SIGTERM into a `BatchInterruption` for as long as a batch runs, so the batch can
 /// finish what is under way and report it, with its summary and what to rerun, instead of dying mid-line; the

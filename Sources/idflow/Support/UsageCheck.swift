@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// Finds the mistake a person most likely made in a command line that ArgumentParser refused, so it is the
 /// one reported: a mistyped command or option comes before what it caused (`register --emial x` would

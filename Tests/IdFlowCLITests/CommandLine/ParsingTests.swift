@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import Testing
 
 @testable import idflow

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import IdFlowTestSupport
 import JWTKit
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// What TAB offers for `--profile`, `enroll update|delete` and `--resume`: read from this machine's files,
 /// where `idflow` itself would look for them.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// The custom-registration wire as the client reads and writes it (custom-registration.md §2, §3).
 @Suite struct TokenServerRequestsTests {

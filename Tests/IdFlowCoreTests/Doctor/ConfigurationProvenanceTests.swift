@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import Testing
 
 /// What `doctor` says about each setting: its value, where it came from (the same choice `resolve` makes), and

@@ -3,6 +3,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// How doctor's discovery check judges the embedded sign-in (IDX): Okta's documents never list
 /// `interaction_code`, so the interact endpoint itself is asked.

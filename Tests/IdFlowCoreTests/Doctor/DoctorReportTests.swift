@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// The exit code a script branches on after `doctor`, and a slow check that cannot hold the others up.
 struct DoctorReportTests {

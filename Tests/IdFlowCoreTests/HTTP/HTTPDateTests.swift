@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// The `Date` header read by position must give what the parse strategy gives, and leave what it cannot read to it.
 struct HTTPDateTests {

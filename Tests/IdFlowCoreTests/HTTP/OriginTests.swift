@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// The one origin rule behind every "may this token go there" decision (RFC 6454 §4).
 struct OriginTests {

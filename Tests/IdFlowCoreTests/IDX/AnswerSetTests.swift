@@ -3,6 +3,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// Answers given on the command line: secrets warned about as `--password` is, and a value after `@` that is
 /// not a file never printed back.

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import IdFlowTestSupport
 import OneTimePasscode
 import Testing
@@ -85,7 +86,7 @@ import Testing
         let error = await failure { () throws(IdFlowError) in
             try await EmbeddedLogin(answers: IDX.AnswerSet(["identifier": "jo@example.com"])).run(context)
         }
-        guard case .idxPending(let pending) = error else {
+        guard let pending = error?.idxPending else {
             Issue.record("expected the pending form, got \(String(describing: error))")
             return
         }

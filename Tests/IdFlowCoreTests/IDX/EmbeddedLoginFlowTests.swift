@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import IdFlowTestSupport
 import Testing
 
@@ -76,7 +77,7 @@ import Testing
 
         #expect(error?.exitStatus == .rejected)
         #expect(error?.exitStatus.rawValue == 3)
-        guard case .idxPending(let pending) = error else {
+        guard let pending = error?.idxPending else {
             Issue.record("expected the pending form, got \(String(describing: error))")
             return
         }
@@ -108,7 +109,7 @@ import Testing
         let error = await failure { () throws(IdFlowError) in
             try await EmbeddedLogin(answers: IDX.AnswerSet(["credentials.passcode": "s3cret"])).run(context)
         }
-        guard case .idxPending(let pending) = error else {
+        guard let pending = error?.idxPending else {
             Issue.record("expected the pending form, got \(String(describing: error))")
             return
         }

@@ -3,6 +3,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// The engine reads every recorded Identity Engine answer (Tests/Fixtures/okta-idx) and sends forms
 /// the way idx.md §4 says.

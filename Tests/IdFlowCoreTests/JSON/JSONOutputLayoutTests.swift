@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import Testing
 
 /// Pretty output at a terminal is laid out as jq prints it (`"key": value`, two spaces a level, `{}` and `[]`),

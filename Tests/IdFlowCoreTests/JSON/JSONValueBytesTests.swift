@@ -3,6 +3,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// `JSONValue(parsing:)` and `compactJSON()` stand in for `JSONDecoder` and `JSONOutput`'s compact encoder on the
 /// batch's path, so they must give what those give: the same documents, the same bytes, the same refusals.

@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import IdFlowTestSupport
 import JWTKit
 

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import Testing
 
 /// The browser is handed only web URLs: a link a server sends (`login-device --open`) may be anything.

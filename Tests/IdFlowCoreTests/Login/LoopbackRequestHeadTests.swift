@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// What the loopback listener answers to one request head, without a socket: any local process or web page can
 /// send it these bytes (the `loopback` fuzz target feeds it arbitrary ones).

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import Testing
 
 /// The times idflow prints (`expiresAt`, `issuedAt`) and the ones it reads from servers (an Authn or Identity

@@ -3,6 +3,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 struct TokenRequestsTests {
     let endpoint = URL(string: "https://example.com/oauth2/default/v1/token")!

@@ -3,6 +3,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 struct PKCEAndAuthorizationTests {
     /// RFC 7636 Appendix B.

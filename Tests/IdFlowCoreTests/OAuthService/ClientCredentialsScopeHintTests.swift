@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// `login-client --scope okta.users.read` against a custom authorization server (the default one among them) gets
 /// `invalid_scope`: only the org's own server grants okta.* scopes, so the hint names `--issuer <org URL>`.

@@ -5,6 +5,7 @@ import Testing
 import _CryptoExtras
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

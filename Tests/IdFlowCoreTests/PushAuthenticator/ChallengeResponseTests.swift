@@ -4,6 +4,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// The JWT that answers a challenge (devices.md §6b, §6c): which key, keyType, amr, consent, claims.
 struct ChallengeResponseTests {

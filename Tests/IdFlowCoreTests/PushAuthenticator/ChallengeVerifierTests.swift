@@ -4,6 +4,7 @@ import JWTKit
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// A challenge is answered only if the org signed it: RS256/384/512 by a key of its JWKS, typ
 /// okta-pushbind+jwt, not expired.

@@ -3,6 +3,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// Every recorded file of Tests/Fixtures/okta-devices is read by the parser the client uses for it, with
 /// what the SDK would make of it; a new recording without a test here fails `everyRecordingIsCovered`.

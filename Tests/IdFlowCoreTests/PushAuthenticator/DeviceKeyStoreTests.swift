@@ -4,6 +4,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// The device keys on disk: 0600 files in 0700 folders, the user-verification key sealed under the PIN.
 struct DeviceKeyStoreTests {

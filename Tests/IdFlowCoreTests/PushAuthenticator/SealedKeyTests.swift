@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// The PIN that seals a user-verification key: long enough to matter, a cost per guess at OWASP's minimum, and a
 /// record that cannot ask `resolve` for minutes or gigabytes of scrypt.

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import IdFlowTestSupport
 import Testing
 
@@ -49,7 +50,7 @@ import Testing
     @Test func withoutANewPasswordAScriptStopsAtTheReenrollFormNamingTheOption() async throws {
         let transport = try engine("password-expired-reenroll-authenticator.json")
         let error = await failure { () throws(IdFlowError) in try await login(newPassword: nil).run(flow.context(transport)) }
-        guard case .idxPending(let pending) = error else {
+        guard let pending = error?.idxPending else {
             Issue.record("expected the pending form, got \(String(describing: error))")
             return
         }

@@ -3,6 +3,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// The recorded recovery documents (Tests/Fixtures/okta-core, okta-idx) read the way the recovery flows need them:
 /// the password rules a new password is checked against, the days left of a warned password, the links followed.

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import IdFlowTestSupport
 import Testing
 
@@ -18,7 +19,7 @@ struct CurlScriptTests {
         let transport = ScriptedTransport(answers)
         let lines = Locked<[String]>([])
         let script = CurlScript(write: { line in lines.withLock { $0.append(line) } })
-        let client = HTTPClient(transport: transport, retryPolicy: RetryPolicy(maxRetries: 0), curl: script)
+        let client = HTTPClient(transport: transport, retryPolicy: RetryPolicy(maxRetries: 0), observer: script)
         for request in requests { _ = try await client.send(request) }
         // The stream and the whole script say the same, declarations apart.
         #expect(lines.current.joined(separator: "\n").contains("# request \(requests.count)"))
@@ -181,7 +182,7 @@ struct CurlScriptTests {
         let proxy = "http://jo:s3cr%40t@proxy.example:3128"
         let lines = Locked<[String]>([])
         let stream = CurlScript(write: { line in lines.withLock { $0.append(line) } }, transport: .init(proxy: proxy))
-        let client = HTTPClient(transport: ScriptedTransport([.json(200, "{}")]), retryPolicy: RetryPolicy(maxRetries: 0), curl: stream)
+        let client = HTTPClient(transport: ScriptedTransport([.json(200, "{}")]), retryPolicy: RetryPolicy(maxRetries: 0), observer: stream)
         _ = try await client.send(.get(URL(string: "\(org)/api/v1/users/me")!))
         let script = lines.current.joined(separator: "\n")
         #expect(!script.contains("s3cr"), "\(script)")
@@ -202,7 +203,7 @@ struct CurlScriptTests {
         let stream = CurlScript(write: { line in lines.withLock { $0.append(line) } }, transport: options)
         let client = HTTPClient(
             transport: ScriptedTransport([.json(200, "{}"), .json(200, "{}"), .json(200, "{}")]), retryPolicy: RetryPolicy(maxRetries: 0),
-            curl: stream)
+            observer: stream)
         _ = try await client.send(.get(URL(string: "\(org)/api/v1/users/me")!))
         _ = try await client.send(.get(URL(string: "https://api.example.net/orders")!))
         _ = try await client.send(.get(URL(string: "http://127.0.0.1:8080/callback")!))
@@ -248,7 +249,7 @@ struct CurlScriptTests {
         let lines = Locked<[String]>([])
         let stream = CurlScript(write: { line in lines.withLock { $0.append(line) } })
         let transport = ScriptedTransport([.json(500, #"{"error":"server_error"}"#), .failure(URLError(.networkConnectionLost))])
-        let client = HTTPClient(transport: transport, retryPolicy: RetryPolicy(maxRetries: 0), curl: stream)
+        let client = HTTPClient(transport: transport, retryPolicy: RetryPolicy(maxRetries: 0), observer: stream)
         _ = try? await client.send(request)
         _ = try? await client.send(request)
         #expect(!stream.text.contains(verifier), "\(stream.text)")
@@ -274,7 +275,7 @@ struct CurlScriptTests {
         let script = try CurlScript(file: path)
         let client = HTTPClient(
             transport: ScriptedTransport([.json(200, "{}"), .failure(URLError(.cannotConnectToHost))]),
-            retryPolicy: RetryPolicy(maxRetries: 0), curl: script)
+            retryPolicy: RetryPolicy(maxRetries: 0), observer: script)
         _ = try await client.send(.get(URL(string: "\(org)/one")!))
         await #expect(throws: IdFlowError.self) { try await client.send(.get(URL(string: "\(org)/two")!)) }
         let attributes = try FileManager.default.attributesOfItem(atPath: path)

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import Testing
 
 /// The pieces of RFC 6750 and RFC 9728 `api` reads: challenges and metadata.

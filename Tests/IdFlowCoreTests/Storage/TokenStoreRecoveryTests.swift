@@ -3,6 +3,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// Tokens a server has just issued survive a store that cannot take them: the room is reserved before the grant,
 /// a write that still fails leaves a recovery file (or, as a last resort, the tokens on stderr), and the store

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// A fake home (with config.yaml and okta.yaml when given) and a resolver over an environment: what the suites
 /// that test how settings are chosen, and where they came from, set up alike.

@@ -1,4 +1,5 @@
 import IdFlowCore
+import IdFlowFoundation
 
 /// The error a flow ends with, nil when it succeeds, so a test can assert on what the user sees of it
 /// (its exit status, its message) and on what it left behind.

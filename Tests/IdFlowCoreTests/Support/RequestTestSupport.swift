@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// Helpers to look at a built request the way a server would.
 enum Built {

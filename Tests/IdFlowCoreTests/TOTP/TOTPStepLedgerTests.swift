@@ -4,6 +4,7 @@ import OneTimePasscode
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// A code is offered once: a run inside the step another run already answered waits for the next code.
 struct TOTPStepLedgerTests {

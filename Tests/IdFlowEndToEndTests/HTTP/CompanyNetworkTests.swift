@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import IdFlowSandbox
 import IdFlowTestSupport
 import Testing

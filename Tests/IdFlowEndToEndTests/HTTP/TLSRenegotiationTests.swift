@@ -1,6 +1,7 @@
 import CRenegotiatingServer
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import IdFlowSandbox
 import IdFlowTestSupport
 import Testing

@@ -3,6 +3,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// A user's tokens bound to a key (RFC 9449) end to end: a native app that requires DPoP (`dpopBoundAccessTokens`),
 /// `login-pkce --dpop`, then `refresh`, `userinfo`, `api` and `token inspect` with the key kept beside the tokens.

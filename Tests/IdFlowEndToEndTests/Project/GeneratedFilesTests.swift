@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import IdFlowTestSupport
 import Testing
 
@@ -95,7 +96,7 @@ struct GeneratedFilesTests {
     @Test func theManPageDescribesEveryEnvironmentVariableRead() async throws {
         let environment = try section("ENVIRONMENT")
         var names: Set<String> = []
-        for target in ["IdFlowCore", "idflow", "IdFlowSandbox"] {
+        for target in ["IdFlowFoundation", "IdFlowCore", "idflow", "IdFlowSandbox"] {
             let folder = Fixtures.packageRoot.appendingPathComponent("Sources/\(target)")
             let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
             for file in files where file.pathExtension == "swift" {

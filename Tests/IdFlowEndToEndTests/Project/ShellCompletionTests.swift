@@ -3,6 +3,7 @@ import IdFlowTestSupport
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// The committed bash completion, sourced into a real bash and asked what TAB offers, with the built binary
 /// answering the script's `---completion` calls from a throwaway home.

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 /// One server answer given to several endpoints' readers (`APIRequest.decode`), as each of them would get it,
 /// keeping the errors they end in so that each is then shown as a user would see it.

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 /// How one fuzzer input becomes the several things a parser reads (a token and its key set, a document and the
 /// answers for it, a response's status, headers and body).

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Where a batch reads its lines: a file, or all of standard input (`--batch -`).
 public enum BatchSource: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// The "stop taking new lines" switch of a batch: the command flips it on SIGINT or SIGTERM, a test flips it directly.
 /// Lines already under way are finished and reported; lines not yet started are left for a rerun.
 public final class BatchInterruption: Sendable {

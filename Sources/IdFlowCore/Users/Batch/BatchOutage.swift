@@ -1,3 +1,5 @@
+import IdFlowFoundation
+
 /// The "the org is gone" switch of a batch. A line that fails with a network error after its retries, while the
 /// transport's latest request also found nobody answering (`PacedTransport.orgUnreachable`), trips it: every line
 /// not yet sent is then reported at once as not sent, instead of spending a whole retry budget each against an

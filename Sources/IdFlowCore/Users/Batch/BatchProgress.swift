@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// The progress line of a batch on a terminal's stderr: a bar, lines done, rate and ETA, redrawn in place
 /// at most a few times a second and erased before the summary. A terminal without ANSI (`TERM=dumb`) gets no

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// Creates many users from one input (`register --batch`): a few requests in flight at once over the one
 /// HTTP client, paced by the server's rate-limit headers, each line's outcome emitted in input order as soon

@@ -1,4 +1,5 @@
 import Foundation
+import IdFlowFoundation
 
 /// `register --batch --summary-json`: the run's summary as the last line of stderr, `{"summary": {…}}`, shaped
 /// like the error line so a script reading stderr tells the two apart by their one key. It goes to stderr

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 struct EnrollCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 struct EnrollListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

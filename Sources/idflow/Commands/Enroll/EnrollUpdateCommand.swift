@@ -1,5 +1,6 @@
 import ArgumentParser
 import IdFlowCore
+import IdFlowFoundation
 
 struct EnrollUpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

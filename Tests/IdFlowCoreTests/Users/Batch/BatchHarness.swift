@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import IdFlowTestSupport
 
 /// What the batch suites share: numbered users as NDJSON, a run that collects the lines it reports, and a run

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 struct RateLimitPacerTests {
     let start = ContinuousClock.now

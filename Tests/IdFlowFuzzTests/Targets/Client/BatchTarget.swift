@@ -2,6 +2,7 @@ import Foundation
 import IdFlowTestSupport
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 extension FuzzTargets {
     /// A `register --batch` file, CSV or NDJSON: its format told from the bytes, its lines read, and (for a short

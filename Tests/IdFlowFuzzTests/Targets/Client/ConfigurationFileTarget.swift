@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 extension FuzzTargets {
     /// The configuration files a user or another tool wrote: the state folder's `config.yaml` (profiles) and

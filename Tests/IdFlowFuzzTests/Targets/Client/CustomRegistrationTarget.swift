@@ -2,6 +2,7 @@ import Foundation
 import IdFlowTestSupport
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 extension FuzzTargets {
     /// A custom-registration token server's answers (status, headers, body arbitrary): the two-step registration

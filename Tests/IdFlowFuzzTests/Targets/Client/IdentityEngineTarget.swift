@@ -2,6 +2,7 @@ import Foundation
 import IdFlowTestSupport
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 extension FuzzTargets {
     /// The Identity Engine's documents as an org would send them, and `--answer` values for their forms: each

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 extension FuzzTargets {
     /// A JWT from any issuer and the key set it is checked against, both arbitrary: `token inspect`'s decoding and

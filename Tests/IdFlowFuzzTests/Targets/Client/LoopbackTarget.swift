@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 extension FuzzTargets {
     /// One connection's bytes to the loopback redirect listener, which any local process or web page can reach:

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 extension FuzzTargets {
     /// An authorization server's answers, status, headers and body arbitrary: discovery, the key set, token

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 extension FuzzTargets {
     /// An answer of Okta's management and Authn APIs, status, headers and body all arbitrary: each endpoint's reading

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 extension FuzzTargets {
     /// The push authenticator's side of an org: its MyAccount answers (organization, authenticator configuration,

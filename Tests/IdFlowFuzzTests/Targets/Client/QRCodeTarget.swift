@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 extension FuzzTargets {
     /// A TOTP enrollment's QR code as the Identity Engine sends it (a PNG) and the sampler that reads its modules

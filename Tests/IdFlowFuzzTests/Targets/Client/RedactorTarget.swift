@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 
 extension FuzzTargets {
     /// The `--verbose` trace's redactor: whatever the bytes, a secret the harness planted under a secret key, form

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import IdFlowCore
+@testable import IdFlowFoundation
 
 extension FuzzTargets {
     /// The files idflow keeps, as another program (or a damaged disk) may have left them: the input is written to

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import IdFlowCore
+import IdFlowFoundation
 import Logging
 import NIOCore
 import NIOEmbedded

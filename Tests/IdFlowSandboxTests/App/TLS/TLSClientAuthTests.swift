@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import IdFlowCore
+import IdFlowFoundation
 import IdFlowSandbox
 import Testing
 
