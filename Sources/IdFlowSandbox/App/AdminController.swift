@@ -80,7 +80,7 @@ struct AdminController {
         return .json(await clockJSON())
     }
 
-    private func clockJSON() async -> JSONValue {
+    private func clockJSON() async -> OrderedJSON {
         let now = await state.now
         return ["now": .string(Timestamps.iso8601(now)), "offsetSeconds": .double(now.timeIntervalSinceNow.rounded())]
     }
@@ -221,12 +221,12 @@ struct AdminController {
         return .json(await rateLimitsJSON())
     }
 
-    private func rateLimitsJSON() async -> JSONValue {
+    private func rateLimitsJSON() async -> OrderedJSON {
         var object = JSONObject()
         for family in RateLimitFamily.allCases {
             let (rule, status) = await state.rateLimitRule(family)
             object[family.rawValue] = [
-                "limit": rule.limit.map(JSONValue.int) ?? .null,
+                "limit": rule.limit.map(OrderedJSON.int) ?? .null,
                 "windowSeconds": .int(rule.windowSeconds),
                 "remaining": .int(status.remaining),
                 "reset": .int(status.reset),

@@ -28,12 +28,12 @@ struct Fault: Sendable {
         path.hasPrefix(pathPrefix) && (self.method.map { $0.uppercased() == method.uppercased() } ?? true)
     }
 
-    var json: JSONValue {
+    var json: OrderedJSON {
         [
             "id": .string(id),
             "pathPrefix": .string(pathPrefix),
-            "method": JSONValue(method),
-            "status": status.map(JSONValue.int) ?? .null,
+            "method": OrderedJSON(method),
+            "status": status.map(OrderedJSON.int) ?? .null,
             "body": .string(body),
             "contentType": .string(contentType),
             "headers": .object(JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),

@@ -48,7 +48,7 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
     }
 
     /// The same document as the sandbox's own JSON (for `GET /sandbox/info`), the original keys first.
-    var json: JSONValue {
+    var json: OrderedJSON {
         var object: JSONObject = [
             "orgUrl": .string(orgUrl), "issuer": .string(issuer), "apiToken": .string(apiToken), "clientId": .string(clientId),
             "redirectUri": .string(redirectUri),

@@ -8,7 +8,7 @@ extension SandboxState {
     /// The normalised URLs of `path` (query and fragment left out) at the org URL and at each alias, which is the
     /// org URL with another host.
     func endpointURLs(path: String) -> Set<String> {
-        let path = DPoPProof.withoutQuery(path)
+        let path = VerifiedDPoPProof.withoutQuery(path)
         var origins = [orgURL]
         if let components = URLComponents(string: orgURL), let scheme = components.scheme {
             let port = components.port.map { ":\($0)" } ?? ""

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A plain value held by `SandboxState` (see `DirectoryStore` for why).
 struct AuthnStore: Sendable {
-    var transactions: [String: AuthnTransaction] = [:]
+    var transactions: [String: AuthnTransactionRecord] = [:]
     var sessionTokens: [String: SessionTokenRecord] = [:]
 
     /// Drops transactions and session tokens past their expiry, which answer exactly as unknown ones do.

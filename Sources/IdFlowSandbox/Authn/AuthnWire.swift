@@ -3,7 +3,7 @@ import Foundation
 /// Renders Authn transactions in the recorded shapes (`authn-password-reset-account-activation.json`,
 /// `authn-success.json`): a SUCCESS carries no `stateToken` and no `_links`.
 enum AuthnWire {
-    static func render(_ outcome: AuthnOutcome, orgURL: String) -> JSONValue {
+    static func render(_ outcome: AuthnOutcome, orgURL: String) -> OrderedJSON {
         switch outcome {
         case .passwordReset(let transaction, let user):
             // An activation shows the recorded activation policy and names the link `resetPassword`; a recovery the
@@ -28,7 +28,7 @@ enum AuthnWire {
                 "_embedded": ["user": embeddedUser(user)],
             ]
         case .mfaRequired(let transaction, let user, let factors):
-            let policyInfo = JSONObject(factors.map { ($0.enrollment.pushMethodId, ["autoPushEnabled": false] as JSONValue) })
+            let policyInfo = JSONObject(factors.map { ($0.enrollment.pushMethodId, ["autoPushEnabled": false] as OrderedJSON) })
             return transactionBody(
                 transaction,
                 embedded: [
@@ -51,7 +51,7 @@ enum AuthnWire {
             var body = transactionBody(transaction, factorResult: result, embedded: [:], links: [:])
             // The WAITING recording (okta-auth-swift) shows the whole factor and the policy; the
             // REJECTED and TIMEOUT ones (Okta's reference) a short factor and no policy.
-            let embedded: JSONValue =
+            let embedded: OrderedJSON =
                 result == "WAITING"
                 ? [
                     "user": embeddedUser(user), "factor": PushFactorWire.factor(factor, orgURL: orgURL, links: false),
@@ -72,7 +72,7 @@ enum AuthnWire {
     /// `stateToken`, `expiresAt`, `status`, `relayState` when the transaction has one, then `_embedded` and `_links`, in
     /// the recorded order.
     static func transactionBody(
-        _ transaction: AuthnTransaction, factorResult: String? = nil, recoveryType: RecoveryType? = nil, embedded: JSONObject,
+        _ transaction: AuthnTransactionRecord, factorResult: String? = nil, recoveryType: RecoveryType? = nil, embedded: JSONObject,
         links: JSONObject
     ) -> JSONObject {
         var body: JSONObject = [
@@ -89,7 +89,7 @@ enum AuthnWire {
     }
 
     /// A transaction link: `{"name"?, "href", "hints": {"allow": ["POST"]}}`.
-    static func link(_ href: String, name: String? = nil) -> JSONValue {
+    static func link(_ href: String, name: String? = nil) -> OrderedJSON {
         var object = JSONObject()
         if let name { object["name"] = .string(name) }
         object["href"] = .string(href)
@@ -98,7 +98,7 @@ enum AuthnWire {
     }
 
     /// `_embedded.policy` of an MFA step: remembering the device is not offered.
-    private static func rememberDevicePolicy(factorsPolicyInfo: JSONValue) -> JSONValue {
+    private static func rememberDevicePolicy(factorsPolicyInfo: OrderedJSON) -> OrderedJSON {
         [
             "allowRememberDevice": false, "rememberDeviceLifetimeInMinutes": 0, "rememberDeviceByDefault": false,
             "factorsPolicyInfo": factorsPolicyInfo,
@@ -106,10 +106,10 @@ enum AuthnWire {
     }
 
     /// `_embedded.user`: id, passwordChanged and a short profile with the org's locale defaults.
-    static func embeddedUser(_ user: UserRecord) -> JSONValue {
+    static func embeddedUser(_ user: UserRecord) -> OrderedJSON {
         [
             "id": .string(user.id),
-            "passwordChanged": JSONValue(user.passwordChanged.map(Timestamps.iso8601)),
+            "passwordChanged": OrderedJSON(user.passwordChanged.map(Timestamps.iso8601)),
             "profile": [
                 "login": .string(user.login),
                 "firstName": user.profile["firstName"] ?? .null,

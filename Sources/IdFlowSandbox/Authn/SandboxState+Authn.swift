@@ -13,8 +13,9 @@ enum AuthnStatus: String, Sendable {
     case success = "SUCCESS"
 }
 
-/// A stateful Authn transaction, addressed by its state token.
-struct AuthnTransaction: Sendable {
+/// A stateful Authn transaction as the server keeps it, addressed by its state token (the client's
+/// `AuthnTransaction` is the answer as the client reads it).
+struct AuthnTransactionRecord: Sendable {
     let stateToken: String
     let userId: String
     var status: AuthnStatus
@@ -61,19 +62,19 @@ struct SessionTokenRecord: Sendable {
 
 /// The result of an Authn call, before it is rendered.
 enum AuthnOutcome: Sendable {
-    case passwordReset(AuthnTransaction, UserRecord)
+    case passwordReset(AuthnTransactionRecord, UserRecord)
     case success(sessionToken: String, expiresAt: Date, user: UserRecord)
-    case mfaRequired(AuthnTransaction, UserRecord, [PushFactor])
-    case mfaEnroll(AuthnTransaction, UserRecord)
-    case mfaChallenge(AuthnTransaction, UserRecord, PushFactor, factorResult: String)
-    case passwordExpired(AuthnTransaction, UserRecord)
-    case passwordWarn(AuthnTransaction, UserRecord, daysToExpiry: Int)
+    case mfaRequired(AuthnTransactionRecord, UserRecord, [PushFactor])
+    case mfaEnroll(AuthnTransactionRecord, UserRecord)
+    case mfaChallenge(AuthnTransactionRecord, UserRecord, PushFactor, factorResult: String)
+    case passwordExpired(AuthnTransactionRecord, UserRecord)
+    case passwordWarn(AuthnTransactionRecord, UserRecord, daysToExpiry: Int)
     /// A locked user's sign-in when the policy shows lockout; `unlock` says whether self-service unlock is offered.
     case lockedOut(unlock: Bool)
     /// A code (SMS/CALL, with its transaction) or a link (EMAIL, no transaction) is on its way.
-    case recoveryChallenge(AuthnTransaction?, RecoveryFactor, RecoveryType, relayState: String?)
+    case recoveryChallenge(AuthnTransactionRecord?, RecoveryFactor, RecoveryType, relayState: String?)
     /// The factor is proven; the user's security question comes next.
-    case recovery(AuthnTransaction, UserRecord, question: String)
+    case recovery(AuthnTransactionRecord, UserRecord, question: String)
     /// The end of a self-service unlock: SUCCESS without a session.
     case unlocked(UserRecord)
 }
@@ -99,7 +100,7 @@ extension SandboxState {
         user.activationToken = nil
         directory.users[user.id] = user
         if user.password == nil, user.status == .provisioned || user.status == .recovery {
-            let transaction = AuthnTransaction(
+            let transaction = AuthnTransactionRecord(
                 stateToken: RandomToken.stateToken(), userId: user.id, status: .passwordReset,
                 recoveryType: .accountActivation, expiresAt: now + Self.stateTokenLifetime)
             authn.transactions[transaction.stateToken] = transaction
@@ -133,7 +134,7 @@ extension SandboxState {
             step = warnBeforePasswordExpired ? daysToExpiry.map { .warn(daysToExpiry: $0) } : nil
         }
         if let mfa = secondFactorStep(for: user, passwordStep: step, relayState: relayState) { return mfa }
-        var transaction = AuthnTransaction(
+        var transaction = AuthnTransactionRecord(
             stateToken: RandomToken.stateToken(), userId: user.id, status: .success, recoveryType: nil,
             expiresAt: clock.now + Self.stateTokenLifetime, relayState: relayState, passwordStep: step)
         return finishPrimaryAuthentication(&transaction)
@@ -141,7 +142,7 @@ extension SandboxState {
 
     /// After the password (and MFA, if any): PASSWORD_EXPIRED or PASSWORD_WARN when the password needs attention,
     /// else SUCCESS. The transaction is stored only when it goes on.
-    func finishPrimaryAuthentication(_ transaction: inout AuthnTransaction) -> AuthnOutcome {
+    func finishPrimaryAuthentication(_ transaction: inout AuthnTransactionRecord) -> AuthnOutcome {
         guard let step = transaction.passwordStep, let user = directory.users[transaction.userId] else {
             transaction.status = .success
             if authn.transactions[transaction.stateToken] != nil { authn.transactions[transaction.stateToken] = transaction }
@@ -233,7 +234,7 @@ extension SandboxState {
         endOAuthSessions(userId: userId)
     }
 
-    func liveTransaction(_ stateToken: String) throws -> AuthnTransaction {
+    func liveTransaction(_ stateToken: String) throws -> AuthnTransactionRecord {
         guard let transaction = authn.transactions[stateToken] else { throw OktaErrorResponse.invalidToken }
         guard transaction.expiresAt > clock.now else {
             authn.transactions[stateToken] = nil

@@ -3,7 +3,7 @@ import Foundation
 
 /// A push factor as Authn lists it: an enrollment with its device and proof-of-possession key.
 struct PushFactor: Sendable {
-    let enrollment: EnrollmentRecord
+    let enrollment: RegisteredEnrollment
     let device: DeviceRecord
     let proofOfPossessionKey: P256.Signing.PublicKey
     let login: String
@@ -32,7 +32,7 @@ extension SandboxState {
         case .whenEnrolled, .always: break
         }
         noteRecordActivity()
-        let transaction = AuthnTransaction(
+        let transaction = AuthnTransactionRecord(
             stateToken: RandomToken.stateToken(), userId: user.id, status: factors.isEmpty ? .mfaEnroll : .mfaRequired,
             recoveryType: nil, expiresAt: clock.now + Self.stateTokenLifetime, relayState: relayState, passwordStep: passwordStep)
         authn.transactions[transaction.stateToken] = transaction

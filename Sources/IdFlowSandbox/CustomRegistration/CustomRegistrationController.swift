@@ -24,7 +24,7 @@ struct CustomRegistrationController {
         let (answer, transactionID) = await state.initCustomRegistration(idp, clientId: clientId, data: try Self.data(body))
         var reply: JSONObject = [:]
         if let transactionID { reply["transaction_id"] = .string(transactionID) }
-        reply["data"] = JSONValue(answer.data)
+        reply["data"] = OrderedJSON(answer.data)
         reply["status"] = .int(answer.status)
         return Self.noStore(.object(reply))
     }
@@ -84,7 +84,7 @@ struct CustomRegistrationController {
     private static func body(_ request: inout Request, context: SandboxRequestContext) async throws -> JSONObject {
         let data = try await request.bodyData(context: context)
         if data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) { return [:] }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data), let object = value.objectValue else {
+        guard let value = try? JSONDecoder().decode(OrderedJSON.self, from: data), let object = value.objectValue else {
             throw invalidRequest("The request body must be a JSON object.")
         }
         return object
@@ -117,7 +117,7 @@ struct CustomRegistrationController {
         OAuthErrorResponse(.badRequest, "invalid_request", description)
     }
 
-    private static func noStore(_ body: JSONValue) -> Response {
+    private static func noStore(_ body: OrderedJSON) -> Response {
         var response = Response.json(body)
         response.headers[.cacheControl] = "no-store"
         response.headers[.pragma] = "no-cache"

@@ -27,14 +27,14 @@ struct CompleteOutcome: Sendable {
     let status: Int
     let data: String?
     let transactionID: String?
-    let grant: TokenGrant?
+    let grant: UnsignedTokens?
 }
 
 /// The Token Server's custom registration (custom-registration.md §3, §4, §6): identity providers, the
 /// transaction rules, the scripted behaviour of the built-in providers, and the tokens a success issues
 /// (real tokens of the default authorization server, for the registering client).
 extension SandboxState {
-    static let customRegistrationServer = AuthorizationServer.custom("default")
+    static let customRegistrationServer = HostedAuthorizationServer.custom("default")
 
     /// The identity provider `id`, if it may serve `step`: 404 unknown, 403 disabled, 400 init on a one-step one.
     func customIdentityProvider(_ id: String, initStep: Bool) throws -> CustomIdentityProvider {
@@ -159,13 +159,13 @@ extension SandboxState {
 
     /// The data as a JSON object, when it is one.
     private static func jsonObject(_ data: String?) -> JSONObject? {
-        guard let data, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(data.utf8)) else { return nil }
+        guard let data, let value = try? JSONDecoder().decode(OrderedJSON.self, from: Data(data.utf8)) else { return nil }
         return value.objectValue
     }
 
     /// The user a successful registration creates: ACTIVE at once, with no password (it signs in with tokens).
     private func registerActiveUser(email: String, phone: String?) throws -> UserRecord {
-        var profile: [String: JSONValue] = ["email": .string(email), "login": .string(email)]
+        var profile: [String: OrderedJSON] = ["email": .string(email), "login": .string(email)]
         if let phone { profile["mobilePhone"] = .string(phone) }
         let created = try createUser(profile: profile, password: nil, activate: false)
         directory.users[created.id]!.transition(to: .active, at: clock.now)
@@ -173,7 +173,7 @@ extension SandboxState {
     }
 
     /// Tokens of the default authorization server for `clientId`, a new family as after a login.
-    private func issueRegistrationGrant(userId: String, clientId: String, scopes: [String]) -> TokenGrant {
+    private func issueRegistrationGrant(userId: String, clientId: String, scopes: [String]) -> UnsignedTokens {
         let family = TokenFamily(
             id: RandomToken.string(count: 20), server: Self.customRegistrationServer, clientId: clientId, userId: userId, scopes: scopes,
             authTime: clock.now)

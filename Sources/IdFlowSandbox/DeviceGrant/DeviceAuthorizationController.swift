@@ -23,7 +23,7 @@ struct DeviceAuthorizationController {
 
     /// `POST {issuer}/v1/device/authorize` (form: `client_id`, `scope`, client authentication as at `/token`).
     @Sendable func authorize(
-        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+        _ request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
     ) async throws -> Response {
         var request = request
         let form = try await request.formBody(context: context)

@@ -6,7 +6,7 @@ struct DeviceAuthorizationRecord: Sendable {
     let deviceCode: String
     /// `XXXX-XXXX`; looked up without its dash and case-insensitively (RFC 8628 §6.1).
     let userCode: String
-    let server: AuthorizationServer
+    let server: HostedAuthorizationServer
     let clientId: String
     let scopes: [String]
     let expiresAt: Date

@@ -17,7 +17,7 @@ extension SandboxState {
     static let invalidDeviceCode = OAuthErrorResponse(.badRequest, "invalid_grant", "The device code is invalid or has expired.")
 
     /// Issues a device code and a user code for `client` at `server`.
-    func startDeviceAuthorization(client: OAuthClient, server: AuthorizationServer, scopes: [String]) -> DeviceAuthorizationRecord {
+    func startDeviceAuthorization(client: OAuthClient, server: HostedAuthorizationServer, scopes: [String]) -> DeviceAuthorizationRecord {
         noteRecordActivity()
         var userCode: String
         repeat {
@@ -85,7 +85,7 @@ extension SandboxState {
     /// `grant_type=urn:ietf:params:oauth:grant-type:device_code`, in RFC 8628 §3.5's order: an unknown or spent
     /// code is `invalid_grant`, an expired one `expired_token`; a poll sooner than the interval is `slow_down`
     /// (and the interval grows by 5 s); then `authorization_pending`, `access_denied`, or the tokens, once.
-    func pollDeviceCode(_ deviceCode: String, client: OAuthClient, server: AuthorizationServer) throws -> TokenGrant {
+    func pollDeviceCode(_ deviceCode: String, client: OAuthClient, server: HostedAuthorizationServer) throws -> UnsignedTokens {
         noteRecordActivity()
         guard var record = deviceGrant.authorizations[deviceCode], record.clientId == client.id, record.server == server,
             !record.redeemed

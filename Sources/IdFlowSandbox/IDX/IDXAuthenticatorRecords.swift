@@ -2,7 +2,7 @@ import Foundation
 import OneTimePasscode
 
 /// A user's enrollments of the Identity Engine's own authenticators beyond the password and the e-mail address
-/// (which every user has) and Okta Verify (an app-authenticator enrollment, `EnrollmentRecord`).
+/// (which every user has) and Okta Verify (an app-authenticator enrollment, `RegisteredEnrollment`).
 struct IDXUserEnrollments: Sendable {
     var phone: PhoneEnrollment?
     var securityQuestion: SecurityQuestionEnrollment?

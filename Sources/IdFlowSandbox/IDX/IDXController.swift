@@ -33,7 +33,7 @@ struct IDXController {
     /// `POST {issuer}/v1/interact` (form): the same checks as `/authorize` (client, redirect URI, scopes,
     /// PKCE S256, state); OAuth errors as JSON.
     @Sendable func interact(
-        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+        _ request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
     ) async throws -> Response {
         var request = request
         let body = String(decoding: try await request.bodyData(context: context), as: UTF8.self)
@@ -263,7 +263,7 @@ struct IDXController {
     /// The top-level message for an authenticator the step does not offer.
     static let notOffered = IDXMessage(text: "The authenticator is not available for this step.", key: "errors.E0000001")
 
-    private func liveTransaction(_ body: JSONValue) async -> IDXTransaction? {
+    private func liveTransaction(_ body: OrderedJSON) async -> IDXTransaction? {
         guard let stateHandle = body["stateHandle"]?.stringValue else { return nil }
         return await state.idxTransaction(stateHandle: stateHandle)
     }
@@ -297,8 +297,8 @@ struct IDXController {
     }
 
     /// The JSON body, whatever content type it came with; anything else is Okta's E0000003.
-    static func body(_ request: Request, context: SandboxRequestContext) async throws -> JSONValue {
+    static func body(_ request: Request, context: SandboxRequestContext) async throws -> OrderedJSON {
         var request = request
-        return try await request.decodeJSONBody(JSONValue.self, context: context) ?? .object(JSONObject())
+        return try await request.decodeJSONBody(OrderedJSON.self, context: context) ?? .object(JSONObject())
     }
 }

@@ -229,7 +229,7 @@ enum IDXOutcome: Sendable {
 struct IDXMessage: Sendable {
     let text: String
     let key: String?
-    var params: [JSONValue]? = nil
+    var params: [OrderedJSON]? = nil
     var severity = Severity.error
 
     /// The message's `class`.

@@ -48,7 +48,7 @@ extension IDXWire {
     }
 
     /// The authenticator object: `{type, key, id, displayName, methods}`, `methods` narrowed when given.
-    static func authenticatorObject(_ authenticator: IDXPolicy.Authenticator, methods: [String]? = nil) -> JSONValue {
+    static func authenticatorObject(_ authenticator: IDXPolicy.Authenticator, methods: [String]? = nil) -> OrderedJSON {
         let identity = identity(authenticator)
         return [
             "type": .string(identity.type), "key": .string(identity.key), "id": .string(authenticatorID(authenticator)),
@@ -62,7 +62,7 @@ extension IDXWire {
     /// documents list what is enrolled already (`phone-enroll-data-sms-voice.json`).
     static func enrollmentObject(
         _ authenticator: IDXPolicy.Authenticator, view: IDXView, methods: [String]? = nil, withProfile: Bool = true
-    ) -> JSONValue {
+    ) -> OrderedJSON {
         let object = authenticatorObject(authenticator, methods: methods)
         if !withProfile {
             let full = enrollmentObject(authenticator, view: view, methods: methods)
@@ -98,9 +98,9 @@ extension IDXWire {
     /// (`enrollmentKnown` false, `unlock-account-select-authenticator.json`) the phone's has no `enrollmentId`.
     static func authenticateOption(
         _ authenticator: IDXPolicy.Authenticator, index: Int, view: IDXView, enrollmentKnown: Bool = true
-    ) -> JSONValue {
+    ) -> OrderedJSON {
         let id = authenticatorID(authenticator)
-        var fields: [JSONValue] = [["name": "id", "required": true, "value": .string(id), "mutable": false]]
+        var fields: [OrderedJSON] = [["name": "id", "required": true, "value": .string(id), "mutable": false]]
         var relatesTo = "$.authenticatorEnrollments.value[\(index)]"
         switch authenticator {
         case .phone:
@@ -124,8 +124,8 @@ extension IDXWire {
     /// An option of `select-authenticator-enroll` (`authenticators` index `index`), as
     /// `select-authenticator-enroll-many.json` shows it: the phone's method and optional number, a fixed method
     /// otherwise.
-    static func enrollOption(_ authenticator: IDXPolicy.Authenticator, index: Int) -> JSONValue {
-        var fields: [JSONValue] = [["name": "id", "required": true, "value": .string(authenticatorID(authenticator)), "mutable": false]]
+    static func enrollOption(_ authenticator: IDXPolicy.Authenticator, index: Int) -> OrderedJSON {
+        var fields: [OrderedJSON] = [["name": "id", "required": true, "value": .string(authenticatorID(authenticator)), "mutable": false]]
         if authenticator == .phone {
             fields.append(methodChoice(["sms": "SMS", "voice": "Voice call"], order: ["sms", "voice"], required: false))
             fields.append(["name": "phoneNumber", "label": "Phone number", "required": false])
@@ -138,18 +138,18 @@ extension IDXWire {
         ]
     }
 
-    private static func fixedMethod(_ method: String) -> JSONValue {
+    private static func fixedMethod(_ method: String) -> OrderedJSON {
         ["name": "methodType", "required": false, "value": .string(method), "mutable": false]
     }
 
-    static func methodChoice(_ labels: [String: String], order: [String], required: Bool) -> JSONValue {
+    static func methodChoice(_ labels: [String: String], order: [String], required: Bool) -> OrderedJSON {
         [
             "name": "methodType", "type": "string", "required": .bool(required),
             "options": .array(order.map { ["label": .string(labels[$0] ?? $0), "value": .string($0)] }),
         ]
     }
 
-    static func oktaVerifyMethodChoice(required: Bool) -> JSONValue {
+    static func oktaVerifyMethodChoice(required: Bool) -> OrderedJSON {
         methodChoice(["totp": "Enter a code", "push": "Get a push notification"], order: ["totp", "push"], required: required)
     }
 
@@ -163,9 +163,9 @@ extension IDXWire {
 
     /// The security question catalogue as `security-question-enroll.json`'s `contextualData` has it: every key (and
     /// `custom`) in `questionKeys`, and the predefined questions with their texts.
-    static var securityQuestionContext: JSONValue {
+    static var securityQuestionContext: OrderedJSON {
         [
-            "questionKeys": .array((SecurityQuestions.catalogue.map(\.key) + [SecurityQuestions.customKey]).map(JSONValue.string)),
+            "questionKeys": .array((SecurityQuestions.catalogue.map(\.key) + [SecurityQuestions.customKey]).map(OrderedJSON.string)),
             "questions": .array(
                 SecurityQuestions.catalogue.map { ["questionKey": .string($0.key), "question": .string($0.question)] }),
         ]
@@ -181,7 +181,7 @@ extension IDXWire {
     }
 
     /// `contextualData.qrcode`: the PNG data URL of `uri` (nil should the URI not fit a version-10 code).
-    static func qrcode(_ uri: String) -> JSONValue? {
+    static func qrcode(_ uri: String) -> OrderedJSON? {
         guard let code = try? QRCode(uri), let href = try? PNGImage.dataURL(code) else { return nil }
         return ["method": "embedded", "href": .string(href), "type": "image/png"]
     }

@@ -16,15 +16,15 @@ extension IDXWire {
         let recoverable: Bool
 
         /// `remediation`, in order.
-        var forms: [JSONValue] = []
+        var forms: [OrderedJSON] = []
         /// Top-level `messages`.
-        var messages: [JSONValue] = []
+        var messages: [OrderedJSON] = []
         /// `currentAuthenticator` or `currentAuthenticatorEnrollment`, with its value.
-        var current: (key: String, value: JSONValue)?
-        var authenticators: [JSONValue]?
-        var enrollments: [JSONValue]?
-        var enrollmentAuthenticator: JSONValue?
-        var recoveryAuthenticator: JSONValue?
+        var current: (key: String, value: OrderedJSON)?
+        var authenticators: [OrderedJSON]?
+        var enrollments: [OrderedJSON]?
+        var enrollmentAuthenticator: OrderedJSON?
+        var recoveryAuthenticator: OrderedJSON?
 
         init(view: IDXView, orgURL: String, errors: [String: [IDXMessage]]) {
             self.view = view
@@ -75,8 +75,8 @@ extension IDXWire.DocumentBuilder {
 
     /// The document: what the step wrote, in the recordings' key order, with `error` as a last top-level message,
     /// then `user`, `cancel`, `app`, and `successWithInteractionCode` once the sign-in succeeded.
-    func document(error: IDXMessage?) -> JSONValue {
-        var members: [(String, JSONValue)] = [
+    func document(error: IDXMessage?) -> OrderedJSON {
+        var members: [(String, OrderedJSON)] = [
             ("stateHandle", .string(stateHandle)), ("version", "1.0.0"),
             ("expiresAt", .string(Timestamps.iso8601(transaction.expiresAt))), ("intent", .string(transaction.intent)),
         ]

@@ -10,7 +10,7 @@ extension IDXWire {
     /// (`recovery-reset-authenticator.json`): the sandbox's own complexity rules (`PasswordPolicy`), the username
     /// excluded, and a history of one (the current password is refused); `daysToExpiry` when it is about to expire
     /// (`password-expiry-warning.json`).
-    static func passwordSettings(daysToExpiry: Int? = nil) -> JSONValue {
+    static func passwordSettings(daysToExpiry: Int? = nil) -> OrderedJSON {
         var settings: JSONObject = [
             "complexity": with(complexity, ["excludeUsername": true, "excludeAttributes": .array([])]),
             "age": PasswordPolicy.age,
@@ -19,7 +19,7 @@ extension IDXWire {
         return .object(settings)
     }
 
-    private static var complexity: JSONValue { PasswordPolicy.authnPolicy["complexity"] ?? [:] }
+    private static var complexity: OrderedJSON { PasswordPolicy.authnPolicy["complexity"] ?? [:] }
 
     /// The rules in words, as Okta spells them in `password.passwordRequirementsNotMet`
     /// (`error-recovery-reset-password-requirements.json`), from the same complexity the settings show.
@@ -56,17 +56,17 @@ extension IDXWire {
         text: "Your account is now unlocked!", key: "oie.selfservice.unlock_user.success.message", params: [], severity: .info)
 
     /// The password authenticator (or enrollment) with its `recover` first, as the recordings put it.
-    static func withRecover(_ password: JSONValue, stateHandle: String, orgURL: String) -> JSONValue {
+    static func withRecover(_ password: OrderedJSON, stateHandle: String, orgURL: String) -> OrderedJSON {
         prepend(["recover": form("recover", href: "\(orgURL)/idp/idx/recover", fields: [], stateHandle: stateHandle)], to: password)
     }
 
     /// `unlock-account` beside `identify` (`identify-with-recover-and-unlock-account.json`).
-    static func unlockAccountForm(stateHandle: String, orgURL: String) -> JSONValue {
+    static func unlockAccountForm(stateHandle: String, orgURL: String) -> OrderedJSON {
         form("unlock-account", href: "\(orgURL)/idp/idx/unlock-account", fields: [], stateHandle: stateHandle)
     }
 
     /// `identify-recovery` (`recovery-identify-recovery.json`): the username alone, posted to `identify`.
-    static func identifyRecoveryForm(stateHandle: String, orgURL: String) -> JSONValue {
+    static func identifyRecoveryForm(stateHandle: String, orgURL: String) -> OrderedJSON {
         form(
             "identify-recovery", href: "\(orgURL)/idp/idx/identify", fields: [["name": "identifier", "label": "Username"]],
             stateHandle: stateHandle)
@@ -84,7 +84,7 @@ extension IDXWire {
     /// `select-authenticator-unlock-account` (`unlock-account-select-authenticator.json`): the username and the recovery
     /// authenticators, whose options relate to enrollments the document lists without ids (the user is not known).
     static func unlockSelectForm(_ offered: [IDXPolicy.Authenticator], view: IDXView, stateHandle: String, orgURL: String)
-        -> JSONValue
+        -> OrderedJSON
     {
         let options = offered.enumerated().map { authenticateOption($1, index: $0, view: view, enrollmentKnown: false) }
         return form(
@@ -96,7 +96,7 @@ extension IDXWire {
     }
 
     /// An enrollment of someone not yet named: the authenticator without an id (`unlock-account-select-authenticator.json`).
-    static func anonymousEnrollment(_ authenticator: IDXPolicy.Authenticator) -> JSONValue {
+    static func anonymousEnrollment(_ authenticator: IDXPolicy.Authenticator) -> OrderedJSON {
         var object = authenticatorObject(authenticator).objectValue ?? JSONObject()
         object["id"] = nil
         return .object(object)

@@ -37,7 +37,7 @@ extension IDXWire.DocumentBuilder {
     mutating func selectMethodStep(_ authenticator: IDXPolicy.Authenticator) {
         // `phone-verification-data-select-method.json`, `okta-verify-select-method-push-totp.json`.
         let isPhone = authenticator == .phone
-        var fields: [JSONValue] = [
+        var fields: [OrderedJSON] = [
             ["name": "id", "required": true, "value": .string(IDXWire.authenticatorID(authenticator)), "mutable": false]
         ]
         if isPhone {
@@ -108,7 +108,7 @@ extension IDXWire.DocumentBuilder {
                         ["name": "answer", "label": "Answer", "required": true, "secret": true], errors: errors["credentials.answer"]),
                 ], stateHandle: stateHandle, orgURL: orgURL))
         otherFactors()
-        let asked: JSONValue = ["questionKey": .string(question?.questionKey ?? ""), "question": .string(question?.question ?? "")]
+        let asked: OrderedJSON = ["questionKey": .string(question?.questionKey ?? ""), "question": .string(question?.question ?? "")]
         current = (
             "currentAuthenticatorEnrollment",
             IDXWire.with(

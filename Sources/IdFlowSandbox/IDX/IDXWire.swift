@@ -19,7 +19,7 @@ enum IDXWire {
     static let pollRefresh = 4000
 
     /// An IDX answer: the document as `application/ion+json; okta-version=1.0.0`.
-    static func response(_ document: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+    static func response(_ document: OrderedJSON, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status, headers: [.contentType: contentType, .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: document.serialized())))
@@ -40,22 +40,22 @@ enum IDXWire {
 
     /// The document for where the transaction stands; `error` adds a top-level ERROR message.
     /// `fieldErrors` puts validation messages into the fields they are about.
-    static func document(_ view: IDXView, orgURL: String, error: IDXMessage? = nil, fieldErrors: IDXFieldErrors? = nil) -> JSONValue {
+    static func document(_ view: IDXView, orgURL: String, error: IDXMessage? = nil, fieldErrors: IDXFieldErrors? = nil) -> OrderedJSON {
         var builder = DocumentBuilder(view: view, orgURL: orgURL, errors: fieldErrors?.messages ?? [:])
         builder.addStep()
         return builder.document(error: error)
     }
 
     /// A message object; without a key (as Okta sends some), no `i18n`.
-    static func message(_ message: IDXMessage) -> JSONValue {
+    static func message(_ message: IDXMessage) -> OrderedJSON {
         guard let key = message.key else {
             return .object(JSONObject([("message", .string(message.text)), ("class", .string(message.severity.rawValue))]))
         }
         return self.message(message.text, key: key, params: message.params, severity: message.severity)
     }
 
-    static func message(_ text: String, key: String, params: [JSONValue]? = nil, severity: IDXMessage.Severity = .error) -> JSONValue {
-        var i18n: [(String, JSONValue)] = [("key", .string(key))]
+    static func message(_ text: String, key: String, params: [OrderedJSON]? = nil, severity: IDXMessage.Severity = .error) -> OrderedJSON {
+        var i18n: [(String, OrderedJSON)] = [("key", .string(key))]
         if let params { i18n.append(("params", .array(params))) }
         return .object(
             JSONObject([("message", .string(text)), ("i18n", .object(JSONObject(i18n))), ("class", .string(severity.rawValue))]))
@@ -65,16 +65,16 @@ enum IDXWire {
     /// key Okta sends (okta-signin-widget's recorded mock `authenticator-verification-okta-verify-reject-push.json`,
     /// which the widget maps to "You have chosen to reject this login."). No recording of an expired push was
     /// found; the sandbox names it `api.authn.poll.error.push_timeout` after it, with the widget's text.
-    static func pushEnded(_ outcome: IDXPushOutcome) -> JSONValue {
+    static func pushEnded(_ outcome: IDXPushOutcome) -> OrderedJSON {
         switch outcome {
         case .rejected: return message("You have chosen to reject this login.", key: "api.authn.poll.error.push_rejected", params: [])
         case .expired: return message("Your push notification has expired.", key: "api.authn.poll.error.push_timeout", params: [])
         }
     }
 
-    static func userValue(_ user: IDXView.User) -> JSONValue {
+    static func userValue(_ user: IDXView.User) -> OrderedJSON {
         // Attributes the user does not have are left out rather than sent as null.
-        let profile: [(String, JSONValue)] = [
+        let profile: [(String, OrderedJSON)] = [
             ("firstName", user.firstName), ("lastName", user.lastName), ("timeZone", user.timeZone), ("locale", user.locale),
         ].compactMap { name, value in value.map { (name, .string($0)) } }
         return .object(
@@ -83,7 +83,7 @@ enum IDXWire {
 
     // MARK: Forms
 
-    static func identify(_ stateHandle: String, orgURL: String) -> JSONValue {
+    static func identify(_ stateHandle: String, orgURL: String) -> OrderedJSON {
         form(
             "identify", href: "\(orgURL)/idp/idx/identify",
             fields: [
@@ -94,10 +94,10 @@ enum IDXWire {
 
     /// `enroll-profile` (fixture `enroll-profile.json`): the `userProfile` form, every attribute required;
     /// validation messages inside the fields (fixture `error-enroll-profile-field.json`).
-    static func enrollProfile(_ stateHandle: String, orgURL: String, errors: [String: [IDXMessage]]) -> JSONValue {
+    static func enrollProfile(_ stateHandle: String, orgURL: String, errors: [String: [IDXMessage]]) -> OrderedJSON {
         let attributes: [(String, String)] = [("firstName", "First name"), ("lastName", "Last name"), ("email", "Email")]
-        let fields: [JSONValue] = attributes.map { name, label in
-            var members: [(String, JSONValue)] = [("name", .string(name)), ("label", .string(label)), ("required", true)]
+        let fields: [OrderedJSON] = attributes.map { name, label in
+            var members: [(String, OrderedJSON)] = [("name", .string(name)), ("label", .string(label)), ("required", true)]
             if let messages = errors["userProfile.\(name)"] {
                 members.append(("messages", ["type": "array", "value": .array(messages.map { message($0.text, key: $0.key ?? "") })]))
             }
@@ -114,7 +114,7 @@ enum IDXWire {
     static func passcodeForm(
         _ name: String, relatesTo: String, label: String = "Enter code", secret: Bool = false, stateHandle: String,
         orgURL: String, errors: [IDXMessage]?
-    ) -> JSONValue {
+    ) -> OrderedJSON {
         var passcode: JSONObject = ["name": "passcode", "label": .string(label)]
         if secret { passcode["secret"] = true }
         return credentialsForm(
@@ -122,8 +122,8 @@ enum IDXWire {
     }
 
     /// A form of one required `credentials` object posted to `challenge/answer`.
-    static func credentialsForm(_ name: String, relatesTo: String, fields: [JSONValue], stateHandle: String, orgURL: String)
-        -> JSONValue
+    static func credentialsForm(_ name: String, relatesTo: String, fields: [OrderedJSON], stateHandle: String, orgURL: String)
+        -> OrderedJSON
     {
         form(
             name, href: "\(orgURL)/idp/idx/challenge/answer",
@@ -132,7 +132,7 @@ enum IDXWire {
     }
 
     /// A field with its validation messages last (`{"type":"array","value":[…]}`), as the recordings place them.
-    static func field(_ field: JSONValue, errors: [IDXMessage]?) -> JSONValue {
+    static func field(_ field: OrderedJSON, errors: [IDXMessage]?) -> OrderedJSON {
         guard let errors, !errors.isEmpty else { return field }
         return with(field, ["messages": ["type": "array", "value": .array(errors.map { message($0) })]])
     }
@@ -140,11 +140,11 @@ enum IDXWire {
     /// The security question's `enroll-authenticator`: one `credentials` field whose two options are a predefined
     /// question with its answer and a custom question with its answer (`security-question-enroll.json`); a short
     /// answer's message on the `answer` field of both, with `secret` (`error-security-question-enroll-answer-too-short.json`).
-    static func securityQuestionEnrollForm(stateHandle: String, orgURL: String, errors: [String: [IDXMessage]]) -> JSONValue {
+    static func securityQuestionEnrollForm(stateHandle: String, orgURL: String, errors: [String: [IDXMessage]]) -> OrderedJSON {
         let answerErrors = errors["credentials.answer"]
         var answer: JSONObject = ["name": "answer", "label": "Answer", "required": true]
         if answerErrors != nil { answer["secret"] = true }
-        let predefined: [JSONValue] = [
+        let predefined: [OrderedJSON] = [
             field(
                 [
                     "name": "questionKey", "type": "string", "label": "Choose a security question", "required": true,
@@ -152,7 +152,7 @@ enum IDXWire {
                 ], errors: errors["credentials.questionKey"]),
             field(.object(answer), errors: answerErrors),
         ]
-        let custom: [JSONValue] = [
+        let custom: [OrderedJSON] = [
             ["name": "questionKey", "required": true, "value": .string(SecurityQuestions.customKey), "mutable": false],
             field(["name": "question", "label": "Create a security question", "required": true], errors: errors["credentials.question"]),
             field(.object(answer), errors: answerErrors),
@@ -170,7 +170,7 @@ enum IDXWire {
             ], stateHandle: stateHandle, relatesTo: ["$.currentAuthenticator"])
     }
 
-    static func challengePassword(_ stateHandle: String, orgURL: String) -> JSONValue {
+    static func challengePassword(_ stateHandle: String, orgURL: String) -> OrderedJSON {
         form(
             "challenge-authenticator", href: "\(orgURL)/idp/idx/challenge/answer",
             fields: [
@@ -182,7 +182,7 @@ enum IDXWire {
     }
 
     /// An e-mail authenticator (or enrollment) with its `resend` and `poll` forms.
-    static func withCodeActions(_ authenticator: JSONValue, stateHandle: String, orgURL: String) -> JSONValue {
+    static func withCodeActions(_ authenticator: OrderedJSON, stateHandle: String, orgURL: String) -> OrderedJSON {
         prepend(
             [
                 "resend": form("resend", href: "\(orgURL)/idp/idx/challenge/resend", fields: [], stateHandle: stateHandle),
@@ -192,7 +192,7 @@ enum IDXWire {
     }
 
     /// The form named `issue` (idx.md §6): its href is the addressed authorization server's token endpoint.
-    static func success(_ transaction: IDXTransaction, interactionCode: String, orgURL: String) -> JSONValue {
+    static func success(_ transaction: IDXTransaction, interactionCode: String, orgURL: String) -> OrderedJSON {
         [
             "rel": ["create-form"], "name": "issue",
             "href": .string("\(transaction.request.server.endpointBase(orgURL: orgURL))/token"), "method": "POST",
@@ -209,10 +209,10 @@ enum IDXWire {
 
     /// A form with its hidden, required, immutable `stateHandle` last, as in every fixture.
     static func form(
-        _ name: String, href: String, fields: [JSONValue], stateHandle: String, relatesTo: [String]? = nil, refresh: Int? = nil
-    ) -> JSONValue {
-        var members: [(String, JSONValue)] = [("rel", ["create-form"]), ("name", .string(name))]
-        if let relatesTo { members.append(("relatesTo", .array(relatesTo.map(JSONValue.string)))) }
+        _ name: String, href: String, fields: [OrderedJSON], stateHandle: String, relatesTo: [String]? = nil, refresh: Int? = nil
+    ) -> OrderedJSON {
+        var members: [(String, OrderedJSON)] = [("rel", ["create-form"]), ("name", .string(name))]
+        if let relatesTo { members.append(("relatesTo", .array(relatesTo.map(OrderedJSON.string)))) }
         members += [("href", .string(href)), ("method", "POST"), ("produces", .string(contentType))]
         if let refresh { members.append(("refresh", .int(refresh))) }
         members += [
@@ -231,7 +231,7 @@ enum IDXWire {
     // MARK: JSON helpers
 
     /// `object` with `changes` applied in place (new keys appended), and `first` put before everything else.
-    static func with(_ object: JSONValue, _ changes: JSONObject, first: JSONObject = [:]) -> JSONValue {
+    static func with(_ object: OrderedJSON, _ changes: JSONObject, first: JSONObject = [:]) -> OrderedJSON {
         var result = first
         for (key, value) in object.objectValue?.members ?? [] { result[key] = value }
         for (key, value) in changes.members { result[key] = value }
@@ -240,7 +240,7 @@ enum IDXWire {
 
     /// `object` with the members of `leading` before its own (as the recordings put `resend`/`poll` first), or right
     /// after its member `after` (`profile`, which the recordings keep first).
-    static func prepend(_ leading: JSONObject, to object: JSONValue, after: String? = nil) -> JSONValue {
+    static func prepend(_ leading: JSONObject, to object: OrderedJSON, after: String? = nil) -> OrderedJSON {
         let members = object.objectValue?.members ?? []
         guard let after, let index = members.firstIndex(where: { $0.0 == after }) else { return with(object, [:], first: leading) }
         var result = JSONObject(members[...index].map { ($0.key, $0.value) })

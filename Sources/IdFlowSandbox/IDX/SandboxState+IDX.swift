@@ -174,8 +174,8 @@ extension SandboxState {
     /// `grant_type=interaction_code`: single use, short-lived, PKCE-checked, for the client that started the
     /// interaction; the same checks and tokens as an authorization code.
     func exchangeInteractionCode(
-        _ interactionCode: String, client: OAuthClient, server: AuthorizationServer, codeVerifier: String?
-    ) throws -> TokenGrant {
+        _ interactionCode: String, client: OAuthClient, server: HostedAuthorizationServer, codeVerifier: String?
+    ) throws -> UnsignedTokens {
         guard let code = idx.interactionCodes[interactionCode], let record = oauth.authorizationCodes[code] else {
             throw OAuthErrorResponse(.badRequest, "invalid_grant", "The interaction code is invalid or has expired.")
         }

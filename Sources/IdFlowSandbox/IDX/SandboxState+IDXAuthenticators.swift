@@ -5,10 +5,10 @@ import Foundation
 /// question). Okta's own Factors API (`/api/v1/users/{id}/factors`) never shows a seed again after enrollment, and no
 /// recording of it is in the fixtures, so this is a sandbox control rather than an imitation of it.
 extension SandboxState {
-    func idxAuthenticators(idOrLogin: String) throws -> JSONValue {
+    func idxAuthenticators(idOrLogin: String) throws -> OrderedJSON {
         let user = try user(idOrLogin: idOrLogin)
         let enrollments = idx.enrollments[user.id] ?? IDXUserEnrollments()
-        var list: [JSONValue] = [["key": "okta_password", "type": "password", "id": .string(IDXWire.passwordEnrollmentID)]]
+        var list: [OrderedJSON] = [["key": "okta_password", "type": "password", "id": .string(IDXWire.passwordEnrollmentID)]]
         if !user.email.isEmpty {
             list.append(["key": "okta_email", "type": "email", "id": .string(IDXWire.emailEnrollmentID), "email": .string(user.email)])
         }

@@ -28,7 +28,7 @@ extension SandboxState {
 
     /// `enroll-profile`: a well-formed e-mail address nobody signs in with yet moves on to the authenticators;
     /// otherwise the field messages to show on `userProfile.email` (`registration.error.*`).
-    func enrollProfile(_ transaction: IDXTransaction, profile: [String: JSONValue]) -> IDXOutcome {
+    func enrollProfile(_ transaction: IDXTransaction, profile: [String: OrderedJSON]) -> IDXOutcome {
         var errors: [String: [IDXMessage]] = [:]
         for name in ["firstName", "lastName", "email"] where (profile[name]?.stringValue ?? "").isEmpty {
             errors["userProfile.\(name)", default: []].append(
@@ -81,7 +81,7 @@ extension SandboxState {
     /// enrollment form (a code sent first for e-mail and, once the number is known, for the phone); a number that is
     /// not E.164 goes back to `select-authenticator-enroll` with Okta's message; nil for an authenticator that is not
     /// (or no longer) to enroll.
-    func chooseEnrollment(_ transaction: IDXTransaction, authenticator form: JSONValue?) -> IDXOutcome? {
+    func chooseEnrollment(_ transaction: IDXTransaction, authenticator form: OrderedJSON?) -> IDXOutcome? {
         guard let enrollee = transaction.step.enrollee, let authenticator = IDXWire.authenticator(id: form?["id"]?.stringValue),
             remainingToEnroll(enrollee).authenticators.contains(authenticator)
         else { return nil }
@@ -114,7 +114,7 @@ extension SandboxState {
     /// `challenge/answer` during an enrollment: the password (the sandbox's password policy, one field message per
     /// broken rule), the e-mail or phone code, the security question and answer, or Google Authenticator's first code.
     /// Accepted, the authenticator is enrolled and the enrollment (or the sign-in) goes on.
-    func answerEnrollment(_ transaction: IDXTransaction, credentials: JSONValue?) -> IDXOutcome {
+    func answerEnrollment(_ transaction: IDXTransaction, credentials: OrderedJSON?) -> IDXOutcome {
         func text(_ name: String) -> String { credentials?[name]?.stringValue ?? "" }
         switch transaction.step {
         case .enrollPassword(.signUp(var signUp)):
@@ -210,7 +210,7 @@ extension SandboxState {
         guard let password = signUp.password else { return .next(updateStep(transaction, to: .selectEnroll(.signUp(signUp)))) }
         let created: UserRecord
         do {
-            created = try createUser(profile: signUp.profile.mapValues(JSONValue.string), password: nil, activate: false)
+            created = try createUser(profile: signUp.profile.mapValues(OrderedJSON.string), password: nil, activate: false)
         } catch {
             var restarted = transaction
             restarted.intent = "LOGIN"

@@ -107,7 +107,7 @@ extension SandboxState {
     /// `challenge/answer` at a factor or an enrollment (`answerFactor`, `answerEnrollment`), with the wrong answers to
     /// a secret counted (`SandboxState+CodeAttempts.swift`): the one that reaches the limit, and any answer once the
     /// user has none left, ends the transaction with `factorSuspended`.
-    func answerChallenge(_ transaction: IDXTransaction, credentials: JSONValue?) -> IDXOutcome {
+    func answerChallenge(_ transaction: IDXTransaction, credentials: OrderedJSON?) -> IDXOutcome {
         let step = transaction.step
         let userId = step.userId
         guard !step.checksSecret || !codeAttemptsExhausted(userId: userId) else { return endForFailures(transaction) }
@@ -135,7 +135,7 @@ extension SandboxState {
 
     /// `challenge/answer` during a sign-in's factor: the right code, answer or TOTP code counts the factor and goes on
     /// (`continueSignIn`); anything else leaves the step as it was with a message on the field.
-    func answerFactor(_ transaction: IDXTransaction, credentials: JSONValue?) -> IDXOutcome {
+    func answerFactor(_ transaction: IDXTransaction, credentials: OrderedJSON?) -> IDXOutcome {
         func text(_ name: String) -> String { credentials?[name]?.stringValue ?? "" }
         switch transaction.step {
         case .challengeCode(var progress, let code):

@@ -27,7 +27,7 @@ struct AuthorizeController {
     }
 
     @Sendable func authorize(
-        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+        _ request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
     ) async throws -> Response {
         let query = request.queryParameters
         guard let clientID = query["client_id"], let client = state.configuration.oauthClients.first(where: { $0.id == clientID })
@@ -62,7 +62,7 @@ struct AuthorizeController {
 
     /// The checks after client and redirect URI, in Okta's order.
     static func validate(
-        _ query: FormParameters, server: AuthorizationServer, client: OAuthClient, redirectURI: String, mode: ResponseMode
+        _ query: FormParameters, server: HostedAuthorizationServer, client: OAuthClient, redirectURI: String, mode: ResponseMode
     ) throws -> AuthorizeRequest {
         guard query["response_type"] == "code" else {
             throw RedirectedError(
@@ -104,7 +104,7 @@ struct AuthorizeController {
 
     /// The requested scopes, each once and in order, checked as Okta checks them at `/authorize` and at
     /// `/device/authorize`: at least one, all offered by `server`, `openid` among them.
-    static func requestedScopes(_ raw: String?, server: AuthorizationServer) throws(RedirectedError) -> [String] {
+    static func requestedScopes(_ raw: String?, server: HostedAuthorizationServer) throws(RedirectedError) -> [String] {
         var scopes: [String] = []
         for scope in (raw ?? "").split(separator: " ").map(String.init) where !scopes.contains(scope) {
             scopes.append(scope)
@@ -133,7 +133,7 @@ struct AuthorizeController {
 
     /// Who is signing in: a `sessionToken` from Authn, the `sid` browser session, or the form.
     private func authenticate(
-        _ request: Request, _ authorizeRequest: AuthorizeRequest, server: AuthorizationServer, prompt: Set<String>
+        _ request: Request, _ authorizeRequest: AuthorizeRequest, server: HostedAuthorizationServer, prompt: Set<String>
     ) async throws -> Response {
         if let sessionToken = request.queryParameters["sessionToken"] {
             if let grant = await state.consumeSessionToken(sessionToken) {
@@ -160,7 +160,7 @@ struct AuthorizeController {
     /// `POST …/v1/authorize/signin` (form: `txn`, `username`, `password`). Bad credentials show
     /// the page again (200, with a message); good ones redirect with the code and set `sid`.
     @Sendable func signIn(
-        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+        _ request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
     ) async throws -> Response {
         var request = request
         let form = try await request.formBody(context: context)
@@ -191,7 +191,7 @@ struct AuthorizeController {
             headers: sid.map(Self.sessionCookieHeader) ?? [:])
     }
 
-    private func signInAction(_ server: AuthorizationServer) async -> String {
+    private func signInAction(_ server: HostedAuthorizationServer) async -> String {
         server.endpointBase(orgURL: await state.orgURL) + "/authorize/signin"
     }
 

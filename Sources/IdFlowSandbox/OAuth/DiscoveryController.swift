@@ -9,11 +9,11 @@ struct DiscoveryController {
             .json(DiscoveryWire.openIDConfiguration(.org, orgURL: await state.orgURL))
         }
         routes.get("/oauth2/:asId/.well-known/openid-configuration") { _, context in
-            let server = try AuthorizationServer(id: context.parameters.get("asId"))
+            let server = try HostedAuthorizationServer(id: context.parameters.get("asId"))
             return .json(DiscoveryWire.openIDConfiguration(server, orgURL: await state.orgURL))
         }
         routes.get("/oauth2/:asId/.well-known/oauth-authorization-server") { _, context in
-            let server = try AuthorizationServer(id: context.parameters.get("asId"))
+            let server = try HostedAuthorizationServer(id: context.parameters.get("asId"))
             return .json(DiscoveryWire.authorizationServerMetadata(server, orgURL: await state.orgURL))
         }
         routes.oauth("/keys", .get, use: keys)
@@ -21,7 +21,7 @@ struct DiscoveryController {
 
     /// `{"keys":[…]}` with the one RS256 key; cacheable, as Okta's is.
     @Sendable func keys(
-        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+        _ request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
     ) async throws -> Response {
         let key = try await state.signingKey()
         var response = Response.json(["keys": [key.jwk]])

@@ -3,9 +3,9 @@
 /// what the sandbox actually supports (code flow, device grant, S256, RS256, query/fragment/form_post);
 /// endpoints it does not implement (PAR, registration, CIBA) are listed for shape and answer 404.
 enum DiscoveryWire {
-    static let authMethods: JSONValue = ["client_secret_basic", "client_secret_post", "none"]
-    static let signingAlgorithms: JSONValue = ["RS256"]
-    static let grantTypes: JSONValue = ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]
+    static let authMethods: OrderedJSON = ["client_secret_basic", "client_secret_post", "none"]
+    static let signingAlgorithms: OrderedJSON = ["RS256"]
+    static let grantTypes: OrderedJSON = ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]
 
     static let oidcClaims: [String] = [
         "iss", "ver", "sub", "aud", "iat", "exp", "jti", "auth_time", "amr", "idp", "nonce", "name", "nickname",
@@ -16,7 +16,7 @@ enum DiscoveryWire {
     static let accessTokenClaims: [String] = ["ver", "jti", "iss", "aud", "iat", "exp", "cid", "uid", "scp", "sub"]
 
     /// `{issuer}/.well-known/openid-configuration`, for the org AS or a custom AS.
-    static func openIDConfiguration(_ server: AuthorizationServer, orgURL: String) -> JSONValue {
+    static func openIDConfiguration(_ server: HostedAuthorizationServer, orgURL: String) -> OrderedJSON {
         let issuer = server.issuer(orgURL: orgURL)
         let base = server.endpointBase(orgURL: orgURL)
         var document: JSONObject = ["authorization_endpoint": .string("\(base)/authorize")]
@@ -24,7 +24,7 @@ enum DiscoveryWire {
             document["backchannel_authentication_request_signing_alg_values_supported"] = signingAlgorithms
             document["backchannel_token_delivery_modes_supported"] = ["poll"]
         }
-        document["claims_supported"] = .array(oidcClaims.map(JSONValue.string))
+        document["claims_supported"] = .array(oidcClaims.map(OrderedJSON.string))
         document["code_challenge_methods_supported"] = ["S256"]
         document["device_authorization_endpoint"] = .string("\(base)/device/authorize")
         if case .custom = server { document["dpop_signing_alg_values_supported"] = signingAlgorithms }
@@ -43,7 +43,7 @@ enum DiscoveryWire {
         document["response_types_supported"] = ["code"]
         document["revocation_endpoint"] = .string("\(base)/revoke")
         document["revocation_endpoint_auth_methods_supported"] = authMethods
-        document["scopes_supported"] = .array(server.scopesSupported.map(JSONValue.string))
+        document["scopes_supported"] = .array(server.scopesSupported.map(OrderedJSON.string))
         document["subject_types_supported"] = ["public"]
         document["token_endpoint"] = .string("\(base)/token")
         document["token_endpoint_auth_methods_supported"] = authMethods
@@ -52,7 +52,7 @@ enum DiscoveryWire {
     }
 
     /// `{issuer}/.well-known/oauth-authorization-server` (custom authorization servers only).
-    static func authorizationServerMetadata(_ server: AuthorizationServer, orgURL: String) -> JSONValue {
+    static func authorizationServerMetadata(_ server: HostedAuthorizationServer, orgURL: String) -> OrderedJSON {
         let base = server.endpointBase(orgURL: orgURL)
         return [
             "issuer": .string(server.issuer(orgURL: orgURL)),
@@ -64,9 +64,9 @@ enum DiscoveryWire {
             "response_modes_supported": ["query", "fragment", "form_post"],
             "grant_types_supported": grantTypes,
             "subject_types_supported": ["public"],
-            "scopes_supported": .array(server.scopesSupported.map(JSONValue.string)),
+            "scopes_supported": .array(server.scopesSupported.map(OrderedJSON.string)),
             "token_endpoint_auth_methods_supported": authMethods,
-            "claims_supported": .array(accessTokenClaims.map(JSONValue.string)),
+            "claims_supported": .array(accessTokenClaims.map(OrderedJSON.string)),
             "code_challenge_methods_supported": ["S256"],
             "introspection_endpoint": .string("\(base)/introspect"),
             "introspection_endpoint_auth_methods_supported": authMethods,

@@ -1,10 +1,10 @@
 /// The authorization servers the sandbox serves: the org AS (issuer `{org}`, endpoints under
 /// `/oauth2/v1`) and the custom AS `default` (issuer `{org}/oauth2/default`).
 ///
-/// IdFlowCore has an `AuthorizationServer` too: the same thing seen from the client (a discovered
-/// issuer and its keys). The two never meet in one file, since the sandbox does not import the core
-/// (DESIGN.md: each side keeps its own types so that neither can hide the other's wire mistakes).
-enum AuthorizationServer: Sendable, Equatable {
+/// The client's `AuthorizationServer` is the same thing seen from the client (a discovered issuer and
+/// its keys); this one is an issuer the sandbox hosts, hence its name. The sandbox does not import the
+/// core (DESIGN.md: each side keeps its own types so that neither can hide the other's wire mistakes).
+enum HostedAuthorizationServer: Sendable, Equatable {
     case org
     case custom(String)
 

@@ -11,7 +11,7 @@ struct LogoutController {
     }
 
     @Sendable func logout(
-        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+        _ request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
     ) async throws -> Response {
         let query = request.queryParameters
         guard let hint = query["id_token_hint"], !hint.isEmpty else {

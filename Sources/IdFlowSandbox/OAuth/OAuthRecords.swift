@@ -9,7 +9,7 @@ enum ResponseMode: String, Sendable {
 
 /// A validated `/authorize` request: everything the code will be bound to.
 struct AuthorizeRequest: Sendable {
-    let server: AuthorizationServer
+    let server: HostedAuthorizationServer
     let client: OAuthClient
     let redirectURI: String
     let scopes: [String]
@@ -47,7 +47,7 @@ struct BrowserSession: Sendable {
 /// after the grace period, code replay, revoking a refresh token) kills all of them at once.
 struct TokenFamily: Sendable {
     let id: String
-    let server: AuthorizationServer
+    let server: HostedAuthorizationServer
     let clientId: String
     let userId: String
     /// The scopes granted at `/authorize`; a refresh may ask for a subset.
@@ -75,8 +75,9 @@ struct RefreshTokenRecord: Sendable {
     var revoked = false
 }
 
-/// Tokens ready to be signed: the state decides, the controller signs (outside the actor).
-struct TokenGrant: Sendable {
+/// Tokens ready to be signed: the state decides, the controller signs (outside the actor). Not the client's
+/// `TokenGrant`, which is a grant's request as the client posts it.
+struct UnsignedTokens: Sendable {
     var accessToken: AccessTokenClaims
     var idToken: IDTokenClaims?
     let refreshToken: String?

@@ -47,7 +47,7 @@ extension SandboxState {
 
     /// The sign-in form's POST: good credentials consume the `txn`, start a browser session and
     /// issue a code; bad ones leave the `txn` alive for another try.
-    func completeSignIn(txn: String, server: AuthorizationServer, username: String, password: String) -> SignInResult {
+    func completeSignIn(txn: String, server: HostedAuthorizationServer, username: String, password: String) -> SignInResult {
         guard let pending = oauth.pendingAuthorizations[txn], pending.expiresAt > clock.now, pending.request.server == server
         else {
             oauth.pendingAuthorizations[txn] = nil
@@ -100,8 +100,8 @@ extension SandboxState {
 
     /// `grant_type=authorization_code`. A replayed code also revokes what it produced the first time.
     func exchangeCode(
-        _ code: String, client: OAuthClient, server: AuthorizationServer, redirectURI: String?, codeVerifier: String?
-    ) throws -> TokenGrant {
+        _ code: String, client: OAuthClient, server: HostedAuthorizationServer, redirectURI: String?, codeVerifier: String?
+    ) throws -> UnsignedTokens {
         noteRecordActivity()
         guard var record = oauth.authorizationCodes[code] else { throw Self.invalidCode }
         if record.used {
@@ -142,8 +142,8 @@ extension SandboxState {
     /// A refresh whose `scope` leaves out `offline_access` gets no successor (as at Okta), so it must
     /// not rotate either: the presented token stays the client's only one and keeps working.
     func refresh(
-        _ token: String, client: OAuthClient, server: AuthorizationServer, requestedScopes: [String]?
-    ) throws -> TokenGrant {
+        _ token: String, client: OAuthClient, server: HostedAuthorizationServer, requestedScopes: [String]?
+    ) throws -> UnsignedTokens {
         noteRecordActivity()
         let now = clock.now
         guard var record = oauth.refreshTokens[token], !record.revoked, var family = oauth.tokenFamilies[record.familyID],
@@ -172,7 +172,7 @@ extension SandboxState {
 
     /// Builds the claims of a token response and records the tokens. A refresh token is issued
     /// only with `offline_access`, an ID token only with `openid`.
-    func makeGrant(family: TokenFamily, scopes: [String], nonce: String?) -> TokenGrant {
+    func makeGrant(family: TokenFamily, scopes: [String], nonce: String?) -> UnsignedTokens {
         let now = clock.now
         let iat = Int(now.timeIntervalSince1970)
         let user = directory.users[family.userId]!
@@ -203,7 +203,7 @@ extension SandboxState {
             oauth.refreshTokens[token] = RefreshTokenRecord(familyID: family.id, lastUsed: now)
             refreshToken = token
         }
-        return TokenGrant(
+        return UnsignedTokens(
             accessToken: access, idToken: idToken, refreshToken: refreshToken, scopes: scopes, expiresIn: lifetime)
     }
 
@@ -228,7 +228,7 @@ extension SandboxState {
     /// its family), not expired by the sandbox clock, and from this authorization server. An expired, reset or
     /// locked password does not end the user's tokens (Okta revokes them on suspend and deactivate, not there): a
     /// phone must still answer the push that comes before PASSWORD_EXPIRED.
-    func activeAccessToken(_ claims: AccessTokenClaims, server: AuthorizationServer) -> UserRecord? {
+    func activeAccessToken(_ claims: AccessTokenClaims, server: HostedAuthorizationServer) -> UserRecord? {
         guard let record = oauth.accessTokens[claims.jti], !record.revoked, record.expiresAt > clock.now,
             let family = oauth.tokenFamilies[record.familyID], !family.revoked, family.server == server,
             let user = directory.users[family.userId], Self.tokenHoldingStatuses.contains(user.status)
@@ -237,7 +237,7 @@ extension SandboxState {
     }
 
     /// An active refresh token's family, user and idle-expiry time, for introspection.
-    func activeRefreshToken(_ token: String, server: AuthorizationServer) -> (TokenFamily, UserRecord, Date)? {
+    func activeRefreshToken(_ token: String, server: HostedAuthorizationServer) -> (TokenFamily, UserRecord, Date)? {
         let now = clock.now
         guard let record = oauth.refreshTokens[token], !record.revoked,
             let family = oauth.tokenFamilies[record.familyID], !family.revoked, family.server == server,

@@ -11,7 +11,7 @@ struct SigningKey: Sendable {
     /// The RFC 7638 thumbprint of the public key, base64url: stable for the key and unique per key.
     let kid: String
     /// The public half as served by `/v1/keys`.
-    let jwk: JSONValue
+    let jwk: OrderedJSON
     let keys: JWTKeyCollection
 
     /// Makes a fresh 2048-bit key.
@@ -24,7 +24,7 @@ struct SigningKey: Sendable {
         let kid = Data(SHA256.hash(data: Data(thumbprintInput.utf8))).base64URLEncoded
         let keys = JWTKeyCollection()
         await keys.add(rsa: privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
-        let jwk: JSONValue = [
+        let jwk: OrderedJSON = [
             "kty": "RSA", "alg": "RS256", "kid": .string(kid), "use": "sig", "e": .string(e), "n": .string(n),
         ]
         return SigningKey(kid: kid, jwk: jwk, keys: keys)

@@ -42,7 +42,7 @@ struct TokenConfirmation: Codable, Sendable, Equatable {
     }
 
     /// The same members, for introspection.
-    var json: JSONValue {
+    var json: OrderedJSON {
         var object: JSONObject = [:]
         if let certificateThumbprint { object["x5t#S256"] = .string(certificateThumbprint) }
         if let keyThumbprint { object["jkt"] = .string(keyThumbprint) }

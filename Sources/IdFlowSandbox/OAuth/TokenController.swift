@@ -44,7 +44,7 @@ struct TokenController {
     /// `client_credentials` is `ClientCredentialsGrant`'s. A client in `dpopBoundAccessTokens` must send a DPoP
     /// proof with every grant, and gets tokens bound to its key (`token_type` DPoP).
     @Sendable func token(
-        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+        _ request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
     ) async throws -> Response {
         var request = request
         let parsed = try await request.formBody(context: context)
@@ -56,7 +56,7 @@ struct TokenController {
             state.configuration.dpopBoundAccessTokens.contains(client.id)
             ? try await TokenEndpointDPoP.proof(of: request, state: state) : nil
         let dpopThumbprint = dpopProof?.thumbprint
-        var grant: TokenGrant
+        var grant: UnsignedTokens
         switch form["grant_type"] {
         case "authorization_code":
             let code = try Required.value(form["code"], else: OAuthErrorResponse.missingParameter("code"))
@@ -116,22 +116,22 @@ struct TokenController {
     /// The jwt-bearer grant of a push authenticator (devices.md §7b): an ES256 assertion signed by
     /// the enrollment's proof-of-possession key buys an access token with maintenance scopes.
     private func maintenanceGrant(
-        _ form: FormParameters, client: OAuthClient, server: AuthorizationServer
-    ) async throws -> TokenGrant {
+        _ form: FormParameters, client: OAuthClient, server: HostedAuthorizationServer
+    ) async throws -> UnsignedTokens {
         let assertion = try Required.text(form["assertion"], else: OAuthErrorResponse.missingParameter("assertion"))
         do {
-            let header = try DeviceJWT.header(of: assertion)
+            let header = try DeviceJWTVerifier.header(of: assertion)
             let (key, enrollment) = try await state.assertionKey(kid: header.kid)
-            let claims = try await DeviceJWT.verify(assertion, with: key.publicKey, kid: key.kid, as: DeviceAssertionClaims.self)
+            let claims = try await DeviceJWTVerifier.verify(assertion, with: key.publicKey, kid: key.kid, as: DeviceAssertionClaims.self)
             let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) }
             return try await state.maintenanceGrant(claims, enrollment: enrollment, client: client, server: server, scopes: scopes)
-        } catch let error as DeviceJWT.Rejected {
+        } catch let error as DeviceJWTVerifier.Rejected {
             throw SandboxState.invalidAssertion(error.reason)
         }
     }
 
     /// Signs a grant's tokens with the signing key: the access token, and the ID token bound to it by `at_hash`.
-    static func sign(_ grant: TokenGrant, state: SandboxState) async throws -> (accessToken: String, idToken: String?) {
+    static func sign(_ grant: UnsignedTokens, state: SandboxState) async throws -> (accessToken: String, idToken: String?) {
         let key = try await state.signingKey()
         let accessToken = try await key.sign(grant.accessToken)
         guard var idToken = grant.idToken else { return (accessToken, nil) }
@@ -149,7 +149,7 @@ struct TokenController {
 
     /// `{"active":false}` or the active token's metadata (access or refresh token).
     @Sendable func introspect(
-        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+        _ request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
     ) async throws -> Response {
         let (form, client) = try await authenticatedForm(request, context: context)
         let token = try Self.requiredToken(form)
@@ -180,7 +180,7 @@ struct TokenController {
 
     /// 200 with an empty body, even for an unknown token; a refresh token takes its family with it.
     @Sendable func revoke(
-        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+        _ request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
     ) async throws -> Response {
         let (form, client) = try await authenticatedForm(request, context: context)
         let token = try Self.requiredToken(form)

@@ -20,7 +20,7 @@ struct UserInfoController {
 
     /// Claims by granted scope: always `sub`; `profile` adds names, `email` adds the address.
     @Sendable func userInfo(
-        _ request: Request, context: SandboxRequestContext, server: AuthorizationServer
+        _ request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
     ) async throws -> Response {
         guard let (usesDPoP, token) = UserTokenBinding.credentials(request.headers[.authorization]) else {
             throw Self.invalidToken

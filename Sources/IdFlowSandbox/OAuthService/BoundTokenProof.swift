@@ -9,7 +9,7 @@ enum BoundTokenProof {
     enum Refusal: Error {
         /// No `DPoP` header.
         case missing
-        case rejected(DPoPProof.Rejected)
+        case rejected(VerifiedDPoPProof.Rejected)
         /// The proof lacks the current nonce, which is this value.
         case nonce(String)
     }
@@ -19,14 +19,14 @@ enum BoundTokenProof {
     ) async throws(Refusal) {
         let header: String?
         do {
-            header = try DPoPProof.header(of: request.headers)
+            header = try VerifiedDPoPProof.header(of: request.headers)
         } catch {
             throw .rejected(error)
         }
         guard let header else { throw .missing }
-        let proof: DPoPProof
+        let proof: VerifiedDPoPProof
         do {
-            proof = try await DPoPProof.verify(
+            proof = try await VerifiedDPoPProof.verify(
                 header, method: request.method.rawValue, urls: await state.endpointURLs(path: request.head.path ?? "/"),
                 now: await state.now, accessToken: accessToken)
         } catch {

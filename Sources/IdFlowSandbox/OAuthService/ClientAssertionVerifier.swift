@@ -3,8 +3,9 @@ import Foundation
 import URINormalization
 
 /// `private_key_jwt` (RFC 7523 §2.2) as Okta's org authorization server checks it (okta-core.md §H1): each
-/// failure is 401 `invalid_client` with the description Okta's error catalogue gives for it.
-enum ClientAssertion {
+/// failure is 401 `invalid_client` with the description Okta's error catalogue gives for it. The client's
+/// `ClientAssertion` signs assertions; this side only verifies them.
+enum ClientAssertionVerifier {
     static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
     /// The longest an assertion may live from now.
     static let maximumLifetime: TimeInterval = 3600

@@ -13,7 +13,7 @@ struct ClientCredentialsGrant {
 
     static let grantType = "client_credentials"
 
-    static let orgServerNeedsPrivateKeyJWT = ClientAssertion.invalid(
+    static let orgServerNeedsPrivateKeyJWT = ClientAssertionVerifier.invalid(
         "Client Credentials requests to the Org Authorization Server must use the private_key_jwt token_endpoint_auth_method.")
     static let noScopes = OAuthErrorResponse(.badRequest, "invalid_scope", "No scopes were requested.")
     static let openIDScope = OAuthErrorResponse(.badRequest, "invalid_scope", "Cannot request 'openid' scopes using client credentials.")
@@ -39,7 +39,7 @@ struct ClientCredentialsGrant {
         let requiresDPoP: Bool
     }
 
-    func respond(form: FormParameters, request: Request, context: SandboxRequestContext, server: AuthorizationServer) async throws
+    func respond(form: FormParameters, request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer) async throws
         -> Response
     {
         let caller = try await authenticate(form: form, request: request, context: context, server: server)
@@ -64,19 +64,19 @@ struct ClientCredentialsGrant {
     }
 
     /// The client assertion at either server; a client secret only at the default one.
-    private func authenticate(form: FormParameters, request: Request, context: SandboxRequestContext, server: AuthorizationServer)
+    private func authenticate(form: FormParameters, request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer)
         async throws -> Caller
     {
         if let assertion = form["client_assertion"] {
-            guard form["client_assertion_type"] == ClientAssertion.type else { throw ClientAssertion.invalidType }
+            guard form["client_assertion_type"] == ClientAssertionVerifier.type else { throw ClientAssertionVerifier.invalidType }
             let registry = try await state.serviceAppRegistry()
             let tokenURLs = await state.endpointURLs(path: request.head.path ?? "/")
-            let (app, jti, expiresAt) = try await ClientAssertion.verify(
+            let (app, jti, expiresAt) = try await ClientAssertionVerifier.verify(
                 assertion, registry: registry, tokenURLs: tokenURLs, now: await state.now)
-            if let formID = form["client_id"], formID != app.clientId { throw ClientAssertion.unknownIssuer }
-            let replayID = ClientAssertion.replayID(jti: jti, assertion: assertion)
+            if let formID = form["client_id"], formID != app.clientId { throw ClientAssertionVerifier.unknownIssuer }
+            let replayID = ClientAssertionVerifier.replayID(jti: jti, assertion: assertion)
             guard await state.consumeAssertionID(replayID, clientId: app.clientId, expiresAt: expiresAt) else {
-                throw ClientAssertion.replayed
+                throw ClientAssertionVerifier.replayed
             }
             let grantable = server == .org ? app.scopes : Self.customServerScopes
             return Caller(clientId: app.clientId, grantable: grantable, requiresDPoP: app.requireDPoP)
@@ -91,7 +91,7 @@ struct ClientCredentialsGrant {
     }
 
     /// The requested scopes the caller holds, in the order asked; refusals as §H1 lists them.
-    static func grantedScopes(requested: String?, grantable: [String], server: AuthorizationServer) throws -> [String] {
+    static func grantedScopes(requested: String?, grantable: [String], server: HostedAuthorizationServer) throws -> [String] {
         let scopes = (requested ?? "").split(separator: " ").map(String.init)
         guard !scopes.isEmpty else { throw noScopes }
         if scopes.contains("openid") { throw openIDScope }

@@ -2,11 +2,13 @@ import Foundation
 
 /// The server nonce of RFC 9449 §8: one current value, rotated on the sandbox clock, with the previous one still
 /// accepted, as Okta rotates daily and accepts older nonces for a while (okta-core.md §H4). A client that keeps
-/// the nonce it was given is therefore challenged once per rotation, never on every request.
-struct DPoPNonces: Sendable {
+/// the nonce it was given is therefore challenged once per rotation, never on every request. The nonces the server
+/// issues, hence the name; the client's `DPoPNonces` is where it keeps the ones
+/// servers gave it.
+struct DPoPNonceRotation: Sendable {
     static let rotationInterval: TimeInterval = 24 * 3600
 
-    private(set) var current = DPoPNonces.make()
+    private(set) var current = DPoPNonceRotation.make()
     private(set) var previous: String?
     private(set) var issuedAt: Date?
 

@@ -39,7 +39,7 @@ struct ManagementAPIAuthorization {
             resource: request.uri.path)
         let proofHeader: String?
         do {
-            proofHeader = try DPoPProof.header(of: request.headers)
+            proofHeader = try VerifiedDPoPProof.header(of: request.headers)
         } catch {
             throw challenge.refusing(.badRequest, "invalid_dpop_proof", error.description)
         }

@@ -12,7 +12,7 @@ struct OAuthServiceStore: Sendable {
     /// Accepted client assertions' `jti`s (per client) until their `exp`, and DPoP proofs' until they are too old.
     var usedClientAssertionIDs: [String: Date] = [:]
     var usedDPoPProofIDs: [String: Date] = [:]
-    var dpopNonces = DPoPNonces()
+    var dpopNonces = DPoPNonceRotation()
     /// Client-credentials access tokens by `jti`.
     var accessTokens: [String: ServiceAccessTokenRecord] = [:]
     /// Each issued client-credentials token's value → its `jti` (`rememberServiceAccessToken`).

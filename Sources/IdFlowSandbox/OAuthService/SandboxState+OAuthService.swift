@@ -35,7 +35,7 @@ extension SandboxState {
     }
 
     /// The nonce a proof must carry, when `proof` lacks a current one (RFC 9449 §8); nil when it has it.
-    func missingDPoPNonce(_ proof: DPoPProof) -> String? {
+    func missingDPoPNonce(_ proof: VerifiedDPoPProof) -> String? {
         let now = clock.now
         return oauthService.dpopNonces.accepts(proof.nonce, now: now) ? nil : oauthService.dpopNonces.value(now: now)
     }
@@ -46,26 +46,27 @@ extension SandboxState {
     }
 
     /// Records a proof's `jti` for as long as the proof could still be accepted; false when it was seen before.
-    func consumeDPoPProofID(_ proof: DPoPProof) -> Bool {
+    func consumeDPoPProofID(_ proof: VerifiedDPoPProof) -> Bool {
         guard !hasSeenDPoPProofID(proof) else { return false }
         noteRecordActivity()
-        oauthService.usedDPoPProofIDs[Self.replayKey(proof)] = max(proof.iat, clock.now) + DPoPProof.maximumAge + DPoPProof.clockSkew
+        oauthService.usedDPoPProofIDs[Self.replayKey(proof)] =
+            max(proof.iat, clock.now) + VerifiedDPoPProof.maximumAge + VerifiedDPoPProof.clockSkew
         return true
     }
 
     /// Whether a proof's `jti` was recorded and could still be replayed; records nothing, so a request can be
     /// refused early for a replay and still record its `jti` only once its grant has succeeded.
-    func hasSeenDPoPProofID(_ proof: DPoPProof) -> Bool {
+    func hasSeenDPoPProofID(_ proof: VerifiedDPoPProof) -> Bool {
         oauthService.usedDPoPProofIDs[Self.replayKey(proof)].map { $0 > clock.now } ?? false
     }
 
-    private static func replayKey(_ proof: DPoPProof) -> String {
+    private static func replayKey(_ proof: VerifiedDPoPProof) -> String {
         proof.thumbprint + " " + proof.jti
     }
 
     /// Mints the claims of a client-credentials token and records it.
     func issueServiceAccessToken(
-        clientId: String, scopes: [String], server: AuthorizationServer, dpopThumbprint: String?
+        clientId: String, scopes: [String], server: HostedAuthorizationServer, dpopThumbprint: String?
     ) -> ServiceAccessTokenClaims {
         noteRecordActivity()
         let now = clock.now
@@ -87,17 +88,17 @@ extension SandboxState {
     }
 
     /// The record of a token presented as it was issued, if it is unexpired on the sandbox clock and from `server`.
-    func activeServiceAccessToken(value: String, server: AuthorizationServer) -> ServiceAccessTokenRecord? {
+    func activeServiceAccessToken(value: String, server: HostedAuthorizationServer) -> ServiceAccessTokenRecord? {
         oauthService.accessTokenIDs[value].flatMap { activeServiceAccessToken(id: $0, server: server) }
     }
 
     /// The record of a signed client-credentials token, if it is known, unexpired on the sandbox clock and from
     /// `server`.
-    func activeServiceAccessToken(_ claims: ServiceAccessTokenClaims, server: AuthorizationServer) -> ServiceAccessTokenRecord? {
+    func activeServiceAccessToken(_ claims: ServiceAccessTokenClaims, server: HostedAuthorizationServer) -> ServiceAccessTokenRecord? {
         activeServiceAccessToken(id: claims.jti, server: server).flatMap { $0.clientId == claims.cid ? $0 : nil }
     }
 
-    private func activeServiceAccessToken(id jti: String, server: AuthorizationServer) -> ServiceAccessTokenRecord? {
+    private func activeServiceAccessToken(id jti: String, server: HostedAuthorizationServer) -> ServiceAccessTokenRecord? {
         guard let record = oauthService.accessTokens[jti], record.expiresAt > clock.now, record.server == server else { return nil }
         return record
     }

@@ -4,7 +4,7 @@ import Foundation
 /// is valid, until when on the sandbox clock, and the DPoP key it is bound to.
 struct ServiceAccessTokenRecord: Sendable {
     let clientId: String
-    let server: AuthorizationServer
+    let server: HostedAuthorizationServer
     let scopes: [String]
     let expiresAt: Date
     let dpopThumbprint: String?

@@ -55,10 +55,10 @@ public struct ServiceAppInfo: Codable, Sendable, Equatable {
         self.scopes = scopes
     }
 
-    var json: JSONValue {
+    var json: OrderedJSON {
         [
             "clientId": .string(clientId), "privateKeyFile": .string(privateKeyFile), "keyId": .string(keyId),
-            "scopes": .array(scopes.map(JSONValue.string)),
+            "scopes": .array(scopes.map(OrderedJSON.string)),
         ]
     }
 }

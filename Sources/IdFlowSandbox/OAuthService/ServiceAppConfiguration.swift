@@ -58,7 +58,7 @@ public struct ServiceAppConfiguration: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         clientId = try container.decode(String.self, forKey: .clientId)
         publicKey = try container.decodeIfPresent(String.self, forKey: .publicKey)
-        if let document = try container.decodeIfPresent(JSONValue.self, forKey: .jwks) {
+        if let document = try container.decodeIfPresent(OrderedJSON.self, forKey: .jwks) {
             jwks = document.serialized()
         }
         keyId = try container.decodeIfPresent(String.self, forKey: .keyId)

@@ -19,7 +19,7 @@ struct ServiceAccessTokenClaims: JWTPayload, Equatable {
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// The claims of a client assertion (RFC 7523 §3) the sandbox reads; each is checked by `ClientAssertion`.
+/// The claims of a client assertion (RFC 7523 §3) the sandbox reads; each is checked by `ClientAssertionVerifier`.
 struct ClientAssertionClaims: JWTPayload {
     var iss: String?
     var sub: String?

@@ -6,7 +6,7 @@ import Hummingbird
 /// without one gets 400 `use_dpop_nonce` and a `dpop-nonce` header), a replayed `jti` is refused, and the answer
 /// is the thumbprint the tokens are bound to. Every refusal is 400 `invalid_dpop_proof` with Okta's description.
 enum TokenEndpointDPoP {
-    static func refusal(_ rejected: DPoPProof.Rejected) -> OAuthErrorResponse {
+    static func refusal(_ rejected: VerifiedDPoPProof.Rejected) -> OAuthErrorResponse {
         OAuthErrorResponse(.badRequest, "invalid_dpop_proof", rejected.description)
     }
 
@@ -27,17 +27,17 @@ enum TokenEndpointDPoP {
     /// The request's proof, verified, with the current nonce and a `jti` not seen before, but not yet recorded:
     /// the `jti` is recorded (`consume`) only once the grant has succeeded, so requests that fail their grant
     /// store nothing. Throws the OAuth error that refuses it, a missing proof included.
-    static func proof(of request: Request, state: SandboxState) async throws -> DPoPProof {
+    static func proof(of request: Request, state: SandboxState) async throws -> VerifiedDPoPProof {
         let header: String?
         do {
-            header = try DPoPProof.header(of: request.headers)
+            header = try VerifiedDPoPProof.header(of: request.headers)
         } catch {
             throw refusal(error)
         }
         guard let header else { throw refusal(.missing) }
-        let proof: DPoPProof
+        let proof: VerifiedDPoPProof
         do {
-            proof = try await DPoPProof.verify(
+            proof = try await VerifiedDPoPProof.verify(
                 header, method: request.method.rawValue, urls: await state.endpointURLs(path: request.head.path ?? "/"),
                 now: await state.now)
         } catch {
@@ -49,7 +49,7 @@ enum TokenEndpointDPoP {
     }
 
     /// Records the proof's `jti`; refuses it when another request recorded it since `proof` checked it.
-    static func consume(_ proof: DPoPProof, state: SandboxState) async throws {
+    static func consume(_ proof: VerifiedDPoPProof, state: SandboxState) async throws {
         guard await state.consumeDPoPProofID(proof) else { throw refusal(.replayed) }
     }
 }

@@ -6,7 +6,9 @@ import URINormalization
 /// A DPoP proof (RFC 9449 §4) that passed every stateless check: `typ`, an asymmetric `alg` that fits a public
 /// `jwk`, the signature, `htm`, `htu`, the `iat` window and, on a resource call, `ath`. Replay and the nonce
 /// depend on what the sandbox remembers and are `SandboxState.accept(_:requireNonce:)`'s.
-struct DPoPProof: Sendable {
+///
+/// A proof received and checked, hence the name; the client's `DPoPProof` is one it signs.
+struct VerifiedDPoPProof: Sendable {
     /// The RFC 7638 thumbprint of the proof's key: what `cnf.jkt` of a bound token holds.
     let thumbprint: String
     let jti: String
@@ -57,7 +59,7 @@ struct DPoPProof: Sendable {
     /// required.
     static func verify(
         _ proof: String, method: String, urls: Set<String>, now: Date, accessToken: String? = nil
-    ) async throws(Rejected) -> DPoPProof {
+    ) async throws(Rejected) -> VerifiedDPoPProof {
         guard let header = CompactJWT.header(of: proof) else { throw .unparsable }
         guard header["typ"] as? String == "dpop+jwt" else { throw .type }
         guard let algorithm = header["alg"] as? String, ClientPublicKey.algorithms.contains(algorithm) else { throw .algorithm }
@@ -81,7 +83,7 @@ struct DPoPProof: Sendable {
         if let accessToken {
             guard claims.ath == Data(SHA256.hash(data: Data(accessToken.utf8))).base64URLEncoded else { throw .accessTokenHash }
         }
-        return DPoPProof(thumbprint: key.thumbprint, jti: jti, iat: issued, nonce: claims.nonce)
+        return VerifiedDPoPProof(thumbprint: key.thumbprint, jti: jti, iat: issued, nonce: claims.nonce)
     }
 
     /// RFC 9449 §4.3: `htu` is compared without its query and fragment.

@@ -6,8 +6,9 @@ import JWTKit
 /// §6c challenge response, §7b jwt-bearer assertion): parsing, key lookup and ES256 verification.
 ///
 /// jwt-kit checks the signature (raw R‖S over `b64url(header).b64url(payload)`); the claims are
-/// judged by the caller against the sandbox clock, since each kind of token has its own rules.
-enum DeviceJWT {
+/// judged by the caller against the sandbox clock, since each kind of token has its own rules. The client's
+/// `DeviceJWT` signs such tokens on the device; this side only verifies them.
+enum DeviceJWTVerifier {
     /// Why a device-signed token is refused; the text becomes the error's cause.
     struct Rejected: Error {
         let reason: String
@@ -45,7 +46,7 @@ enum DeviceJWT {
     }
 
     /// The public key of an EC P-256 JWK as devices send them (`kty`, `crv`, `x`, `y`, `kid`).
-    static func publicKey(fromJWK jwk: JSONValue, field: String) throws -> (kid: String, key: P256.Signing.PublicKey) {
+    static func publicKey(fromJWK jwk: OrderedJSON, field: String) throws -> (kid: String, key: P256.Signing.PublicKey) {
         guard let object = jwk.objectValue else {
             throw OktaErrorResponse.validation(field, causes: ["\(field): must be a JWK object"])
         }

@@ -49,7 +49,7 @@ struct PushAuthenticatorController {
     @Sendable func enroll(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let (claims, user) = try await bearer(request, context: context, anyOf: [SandboxState.manageScope])
         var request = request
-        guard let body = try await request.decodeJSONBody(JSONValue.self, context: context), body.objectValue != nil else {
+        guard let body = try await request.decodeJSONBody(OrderedJSON.self, context: context), body.objectValue != nil else {
             throw OktaErrorResponse.malformedBody
         }
         let input = try await enrollmentInput(body)
@@ -63,7 +63,7 @@ struct PushAuthenticatorController {
         // The token is checked first; which scope it needs depends on the body.
         let (claims, user) = try await bearer(request, context: context, anyOf: [])
         var request = request
-        let body = try await request.decodeJSONBody(JSONValue.self, context: context)
+        let body = try await request.decodeJSONBody(OrderedJSON.self, context: context)
         let push = try Required.value(
             body?["methods"]?["push"]?.objectValue, else: OktaErrorResponse.blank("methods.push", field: "methods"))
         var patch = EnrollmentPatch()
@@ -85,7 +85,7 @@ struct PushAuthenticatorController {
             if uv.isNull {
                 patch.userVerification = .remove
             } else {
-                let (kid, key) = try DeviceJWT.publicKey(fromJWK: uv, field: "methods.push.keys.userVerification")
+                let (kid, key) = try DeviceJWTVerifier.publicKey(fromJWK: uv, field: "methods.push.keys.userVerification")
                 patch.userVerification = .set(kid: kid, key: key)
             }
         }
@@ -116,7 +116,7 @@ struct PushAuthenticatorController {
         let claims = try await state.pendingChallengeClaims(
             enrollmentId: request.pathParameter("enrollmentId", context: context), userId: user.id)
         let key = try await state.signingKey()
-        var entries: [JSONValue] = []
+        var entries: [OrderedJSON] = []
         for challenge in claims {
             entries.append(PushAuthenticatorWire.pendingChallenge(try await key.sign(challenge, type: Self.pushBindType)))
         }
@@ -137,9 +137,9 @@ struct PushAuthenticatorController {
         }
         let token = try Required.text(body.challengeResponse, else: OktaErrorResponse.blank("challengeResponse"))
         let transactionId = request.pathParameter("transactionId", context: context)
-        let header: DeviceJWT.Header
-        do throws(DeviceJWT.Rejected) {
-            header = try DeviceJWT.header(of: token)
+        let header: DeviceJWTVerifier.Header
+        do throws(DeviceJWTVerifier.Rejected) {
+            header = try DeviceJWTVerifier.header(of: token)
         } catch {
             throw OktaErrorResponse.invalidDeviceToken(error.reason)
         }
@@ -148,8 +148,8 @@ struct PushAuthenticatorController {
         }
         let (_, key) = try await state.challengeForVerification(transactionId: transactionId, kid: header.kid)
         let claims: ChallengeResponseClaims
-        do throws(DeviceJWT.Rejected) {
-            claims = try await DeviceJWT.verify(token, with: key.publicKey, kid: key.kid, as: ChallengeResponseClaims.self)
+        do throws(DeviceJWTVerifier.Rejected) {
+            claims = try await DeviceJWTVerifier.verify(token, with: key.publicKey, kid: key.kid, as: ChallengeResponseClaims.self)
         } catch {
             throw OktaErrorResponse.invalidDeviceToken(error.reason)
         }
@@ -194,8 +194,8 @@ struct PushAuthenticatorController {
         let (challenge, status) = try await state.pushChallenge(
             transactionId: request.pathParameter("transactionId", context: context))
         return .json([
-            "status": .string(status.rawValue), "userConsent": JSONValue(challenge.userConsent),
-            "keyType": JSONValue(challenge.keyType),
+            "status": .string(status.rawValue), "userConsent": OrderedJSON(challenge.userConsent),
+            "keyType": OrderedJSON(challenge.keyType),
         ])
     }
 
@@ -231,7 +231,7 @@ struct PushAuthenticatorController {
     }
 
     /// Reads the enrollment body (devices.md §2b); a second enrollment's attestation is verified here.
-    private func enrollmentInput(_ body: JSONValue) async throws -> EnrollmentInput {
+    private func enrollmentInput(_ body: OrderedJSON) async throws -> EnrollmentInput {
         let authenticatorId = try Required.value(body["authenticatorId"]?.stringValue, else: OktaErrorResponse.blank("authenticatorId"))
         let deviceBody = try Required.value(body["device"]?.objectValue, else: OktaErrorResponse.blank("device"))
         let push = try Required.value(
@@ -244,7 +244,7 @@ struct PushAuthenticatorController {
                 throw OktaErrorResponse.validation(
                     "clientInstanceKey", causes: ["device.clientInstanceKey: required unless device.id is given"])
             }
-            let (kid, key) = try DeviceJWT.publicKey(fromJWK: jwk, field: "device.clientInstanceKey")
+            let (kid, key) = try DeviceJWTVerifier.publicKey(fromJWK: jwk, field: "device.clientInstanceKey")
             let signal = { (name: String) in deviceBody[name]?.stringValue }
             let profile = DeviceProfile(
                 displayName: signal("displayName"), platform: signal("platform"), manufacturer: signal("manufacturer"),
@@ -276,8 +276,8 @@ struct PushAuthenticatorController {
         return EnrollmentInput(
             authenticatorId: authenticatorId, device: device, pushToken: pushToken, apsEnvironment: aps,
             transactionTypes: transactionTypes,
-            proofOfPossession: try DeviceJWT.publicKey(fromJWK: pop, field: "methods.push.keys.proofOfPossession"),
-            userVerification: try uv.map { try DeviceJWT.publicKey(fromJWK: $0, field: "methods.push.keys.userVerification") })
+            proofOfPossession: try DeviceJWTVerifier.publicKey(fromJWK: pop, field: "methods.push.keys.proofOfPossession"),
+            userVerification: try uv.map { try DeviceJWTVerifier.publicKey(fromJWK: $0, field: "methods.push.keys.userVerification") })
     }
 
     /// A device already known to the org: its client-instance key must have signed the attestation.
@@ -292,19 +292,19 @@ struct PushAuthenticatorController {
         guard let known = await state.device(id: deviceId), known.clientInstanceId == clientInstanceId else {
             throw OktaErrorResponse.deviceDeleted
         }
-        do throws(DeviceJWT.Rejected) {
-            let header = try DeviceJWT.header(of: attestation)
+        do throws(DeviceJWTVerifier.Rejected) {
+            let header = try DeviceJWTVerifier.header(of: attestation)
             guard header.kid == known.clientInstanceKid, let key = await state.registeredKey(kid: header.kid) else {
-                throw DeviceJWT.Rejected("the attestation must be signed by the device's client-instance key")
+                throw DeviceJWTVerifier.Rejected("the attestation must be signed by the device's client-instance key")
             }
-            let claims = try await DeviceJWT.verify(attestation, with: key.publicKey, kid: key.kid, as: DeviceAssertionClaims.self)
+            let claims = try await DeviceJWTVerifier.verify(attestation, with: key.publicKey, kid: key.kid, as: DeviceAssertionClaims.self)
             return .existing(id: deviceId, clientInstanceId: clientInstanceId, attestation: claims)
         } catch {
             throw OktaErrorResponse.invalidDeviceToken(error.reason)
         }
     }
 
-    private static func strings(_ value: JSONValue, field: String) throws -> [String] {
+    private static func strings(_ value: OrderedJSON, field: String) throws -> [String] {
         let strings = value.arrayValue?.compactMap(\.stringValue)
         guard let strings, strings.count == value.arrayValue?.count else {
             throw OktaErrorResponse.validation(field, causes: ["\(field): must be an array of strings"])

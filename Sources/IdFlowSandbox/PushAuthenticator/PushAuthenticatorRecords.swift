@@ -12,8 +12,9 @@ public enum PushUserVerification: String, Codable, Sendable, CaseIterable {
     case required = "REQUIRED"
 }
 
-/// What a registered device key stands for (devices.md §2a).
-enum DeviceKeyRole: String, Sendable {
+/// What a `RegisteredKey` stands for (devices.md §2a); the client's `DeviceKeyRole` names the keys it
+/// generates and keeps.
+enum RegisteredKeyRole: String, Sendable {
     case clientInstance = "clientInstanceKey"
     case proofOfPossession
     case userVerification
@@ -22,7 +23,7 @@ enum DeviceKeyRole: String, Sendable {
 /// A public key registered at enrollment (or by a PATCH), found by its `kid`.
 struct RegisteredKey: Sendable {
     let kid: String
-    let role: DeviceKeyRole
+    let role: RegisteredKeyRole
     /// The enrollment it belongs to; nil for a client-instance key (it belongs to the device).
     let enrollmentId: String?
     /// The device it belongs to.
@@ -56,8 +57,9 @@ struct DeviceProfile: Sendable {
 }
 
 /// One app-authenticator enrollment (`pfd…`) with its push method (`opf…`) and its TOTP method (`ost…`), whose
-/// seed the enrollment answer hands over once (`methods.totp.sharedSecret`), as Okta Verify gets it.
-struct EnrollmentRecord: Sendable {
+/// seed the enrollment answer hands over once (`methods.totp.sharedSecret`), as Okta Verify gets it. Registered on
+/// the server, like `RegisteredKey`; the client's `EnrollmentRecord` is the device's own copy.
+struct RegisteredEnrollment: Sendable {
     let id: String
     let userId: String
     let deviceId: String

@@ -6,7 +6,7 @@ import Foundation
 /// A plain value held by `SandboxState` (see `DirectoryStore` for why).
 struct PushAuthenticatorStore: Sendable {
     var devices: [String: DeviceRecord] = [:]
-    var enrollments: [String: EnrollmentRecord] = [:]
+    var enrollments: [String: RegisteredEnrollment] = [:]
     /// Deleted enrollment ids, so a second DELETE or PATCH is E0000154 rather than "not found".
     var deletedEnrollmentIds: Set<String> = []
     /// Every registered device key by `kid` (client-instance, proof-of-possession, user-verification).

@@ -5,12 +5,12 @@ import Foundation
 /// `enrollment-response.json`, `pending-challenges.json`).
 enum PushAuthenticatorWire {
     /// `GET /.well-known/okta-organization`.
-    static func organization(orgId: String, orgURL: String) -> JSONValue {
+    static func organization(orgId: String, orgURL: String) -> OrderedJSON {
         ["id": .string(orgId), "_links": ["organization": ["href": .string(orgURL)]]]
     }
 
     /// `GET /.well-known/app-authenticator-configuration`: the org's one custom app authenticator.
-    static func configuration(orgId: String, orgURL: String, userVerification: PushUserVerification, created: Date) -> JSONValue {
+    static func configuration(orgId: String, orgURL: String, userVerification: PushUserVerification, created: Date) -> OrderedJSON {
         [
             [
                 "authenticatorId": .string(SandboxState.authenticatorId),
@@ -41,7 +41,7 @@ enum PushAuthenticatorWire {
     /// (`withSeed`), as Okta hands a seed over once. The field names are okta-devices-swift's
     /// (`EnrolledAuthenticatorModel.AuthenticatorMethods`: `id`, `type`, `sharedSecret`, `status`); MyAccount's
     /// own response model decodes `methods.push` only, so SDK clients ignore it.
-    static func enrollment(_ snapshot: EnrollmentSnapshot, orgURL: String, withSeed: Bool = false) -> JSONValue {
+    static func enrollment(_ snapshot: EnrollmentSnapshot, orgURL: String, withSeed: Bool = false) -> OrderedJSON {
         let enrollment = snapshot.enrollment
         let device = snapshot.device
         let selfURL = "\(orgURL)/idp/myaccount/app-authenticators/\(enrollment.id)"
@@ -57,11 +57,11 @@ enum PushAuthenticatorWire {
                 "created": .string(Timestamps.iso8601(device.created)),
                 "lastUpdated": .string(Timestamps.iso8601(device.lastUpdated)),
                 "profile": [
-                    "displayName": JSONValue(profile.displayName), "platform": JSONValue(profile.platform),
-                    "manufacturer": JSONValue(profile.manufacturer), "model": JSONValue(profile.model),
-                    "osVersion": JSONValue(profile.osVersion), "serialNumber": JSONValue(profile.serialNumber),
-                    "imei": JSONValue(profile.imei), "meid": JSONValue(profile.meid), "udid": JSONValue(profile.udid),
-                    "sid": JSONValue(profile.sid),
+                    "displayName": OrderedJSON(profile.displayName), "platform": OrderedJSON(profile.platform),
+                    "manufacturer": OrderedJSON(profile.manufacturer), "model": OrderedJSON(profile.model),
+                    "osVersion": OrderedJSON(profile.osVersion), "serialNumber": OrderedJSON(profile.serialNumber),
+                    "imei": OrderedJSON(profile.imei), "meid": OrderedJSON(profile.meid), "udid": OrderedJSON(profile.udid),
+                    "sid": OrderedJSON(profile.sid),
                 ],
                 "clientInstanceId": .string(device.clientInstanceId),
             ],
@@ -83,7 +83,7 @@ enum PushAuthenticatorWire {
         ]
     }
 
-    private static func totpMethod(_ enrollment: EnrollmentRecord, withSeed: Bool) -> JSONValue {
+    private static func totpMethod(_ enrollment: RegisteredEnrollment, withSeed: Bool) -> OrderedJSON {
         var method: JSONObject = ["id": .string(enrollment.totpMethodId), "type": "totp", "status": "ACTIVE"]
         if withSeed { method["sharedSecret"] = .string(enrollment.totpSecret.base32) }
         method["createdDate"] = .string(Timestamps.iso8601(enrollment.created))
@@ -92,12 +92,12 @@ enum PushAuthenticatorWire {
     }
 
     /// One entry of the pending list: `{"payloadVersion":"IDXv1","challenge":<JWT>}`.
-    static func pendingChallenge(_ jwt: String) -> JSONValue {
+    static func pendingChallenge(_ jwt: String) -> OrderedJSON {
         ["payloadVersion": "IDXv1", "challenge": .string(jwt)]
     }
 
-    private static func link(_ href: String, _ methods: String...) -> JSONValue {
-        ["href": .string(href), "hints": ["allow": .array(methods.map(JSONValue.string))]]
+    private static func link(_ href: String, _ methods: String...) -> OrderedJSON {
+        ["href": .string(href), "hints": ["allow": .array(methods.map(OrderedJSON.string))]]
     }
 }
 
@@ -105,7 +105,7 @@ enum PushAuthenticatorWire {
 /// the factor id is the push method's id (`opf…`).
 enum PushFactorWire {
     /// The factor of MFA_REQUIRED (with its `verify` link) and of a WAITING challenge (without).
-    static func factor(_ factor: PushFactor, orgURL: String, links: Bool) -> JSONValue {
+    static func factor(_ factor: PushFactor, orgURL: String, links: Bool) -> OrderedJSON {
         let profile = factor.device.profile
         var object: JSONObject = [
             "id": .string(factor.enrollment.pushMethodId),
@@ -122,8 +122,8 @@ enum PushFactorWire {
                     ]
                 ],
                 "name": .string(profile.displayName ?? "idflow"),
-                "platform": JSONValue(profile.platform),
-                "version": JSONValue(profile.osVersion),
+                "platform": OrderedJSON(profile.platform),
+                "version": OrderedJSON(profile.osVersion),
             ],
         ]
         if links {
@@ -138,7 +138,7 @@ enum PushFactorWire {
     }
 
     /// The factor of a REJECTED or TIMEOUT answer.
-    static func shortFactor(_ factor: PushFactor) -> JSONValue {
+    static func shortFactor(_ factor: PushFactor) -> OrderedJSON {
         let profile = factor.device.profile
         return [
             "id": .string(factor.enrollment.pushMethodId),
@@ -146,13 +146,13 @@ enum PushFactorWire {
             "provider": "OKTA",
             "profile": [
                 "deviceType": .string(deviceType(profile.platform)), "name": .string(profile.displayName ?? "idflow"),
-                "platform": JSONValue(profile.platform), "version": JSONValue(profile.osVersion),
+                "platform": OrderedJSON(profile.platform), "version": OrderedJSON(profile.osVersion),
             ],
         ]
     }
 
     /// The push factor of MFA_ENROLL (enrolling it through Authn is not emulated).
-    static func enrollableFactor(orgURL: String) -> JSONValue {
+    static func enrollableFactor(orgURL: String) -> OrderedJSON {
         [
             "factorType": "push", "provider": "OKTA", "vendorName": "OKTA",
             "_links": ["enroll": ["href": .string("\(orgURL)/api/v1/authn/factors"), "hints": ["allow": ["POST"]]]],

@@ -5,7 +5,7 @@ import OneTimePasscode
 
 /// An enrollment with what its JSON shows: the device and the user.
 struct EnrollmentSnapshot: Sendable {
-    let enrollment: EnrollmentRecord
+    let enrollment: RegisteredEnrollment
     let device: DeviceRecord
     let user: UserRecord
 }
@@ -95,7 +95,7 @@ extension SandboxState {
         }
         push.devices[device.id] = device
 
-        let enrollment = EnrollmentRecord(
+        let enrollment = RegisteredEnrollment(
             id: RandomToken.oktaID(prefix: "pfd"), userId: userId, deviceId: device.id, clientId: clientId,
             pushMethodId: RandomToken.oktaID(prefix: "opf"), created: now, lastUpdated: now, pushToken: input.pushToken,
             apsEnvironment: input.apsEnvironment, transactionTypes: input.transactionTypes,
@@ -150,7 +150,7 @@ extension SandboxState {
 
     /// An enrollment of this user: deleted ones are E0000154 (410), unknown ones and other
     /// users' E0000008 (404), so the API does not reveal enrollments of others.
-    func ownedEnrollment(_ id: String, userId: String) throws -> EnrollmentRecord {
+    func ownedEnrollment(_ id: String, userId: String) throws -> RegisteredEnrollment {
         if push.deletedEnrollmentIds.contains(id) { throw OktaErrorResponse.enrollmentDeleted(id) }
         guard let enrollment = push.enrollments[id], enrollment.userId == userId else {
             throw OktaErrorResponse.enrollmentNotFound(id)
@@ -176,7 +176,7 @@ extension SandboxState {
     }
 
     private func register(
-        _ key: (kid: String, key: P256.Signing.PublicKey), role: DeviceKeyRole, enrollment: EnrollmentRecord
+        _ key: (kid: String, key: P256.Signing.PublicKey), role: RegisteredKeyRole, enrollment: RegisteredEnrollment
     ) {
         push.deviceKeys[key.kid] = RegisteredKey(
             kid: key.kid, role: role, enrollmentId: enrollment.id, deviceId: enrollment.deviceId, publicKey: key.key)
@@ -185,9 +185,9 @@ extension SandboxState {
     /// The client-instance key attestation of a second enrollment (devices.md §2b): signed by the
     /// device's key (checked by the caller), `iss` = clientInstanceId, `sub` = deviceId, `aud` = org.
     private func checkAttestation(_ claims: DeviceAssertionClaims, device: DeviceRecord) throws {
-        do throws(DeviceJWT.Rejected) {
+        do throws(DeviceJWTVerifier.Rejected) {
             guard claims.iss == device.clientInstanceId, claims.sub == device.id, claims.aud == orgURL else {
-                throw DeviceJWT.Rejected("iss, sub and aud must be the clientInstanceId, the device id and the org URL")
+                throw DeviceJWTVerifier.Rejected("iss, sub and aud must be the clientInstanceId, the device id and the org URL")
             }
             try consumeDeviceTokenID(claims.jti, nbf: claims.nbf, exp: claims.exp, iat: claims.iat)
         } catch {
@@ -197,18 +197,18 @@ extension SandboxState {
 
     /// Checks a device token's lifetime and that its `jti` was never accepted before, then
     /// remembers the `jti` until the token expires (minutes, since the lifetime is bounded).
-    func consumeDeviceTokenID(_ jti: String?, nbf: Double?, exp: Double?, iat: Double?) throws(DeviceJWT.Rejected) {
+    func consumeDeviceTokenID(_ jti: String?, nbf: Double?, exp: Double?, iat: Double?) throws(DeviceJWTVerifier.Rejected) {
         let now = clock.now
-        try DeviceJWT.checkLifetime(nbf: nbf, exp: exp, iat: iat, now: now)
-        guard let jti, !jti.isEmpty else { throw DeviceJWT.Rejected("jti is required") }
-        if let until = push.usedDeviceTokenIDs[jti], until >= now { throw DeviceJWT.Rejected("jti \(jti) was already used") }
+        try DeviceJWTVerifier.checkLifetime(nbf: nbf, exp: exp, iat: iat, now: now)
+        guard let jti, !jti.isEmpty else { throw DeviceJWTVerifier.Rejected("jti is required") }
+        if let until = push.usedDeviceTokenIDs[jti], until >= now { throw DeviceJWTVerifier.Rejected("jti \(jti) was already used") }
         push.usedDeviceTokenIDs[jti] = Date(timeIntervalSince1970: exp ?? now.timeIntervalSince1970)
     }
 
     // MARK: Maintenance tokens (jwt-bearer)
 
     /// The proof-of-possession key a jwt-bearer assertion names, with its enrollment.
-    func assertionKey(kid: String) throws -> (RegisteredKey, EnrollmentRecord) {
+    func assertionKey(kid: String) throws -> (RegisteredKey, RegisteredEnrollment) {
         guard let key = push.deviceKeys[kid], key.role == .proofOfPossession, let enrollmentId = key.enrollmentId,
             let enrollment = push.enrollments[enrollmentId]
         else { throw Self.invalidAssertion("no proof-of-possession key is registered with kid \(kid)") }
@@ -218,9 +218,9 @@ extension SandboxState {
     /// `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` (devices.md §7b), after the
     /// signature verified: checks the claims and issues an access token with maintenance scopes only.
     func maintenanceGrant(
-        _ claims: DeviceAssertionClaims, enrollment: EnrollmentRecord, client: OAuthClient, server: AuthorizationServer,
+        _ claims: DeviceAssertionClaims, enrollment: RegisteredEnrollment, client: OAuthClient, server: HostedAuthorizationServer,
         scopes requested: [String]?
-    ) throws -> TokenGrant {
+    ) throws -> UnsignedTokens {
         noteRecordActivity()
         guard let current = push.enrollments[enrollment.id], let user = directory.users[current.userId], user.status == .active else {
             throw Self.invalidAssertion("the enrollment no longer exists")
@@ -233,7 +233,7 @@ extension SandboxState {
         guard claims.methodEnrollmentId == current.pushMethodId else {
             throw Self.invalidAssertion("methodEnrollmentId must be the push method's id")
         }
-        do throws(DeviceJWT.Rejected) {
+        do throws(DeviceJWTVerifier.Rejected) {
             try consumeDeviceTokenID(claims.jti, nbf: claims.nbf, exp: claims.exp, iat: claims.iat)
         } catch {
             throw Self.invalidAssertion(error.reason)
@@ -260,7 +260,7 @@ extension SandboxState {
     /// The user behind an active access token from either authorization server (the MyAccount API
     /// takes tokens of the org AS and, in the sandbox, of `default` too, which idflow uses by default).
     func activeAccessToken(_ claims: AccessTokenClaims) -> UserRecord? {
-        for server in [AuthorizationServer.org, .custom("default")] where server.issuer(orgURL: orgURL) == claims.iss {
+        for server in [HostedAuthorizationServer.org, .custom("default")] where server.issuer(orgURL: orgURL) == claims.iss {
             return activeAccessToken(claims, server: server)
         }
         return nil

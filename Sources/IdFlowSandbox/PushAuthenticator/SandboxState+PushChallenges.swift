@@ -49,7 +49,7 @@ extension SandboxState {
     }
 
     /// The enrollments of a user, oldest first.
-    func activeEnrollments(userId: String) -> [EnrollmentRecord] {
+    func activeEnrollments(userId: String) -> [RegisteredEnrollment] {
         push.enrollments.values.filter { $0.userId == userId }.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
     }
 
@@ -70,7 +70,7 @@ extension SandboxState {
             return nil
         }
         let level = challenge.request.userVerification
-        let keyTypes: [DeviceKeyRole]
+        let keyTypes: [RegisteredKeyRole]
         switch level {
         case .none: keyTypes = [.proofOfPossession]
         case .preferred:
@@ -125,20 +125,20 @@ extension SandboxState {
             throw OktaErrorResponse.validation(
                 "challengeResponse", causes: ["challengeResponseContext.userConsent: \(consent) is not a consent value"])
         }
-        do throws(DeviceJWT.Rejected) {
+        do throws(DeviceJWTVerifier.Rejected) {
             guard claims.keyType == key.role.rawValue else {
-                throw DeviceJWT.Rejected("keyType must be \(key.role.rawValue), the role of key \(kid)")
+                throw DeviceJWTVerifier.Rejected("keyType must be \(key.role.rawValue), the role of key \(kid)")
             }
-            guard claims.iss == enrollment.id else { throw DeviceJWT.Rejected("iss must be the enrollment id") }
-            guard claims.sub == enrollment.userId else { throw DeviceJWT.Rejected("sub must be the user id") }
-            guard claims.aud == orgURL else { throw DeviceJWT.Rejected("aud must be the org URL \(orgURL)") }
-            guard claims.tx == challenge.transactionId else { throw DeviceJWT.Rejected("tx must be the transaction id") }
-            guard claims.nonce == challenge.nonce else { throw DeviceJWT.Rejected("nonce does not match the challenge") }
+            guard claims.iss == enrollment.id else { throw DeviceJWTVerifier.Rejected("iss must be the enrollment id") }
+            guard claims.sub == enrollment.userId else { throw DeviceJWTVerifier.Rejected("sub must be the user id") }
+            guard claims.aud == orgURL else { throw DeviceJWTVerifier.Rejected("aud must be the org URL \(orgURL)") }
+            guard claims.tx == challenge.transactionId else { throw DeviceJWTVerifier.Rejected("tx must be the transaction id") }
+            guard claims.nonce == challenge.nonce else { throw DeviceJWTVerifier.Rejected("nonce does not match the challenge") }
             guard claims.methodEnrollmentId == enrollment.pushMethodId else {
-                throw DeviceJWT.Rejected("methodEnrollmentId must be the push method id")
+                throw DeviceJWTVerifier.Rejected("methodEnrollmentId must be the push method id")
             }
             if consent == "APPROVED_USER_VERIFICATION", key.role != .userVerification {
-                throw DeviceJWT.Rejected("APPROVED_USER_VERIFICATION must be signed by the user-verification key")
+                throw DeviceJWTVerifier.Rejected("APPROVED_USER_VERIFICATION must be signed by the user-verification key")
             }
             try consumeDeviceTokenID(claims.jti, nbf: claims.nbf, exp: claims.exp, iat: claims.iat)
         } catch {

@@ -4,7 +4,7 @@ import Foundation
 /// `authn-password-warn.json`, `authn-locked-out.json`, `authn-recovery-challenge-{email,sms}.json`,
 /// `authn-recovery.json` and `authn-success-unlock.json`.
 extension AuthnWire {
-    static func renderRecovery(_ outcome: AuthnOutcome, orgURL: String) -> JSONValue {
+    static func renderRecovery(_ outcome: AuthnOutcome, orgURL: String) -> OrderedJSON {
         let authn = "\(orgURL)/api/v1/authn"
         let cancel = link("\(authn)/cancel")
         switch outcome {

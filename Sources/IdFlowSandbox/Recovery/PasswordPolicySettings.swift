@@ -50,7 +50,7 @@ public struct PasswordPolicySettings: Codable, Sendable, Equatable {
     }
 
     /// The document `GET /sandbox/info` and the start-up JSON show, in the configuration's own shape.
-    var json: JSONValue {
+    var json: OrderedJSON {
         [
             "lockout": [
                 "maxAttempts": .int(lockout.maxAttempts), "showLockoutFailures": .bool(lockout.showLockoutFailures),

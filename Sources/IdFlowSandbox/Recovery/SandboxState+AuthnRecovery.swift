@@ -52,7 +52,7 @@ extension SandboxState {
             return .recoveryChallenge(nil, factor, type, relayState: relayState)
         }
         noteRecordActivity()
-        var transaction = AuthnTransaction(
+        var transaction = AuthnTransactionRecord(
             stateToken: RandomToken.stateToken(), userId: user?.id ?? "", status: .recoveryChallenge, recoveryType: type,
             expiresAt: clock.now + Self.stateTokenLifetime, relayState: relayState)
         transaction.recoveryFactor = factor
@@ -78,7 +78,7 @@ extension SandboxState {
     /// it was (a wrong guess must not keep it alive), and the transaction ended once the limit is reached
     /// (`SandboxState+CodeAttempts.swift`), after which its state token is E0000011 like any dead one. Returns
     /// `error`, the answer every failure gets.
-    private func failedAttempt(_ transaction: AuthnTransaction, _ error: OktaErrorResponse) -> OktaErrorResponse {
+    private func failedAttempt(_ transaction: AuthnTransactionRecord, _ error: OktaErrorResponse) -> OktaErrorResponse {
         if countCodeFailure(userId: transaction.userId, transactionFailures: transaction.codeFailures) {
             authn.transactions[transaction.stateToken] = nil
         } else {
@@ -109,7 +109,7 @@ extension SandboxState {
             Self.recoverableStatuses.contains(user.status)
         else { throw OktaErrorResponse.invalidToken }
         noteRecordActivity()
-        var transaction = AuthnTransaction(
+        var transaction = AuthnTransactionRecord(
             stateToken: RandomToken.stateToken(), userId: user.id, status: .recoveryChallenge, recoveryType: grant.type,
             expiresAt: clock.now + Self.stateTokenLifetime)
         return recoveryProven(&transaction, user: user)
@@ -123,7 +123,7 @@ extension SandboxState {
         guard let grant = takeRecoveryGrant(token), let user = directory.users[grant.userId], Self.recoverableStatuses.contains(user.status)
         else { throw OktaErrorResponse.authenticationFailed }
         noteRecordActivity()
-        let transaction = AuthnTransaction(
+        let transaction = AuthnTransactionRecord(
             stateToken: RandomToken.stateToken(), userId: user.id, status: .passwordReset, recoveryType: .password,
             expiresAt: clock.now + Self.stateTokenLifetime)
         authn.transactions[transaction.stateToken] = transaction
@@ -150,7 +150,7 @@ extension SandboxState {
     /// After the factor: RECOVERY with the user's security question when one was enrolled through the Identity Engine.
     /// A user without one goes straight past it: Okta requires a recovery question for Authn recovery, but the
     /// sandbox's users enroll questions only through the Identity Engine, so this is the sandbox's choice.
-    private func recoveryProven(_ transaction: inout AuthnTransaction, user: UserRecord) -> AuthnOutcome {
+    private func recoveryProven(_ transaction: inout AuthnTransactionRecord, user: UserRecord) -> AuthnOutcome {
         guard let question = idx.enrollments[user.id]?.securityQuestion else { return pastRecoveryQuestion(&transaction, user: user) }
         transaction.status = .recovery
         transaction.expiresAt = clock.now + Self.stateTokenLifetime
@@ -159,7 +159,7 @@ extension SandboxState {
     }
 
     /// PASSWORD_RESET for a password recovery; for an unlock, the user ACTIVE again and SUCCESS without a session.
-    private func pastRecoveryQuestion(_ transaction: inout AuthnTransaction, user: UserRecord) -> AuthnOutcome {
+    private func pastRecoveryQuestion(_ transaction: inout AuthnTransactionRecord, user: UserRecord) -> AuthnOutcome {
         transaction.expiresAt = clock.now + Self.stateTokenLifetime
         guard transaction.recoveryType == .unlock else {
             transaction.status = .passwordReset

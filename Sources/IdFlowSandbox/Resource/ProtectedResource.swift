@@ -19,7 +19,7 @@ enum ProtectedResource: CaseIterable, Sendable {
     /// Where the metadata is (RFC 9728 §3.1: the well-known suffix goes between the host and the path).
     var metadataPath: String { "/.well-known/oauth-protected-resource" + path }
 
-    var server: AuthorizationServer {
+    var server: HostedAuthorizationServer {
         switch self {
         case .api: return .custom("default")
         case .orgAPI: return .org

@@ -46,10 +46,10 @@ struct ResourceController {
         }
         var request = request
         let data = try await request.bodyData(context: context)
-        let body: JSONValue
+        let body: OrderedJSON
         if data.isEmpty {
             body = .null
-        } else if let document = try? JSONDecoder().decode(JSONValue.self, from: data) {
+        } else if let document = try? JSONDecoder().decode(OrderedJSON.self, from: data) {
             body = document
         } else {
             body = .string(String(decoding: data, as: UTF8.self))

@@ -4,19 +4,19 @@ import Hummingbird
 /// The protected resources' answers: the RFC 9728 metadata document, the echo, and RFC 6750 challenges.
 enum ResourceWire {
     /// RFC 9728 §2, the members idflow's resources use.
-    static func metadata(_ resource: ProtectedResource, orgURL: String) -> JSONValue {
+    static func metadata(_ resource: ProtectedResource, orgURL: String) -> OrderedJSON {
         [
             "resource": .string(resource.identifier(orgURL: orgURL)),
             "authorization_servers": [.string(resource.server.issuer(orgURL: orgURL))],
-            "scopes_supported": .array(resource.scopesSupported.map(JSONValue.string)),
+            "scopes_supported": .array(resource.scopesSupported.map(OrderedJSON.string)),
             "bearer_methods_supported": ["header"],
             "resource_name": .string(resource == .api ? "idflow sandbox API" : "idflow sandbox org API"),
         ]
     }
 
     /// What the app's API answers a good token with: who called, with which scopes, how, and what was sent.
-    static func echo(sub: String, scopes: [String], method: String, body: JSONValue) -> JSONValue {
-        ["sub": .string(sub), "scopes": .array(scopes.map(JSONValue.string)), "method": .string(method), "body": body]
+    static func echo(sub: String, scopes: [String], method: String, body: OrderedJSON) -> OrderedJSON {
+        ["sub": .string(sub), "scopes": .array(scopes.map(OrderedJSON.string)), "method": .string(method), "body": body]
     }
 }
 

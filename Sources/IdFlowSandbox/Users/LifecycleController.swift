@@ -82,14 +82,14 @@ struct LifecycleController {
         return .json([:])
     }
 
-    static func render(_ outcome: RecoveryLinkOutcome) -> JSONValue {
+    static func render(_ outcome: RecoveryLinkOutcome) -> OrderedJSON {
         switch outcome {
         case .emailed: return [:]
         case .url(let url): return ["resetPasswordUrl": .string(url)]
         }
     }
 
-    static func render(_ outcome: ActivationOutcome) -> JSONValue {
+    static func render(_ outcome: ActivationOutcome) -> OrderedJSON {
         switch outcome {
         case .emailed: return [:]
         case .token(let token, let url): return ["activationUrl": .string(url), "activationToken": .string(token)]

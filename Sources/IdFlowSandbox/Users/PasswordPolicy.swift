@@ -7,33 +7,33 @@ enum PasswordPolicy {
     static let minLength = 8
 
     /// The `_embedded.policy` object of an activation's PASSWORD_RESET transaction (same keys as the recording).
-    static var authnPolicy: JSONValue {
+    static var authnPolicy: OrderedJSON {
         ["expiration": ["passwordExpireDays": 0], "complexity": complexity(excludeUsername: false)]
     }
 
     /// `_embedded.policy` of PASSWORD_EXPIRED: the complexity alone (`authn-password-expired.json`).
-    static var expiredPolicy: JSONValue { ["complexity": complexity(excludeUsername: false)] }
+    static var expiredPolicy: OrderedJSON { ["complexity": complexity(excludeUsername: false)] }
 
     /// `_embedded.policy` of PASSWORD_WARN: days left, complexity and age (`authn-password-warn.json`).
-    static func warnPolicy(daysToExpiry: Int) -> JSONValue {
+    static func warnPolicy(daysToExpiry: Int) -> OrderedJSON {
         ["expiration": ["passwordExpireDays": .int(daysToExpiry)], "complexity": complexity(excludeUsername: true), "age": age]
     }
 
     /// `_embedded.policy` of a recovery's PASSWORD_RESET (`authn-password-reset-after-recovery-answer.json`).
-    static var recoveryPolicy: JSONValue {
+    static var recoveryPolicy: OrderedJSON {
         ["expiration": ["passwordExpireDays": 0], "complexity": complexity(excludeUsername: true), "age": age]
     }
 
     /// The rules as Authn publishes them; `excludeUsername` (a boolean, as the PASSWORD_WARN recording has it) where
     /// the recording of that state shows it.
-    static func complexity(excludeUsername: Bool) -> JSONValue {
+    static func complexity(excludeUsername: Bool) -> OrderedJSON {
         var object: JSONObject = ["minLength": .int(minLength), "minLowerCase": 1, "minUpperCase": 1, "minNumber": 1, "minSymbol": 0]
         if excludeUsername { object["excludeUsername"] = true }
         return .object(object)
     }
 
     /// No minimum age; the history of one every new password is checked against (`SandboxState.refusal(of:for:)`).
-    static let age: JSONValue = ["minAgeMinutes": 0, "historyCount": 1]
+    static let age: OrderedJSON = ["minAgeMinutes": 0, "historyCount": 1]
 
     /// The policy in one sentence, as Okta puts it in E0000080's cause (`error-E0000080-password-complexity.json`).
     static let requirements =

@@ -7,7 +7,7 @@ extension SandboxState {
 
     /// Creates a user following Okta's credentials × `activate` matrix:
     /// no password → STAGED / PROVISIONED (+ activation e-mail); password → STAGED / ACTIVE.
-    func createUser(profile input: [String: JSONValue], password: String?, activate: Bool) throws -> UserRecord {
+    func createUser(profile input: [String: OrderedJSON], password: String?, activate: Bool) throws -> UserRecord {
         let profile = try validatedProfile(input, of: nil)
         let login = profile["login"]!.stringValue!
         if let password { try Self.checkPassword(password, login: login) }
@@ -32,7 +32,7 @@ extension SandboxState {
     /// validated as at creation (login and email present and e-mail shaped, the login unique), and a
     /// password given is checked against the policy before anything changes.
     func updateUser(
-        id: String, profile changes: [String: JSONValue], password: String?, replace: Bool
+        id: String, profile changes: [String: OrderedJSON], password: String?, replace: Bool
     ) throws -> UserRecord {
         var user = try self.user(idOrLogin: id)
         let profile = try validatedProfile(replace ? changes : user.profile.merging(changes) { $1 }, of: user.id)
@@ -48,7 +48,7 @@ extension SandboxState {
     /// A profile as create and update store it: `login` defaulted from `email`, both present and
     /// e-mail shaped, the login not taken by another user than `userID`, and the base attributes
     /// real orgs always return (`mobilePhone`, `secondEmail`) null when not given.
-    private func validatedProfile(_ input: [String: JSONValue], of userID: String?) throws -> [String: JSONValue] {
+    private func validatedProfile(_ input: [String: OrderedJSON], of userID: String?) throws -> [String: OrderedJSON] {
         var profile = input
         if profile["login"] == nil || profile["login"]?.isNull == true, let email = profile["email"] {
             profile["login"] = email

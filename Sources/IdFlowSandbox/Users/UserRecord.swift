@@ -45,7 +45,7 @@ struct UserRecord: Sendable {
     var passwordChanged: Date?
     var password: StoredPassword?
     /// Profile attributes as sent (plus `login` defaulted from `email`); rendered in Okta's order.
-    var profile: [String: JSONValue]
+    var profile: [String: OrderedJSON]
     /// The one activation token that is currently valid for this user, if any.
     var activationToken: String?
     /// Wrong passwords since the last right one (`PasswordPolicySettings.lockout`).

@@ -17,16 +17,16 @@ enum UserWire {
     /// `style` picks the org era: Classic orgs (2020 recording) offer no `resetFactors` on a STAGED user.
     static func render(
         _ user: UserRecord, orgURL: String, style: ActivationURLStyle, collection: Bool = false
-    ) -> JSONValue {
+    ) -> OrderedJSON {
         [
             "id": .string(user.id),
             "status": .string(user.status.rawValue),
             "created": .string(Timestamps.iso8601(user.created)),
-            "activated": JSONValue(user.activated.map(Timestamps.iso8601)),
-            "statusChanged": JSONValue(user.statusChanged.map(Timestamps.iso8601)),
-            "lastLogin": JSONValue(user.lastLogin.map(Timestamps.iso8601)),
+            "activated": OrderedJSON(user.activated.map(Timestamps.iso8601)),
+            "statusChanged": OrderedJSON(user.statusChanged.map(Timestamps.iso8601)),
+            "lastLogin": OrderedJSON(user.lastLogin.map(Timestamps.iso8601)),
             "lastUpdated": .string(Timestamps.iso8601(user.lastUpdated)),
-            "passwordChanged": JSONValue(user.passwordChanged.map(Timestamps.iso8601)),
+            "passwordChanged": OrderedJSON(user.passwordChanged.map(Timestamps.iso8601)),
             "type": ["id": .string(userTypeID)],
             "profile": .object(profile(user)),
             "credentials": credentials(user),
@@ -43,7 +43,7 @@ enum UserWire {
         return object
     }
 
-    private static func credentials(_ user: UserRecord) -> JSONValue {
+    private static func credentials(_ user: UserRecord) -> OrderedJSON {
         var object = JSONObject()
         if user.password != nil { object["password"] = [:] }
         object["emails"] = [["value": .string(user.email), "status": "VERIFIED", "type": "PRIMARY"]]
@@ -52,15 +52,15 @@ enum UserWire {
     }
 
     /// The relations a real org offers for each status, in the recorded order.
-    private static func links(_ user: UserRecord, orgURL: String, style: ActivationURLStyle) -> JSONValue {
+    private static func links(_ user: UserRecord, orgURL: String, style: ActivationURLStyle) -> OrderedJSON {
         let base = "\(orgURL)/api/v1/users/\(user.id)"
-        func action(_ path: String) -> JSONValue { ["href": .string("\(base)/\(path)"), "method": "POST"] }
-        let schema: JSONValue = ["href": .string("\(orgURL)/api/v1/meta/schemas/user/\(schemaID)")]
-        let selfLink: JSONValue = ["href": .string(base)]
-        let type: JSONValue = ["href": .string("\(orgURL)/api/v1/meta/types/user/\(userTypeID)")]
+        func action(_ path: String) -> OrderedJSON { ["href": .string("\(base)/\(path)"), "method": "POST"] }
+        let schema: OrderedJSON = ["href": .string("\(orgURL)/api/v1/meta/schemas/user/\(schemaID)")]
+        let selfLink: OrderedJSON = ["href": .string(base)]
+        let type: OrderedJSON = ["href": .string("\(orgURL)/api/v1/meta/types/user/\(userTypeID)")]
         let resetFactors = action("lifecycle/reset_factors")
         let deactivate = action("lifecycle/deactivate")
-        let pairs: [(String, JSONValue)]
+        let pairs: [(String, OrderedJSON)]
         switch user.status {
         case .staged, .deprovisioned:
             pairs =

@@ -21,7 +21,7 @@ struct UsersController {
             struct Password: Decodable { var value: String? }
             var password: Password?
         }
-        var profile: [String: JSONValue]?
+        var profile: [String: OrderedJSON]?
         var credentials: Credentials?
     }
 

@@ -92,7 +92,7 @@ struct RecordPurgeTests {
         let request = try Self.authorizeRequest(state, scopes: ["openid", "offline_access"])
         let client = request.client
         let server = request.server
-        func signIn() async throws -> (code: String, grant: TokenGrant) {
+        func signIn() async throws -> (code: String, grant: UnsignedTokens) {
             let code = await state.issueCode(for: request, grant: SessionGrant(userId: user.id, authTime: await state.now))
             let grant = try await state.exchangeCode(
                 code, client: client, server: server, redirectURI: request.redirectURI, codeVerifier: nil)

@@ -24,7 +24,7 @@ struct OktaErrorResponse: HTTPResponseError, Sendable {
         self.errorCauses = causes
     }
 
-    var body: JSONValue {
+    var body: OrderedJSON {
         var body: JSONObject = [
             "errorCode": .string(errorCode),
             "errorSummary": .string(errorSummary),

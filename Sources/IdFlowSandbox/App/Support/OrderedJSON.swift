@@ -6,25 +6,25 @@ import Foundation
 /// from this type instead: the recorded Okta responses have a stable key order (`id, status, created,
 /// …`) and matching it keeps diffs between a real and a sandbox response readable.
 ///
-/// IdFlowCore's `JSONValue` is a different type on purpose: the client's is for decoding and passing
-/// payloads through (keys sorted on output), this one for writing them in Okta's order, and the sandbox
-/// never shares the client's types (DESIGN.md).
-enum JSONValue: Sendable {
+/// The client's `JSONValue` is a different type on purpose: it is for decoding and passing
+/// payloads through (keys sorted on output), this one for writing them in Okta's order, which its name
+/// says; the sandbox never shares the client's types (DESIGN.md).
+enum OrderedJSON: Sendable {
     case null
     case bool(Bool)
     case int(Int)
     case double(Double)
     case string(String)
-    case array([JSONValue])
+    case array([OrderedJSON])
     case object(JSONObject)
 
     /// A string, or `null` when there is none (the shape of Okta's nullable timestamps).
     init(_ string: String?) {
-        self = string.map(JSONValue.string) ?? .null
+        self = string.map(OrderedJSON.string) ?? .null
     }
 
     /// The value of `key` when this is an object.
-    subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> OrderedJSON? {
         if case .object(let object) = self { return object[key] }
         return nil
     }
@@ -34,7 +34,7 @@ enum JSONValue: Sendable {
         return nil
     }
 
-    var arrayValue: [JSONValue]? {
+    var arrayValue: [OrderedJSON]? {
         if case .array(let value) = self { return value }
         return nil
     }
@@ -115,17 +115,17 @@ enum JSONValue: Sendable {
 
 /// A JSON object that remembers insertion order; assigning an existing key replaces it in place.
 struct JSONObject: Sendable {
-    private(set) var members: [(key: String, value: JSONValue)] = []
+    private(set) var members: [(key: String, value: OrderedJSON)] = []
 
     init() {}
 
-    init(_ members: [(String, JSONValue)]) {
+    init(_ members: [(String, OrderedJSON)]) {
         for (key, value) in members { self[key] = value }
     }
 
     var keys: [String] { members.map(\.key) }
 
-    subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> OrderedJSON? {
         get { members.first { $0.key == key }?.value }
         set {
             if let index = members.firstIndex(where: { $0.key == key }) {
@@ -138,16 +138,16 @@ struct JSONObject: Sendable {
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
-    init(dictionaryLiteral elements: (String, JSONValue)...) {
+    init(dictionaryLiteral elements: (String, OrderedJSON)...) {
         self.init(elements)
     }
 }
 
-extension JSONValue: ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByStringLiteral,
+extension OrderedJSON: ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByStringLiteral,
     ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
 {
-    init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
-    init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    init(dictionaryLiteral elements: (String, OrderedJSON)...) { self = .object(JSONObject(elements)) }
+    init(arrayLiteral elements: OrderedJSON...) { self = .array(elements) }
     init(stringLiteral value: String) { self = .string(value) }
     init(integerLiteral value: Int) { self = .int(value) }
     init(booleanLiteral value: Bool) { self = .bool(value) }
@@ -155,7 +155,7 @@ extension JSONValue: ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, 
 }
 
 /// Decoding accepts any JSON; object keys arrive sorted because decoding loses the sender's order.
-extension JSONValue: Decodable {
+extension OrderedJSON: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -168,16 +168,16 @@ extension JSONValue: Decodable {
             self = .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
+        } else if let value = try? container.decode([OrderedJSON].self) {
             self = .array(value)
         } else {
-            let dictionary = try container.decode([String: JSONValue].self)
+            let dictionary = try container.decode([String: OrderedJSON].self)
             self = .object(JSONObject(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
         }
     }
 }
 
 extension JSONObject {
-    /// The object as a `JSONValue`.
-    var asValue: JSONValue { .object(self) }
+    /// The object as an `OrderedJSON`.
+    var asValue: OrderedJSON { .object(self) }
 }

@@ -17,7 +17,7 @@ extension Response {
     static let jsonContentType = "application/json;charset=UTF-8"
 
     /// A JSON response with the keys in the order `value` lists them.
-    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+    static func json(_ value: OrderedJSON, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
             headers: [.contentType: jsonContentType],
