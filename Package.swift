@@ -4,7 +4,7 @@ import PackageDescription
 /// What the fuzz targets' bodies import. IdFlowTestSupport: the scripted transports and contexts the client targets
 /// run flows with.
 let fuzzTargetsDependencies: [Target.Dependency] = [
-    "IdFlowFoundation", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport",
+    "IdFlowFoundation", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport", "QRCodeImage",
     .product(name: "Hummingbird", package: "hummingbird"),
     .product(name: "HTTPTypes", package: "swift-http-types"),
     .product(name: "NIOCore", package: "swift-nio"),
@@ -68,6 +68,9 @@ let package = Package(
         // RFC 3986 normalisation of http(s) URLs: idflow signs DPoP `htu` and assertion `aud` in it, the sandbox
         // compares them in it.
         .target(name: "URINormalization"),
+        // A QR code and its PNG, with one meaning on both sides: the sandbox encodes an enrollment's `otpauth://` URI
+        // and draws it (deflate, CRC-32), idflow reads the picture back (inflate) to redraw it in a terminal.
+        .target(name: "QRCodeImage", dependencies: ["CZlib"]),
         .target(
             name: "OneTimePasscode",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
@@ -90,8 +93,8 @@ let package = Package(
             name: "IdFlowCore",
             dependencies: [
                 "IdFlowFoundation",
-                // inflate, for the QR code image of a TOTP enrollment drawn in the terminal.
-                "CZlib",
+                // The QR code image of a TOTP enrollment, drawn in the terminal.
+                "QRCodeImage",
                 "OneTimePasscode",
                 "URINormalization",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -103,8 +106,8 @@ let package = Package(
         .target(
             name: "IdFlowSandbox",
             dependencies: [
-                // deflate, for the PNG of a TOTP enrollment's QR code.
-                "CZlib",
+                // The QR code of a TOTP enrollment, as a PNG.
+                "QRCodeImage",
                 "OneTimePasscode",
                 "URINormalization",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -137,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "IdFlowCoreTests",
             dependencies: [
-                "IdFlowFoundation", "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode",
+                "IdFlowFoundation", "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode", "QRCodeImage",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -149,7 +152,8 @@ let package = Package(
             dependencies: [
                 // IdFlowCore: the TLS tests talk to the sandbox through the client's own transport (libcurl).
                 // OneTimePasscode: the IDX tests compute the codes a phone's authenticator app would show.
-                "IdFlowSandbox", "IdFlowTestSupport", "IdFlowFoundation", "IdFlowCore", "OneTimePasscode", "URINormalization",
+                "IdFlowSandbox", "IdFlowTestSupport", "IdFlowFoundation", "IdFlowCore", "OneTimePasscode", "QRCodeImage",
+                "URINormalization",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,5 +1,6 @@
 import Foundation
 import IdFlowFoundation
+import QRCodeImage
 
 /// An enrollment's QR code (`contextualData.qrcode.href`, a `data:image/png;base64,…` URL) as terminal lines.
 enum EnrollmentQRCode {

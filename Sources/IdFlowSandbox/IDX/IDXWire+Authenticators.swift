@@ -1,4 +1,5 @@
 import Foundation
+import QRCodeImage
 
 /// The authenticator objects of IDX documents (idx.md §5.3, §12.2), their ids, their users' enrollments and the
 /// options that choose them, in the recordings' shapes and key order.

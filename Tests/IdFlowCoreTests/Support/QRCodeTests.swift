@@ -2,6 +2,7 @@ import Foundation
 import IdFlowCore
 import IdFlowFoundation
 import IdFlowTestSupport
+import QRCodeImage
 import Testing
 
 /// The QR code of a recorded enrollment, read from Okta's own PNG and redrawn for a terminal, must still be the

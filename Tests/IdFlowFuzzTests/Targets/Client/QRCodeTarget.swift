@@ -1,6 +1,7 @@
 import Foundation
 import IdFlowCore
 import IdFlowFoundation
+import QRCodeImage
 
 extension FuzzTargets {
     /// A TOTP enrollment's QR code as the Identity Engine sends it (a PNG) and the sampler that reads its modules

@@ -1,19 +1,19 @@
 import CZlib
 import Foundation
 
-/// A QR code as an 8-bit grayscale PNG (one IDAT deflated with zlib's `compress2`, CRCs by zlib's `crc32`), with the
+/// Writing a QR code as an 8-bit grayscale PNG (one IDAT deflated with zlib's `compress2`, CRCs by zlib's `crc32`), with the
 /// quiet zone of four modules the standard asks for, and its `data:` URL (`contextualData.qrcode.href`).
-enum PNGImage {
+extension PNGImage {
     /// Why a PNG could not be written.
-    enum WritingError: Error, Equatable {
+    public enum WritingError: Error, Equatable {
         /// `compress2` failed (zlib's status code).
         case deflate(status: Int32)
     }
 
-    static let quietZone = 4
+    public static let quietZone = 4
 
     /// The PNG bytes of `code`, `scale` pixels per module.
-    static func png(_ code: QRCode, scale: Int = 4) throws(WritingError) -> [UInt8] {
+    public static func png(_ code: QRCode, scale: Int = 4) throws(WritingError) -> [UInt8] {
         let side = (code.size + 2 * quietZone) * scale
         var raw: [UInt8] = []
         raw.reserveCapacity((side + 1) * side)
@@ -38,7 +38,7 @@ enum PNGImage {
     }
 
     /// `data:image/png;base64,…` of `code`.
-    static func dataURL(_ code: QRCode, scale: Int = 4) throws(WritingError) -> String {
+    public static func dataURL(_ code: QRCode, scale: Int = 4) throws(WritingError) -> String {
         "data:image/png;base64," + Data(try png(code, scale: scale)).base64EncodedString()
     }
 

@@ -1,19 +1,28 @@
 import Foundation
-import IdFlowFoundation
 
-/// The modules (dark squares) of a QR code read back from its picture, so that a terminal can draw the code a
-/// phone scans to enroll an authenticator app. Nothing is decoded: the picture is only redrawn, module for
-/// module, with the server's own content.
+/// A QR code as its modules (dark squares), whichever side made it: the sandbox encodes an `otpauth://` URI into
+/// one and draws it as a PNG (`QRCode(_:)`, `PNGImage.png`); idflow reads one back from that picture
+/// (`init(reading:)`) only to redraw it in a terminal for a phone to scan. Nothing is ever decoded back to text.
 public struct QRCode: Sendable, Equatable {
     /// Row by row; true is a dark module.
     public let modules: [[Bool]]
+    /// The mask pattern the encoder chose (0–7); nil for a code read back from a picture.
+    public let mask: Int?
+
+    /// Modules per side.
+    public var size: Int { modules.count }
+    /// The version (1–40) a code of this size is.
+    public var versionNumber: Int { (size - 17) / 4 }
 
     public enum ReadingError: Error, Equatable {
         case noCode
         case irregular(String)
     }
 
-    public init(modules: [[Bool]]) { self.modules = modules }
+    public init(modules: [[Bool]]) {
+        self.modules = modules
+        mask = nil
+    }
 
     /// Finds the code in a picture with a light background: the dark pixels' bounding box is the code without its
     /// quiet zone, and the top-left finder pattern's first row (7 dark modules) gives the module size.
@@ -43,6 +52,7 @@ public struct QRCode: Sendable, Equatable {
         // module shorter than it is wide, and a box touching the picture's bottom edge once sent the last row's
         // samples past the image.
         let (moduleWidth, moduleHeight) = (side / Double(count), Double(maxY - minY + 1) / Double(count))
+        mask = nil
         modules = (0..<count).map { row in
             let y = min(maxY, minY + Int((Double(row) + 0.5) * moduleHeight))
             return (0..<count).map { column in

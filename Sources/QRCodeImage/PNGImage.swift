@@ -1,6 +1,5 @@
 import CZlib
 import Foundation
-import IdFlowFoundation
 
 /// A PNG image reduced to what a terminal needs to redraw it: one luminance byte per pixel. The Identity
 /// Engine sends a TOTP enrollment's QR code only as a PNG (`contextualData.qrcode`, a `data:` URL), so a person

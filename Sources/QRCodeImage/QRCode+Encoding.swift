@@ -1,28 +1,20 @@
-/// A QR code of some bytes (ISO/IEC 18004): one byte-mode segment, error-correction level M, the smallest of
+/// Encoding a QR code of some bytes (ISO/IEC 18004): one byte-mode segment, error-correction level M, the smallest of
 /// versions 1–10 that holds it, and of the eight masks the one with the lowest penalty (§7.8.3, all four rules).
 /// The sandbox draws the `otpauth://` URI of a TOTP enrollment with it (`contextualData.qrcode`), so a person can
 /// scan it with a real authenticator app and a client can decode it.
-struct QRCode: Sendable {
+extension QRCode {
     /// Why bytes cannot become a QR code.
-    enum EncodingError: Error, Equatable {
+    public enum EncodingError: Error, Equatable {
         /// More bytes than version 10 at level M holds (213).
         case tooLong(byteCount: Int)
     }
 
-    let version: QRCodeVersion
-    /// The mask pattern chosen (0–7).
-    let mask: Int
-    /// `modules[row][column]`, true for dark.
-    let modules: [[Bool]]
-
-    var size: Int { version.size }
-
-    init(_ text: String) throws(EncodingError) {
+    public init(_ text: String) throws(EncodingError) {
         try self.init(bytes: Array(text.utf8))
     }
 
     /// Encodes `bytes`; `mask` forces a mask pattern instead of the one with the lowest penalty (for tests).
-    init(bytes: [UInt8], mask forcedMask: Int? = nil) throws(EncodingError) {
+    public init(bytes: [UInt8], mask forcedMask: Int? = nil) throws(EncodingError) {
         guard let version = QRCodeVersion.smallest(holding: bytes.count) else { throw .tooLong(byteCount: bytes.count) }
         var grid = QRGrid(version: version)
         grid.drawFunctionPatterns()
@@ -32,10 +24,12 @@ struct QRCode: Sendable {
             ?? (0..<8).min { first, second in
                 grid.masked(first).penalty < grid.masked(second).penalty
             }!
-        let final = grid.masked(chosen)
-        self.version = version
-        self.mask = chosen
-        self.modules = final.modules
+        self.init(modules: grid.masked(chosen).modules, mask: chosen)
+    }
+
+    private init(modules: [[Bool]], mask: Int) {
+        self.modules = modules
+        self.mask = mask
     }
 
     /// The data codewords (mode 0100, count, bytes, terminator, padding 0xEC/0x11), split into blocks, each
