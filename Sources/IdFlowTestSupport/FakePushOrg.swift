@@ -91,7 +91,11 @@ public final class FakePushOrg: @unchecked Sendable {
     }
 
     private func route(_ request: URLRequest) -> RoutedTransport.Reply? {
-        let path = request.url?.path ?? ""
+        orgRoute(request) ?? enrollmentRoute(request)
+    }
+
+    /// The org's fixed paths: discovery, the authenticator configuration, the token endpoints and Authn.
+    private func orgRoute(_ request: URLRequest) -> RoutedTransport.Reply? {
         switch request.route {
         case "GET /.well-known/okta-organization":
             return .json(200, "{\"id\":\"00o1\",\"_links\":{\"organization\":{\"href\":\"\(Self.org)\"}}}")
@@ -166,9 +170,13 @@ public final class FakePushOrg: @unchecked Sendable {
         case "POST /oauth2/default/v1/token":
             return .json(200, "{\"token_type\":\"Bearer\",\"expires_in\":3600,\"access_token\":\"signed-in-at\",\"scope\":\"profile\"}")
         default:
-            break
+            return nil
         }
-        let parts = path.split(separator: "/").map(String.init)
+    }
+
+    /// One enrollment's paths: its pending challenges, a challenge's answer, update and delete.
+    private func enrollmentRoute(_ request: URLRequest) -> RoutedTransport.Reply? {
+        let parts = (request.url?.path ?? "").split(separator: "/").map(String.init)
         // /idp/myaccount/app-authenticators/{id}[/push/notifications] and …/challenge/{tx}/verify
         guard parts.count >= 4, parts[0] == "idp", parts[2] == "app-authenticators" else { return nil }
         if parts[3] == "challenge", parts.count == 6, request.httpMethod == "POST" {

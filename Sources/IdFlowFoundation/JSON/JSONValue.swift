@@ -3,7 +3,7 @@ import Foundation
 /// A JSON document kept as data, for payloads idflow passes through without owning their schema
 /// (a user object is printed "as the server returns it", so keys the server adds later survive).
 ///
-/// The sandbox has its own `JSONValue`, kept apart on purpose (it writes keys in Okta's order, and the
+/// The sandbox has its own `OrderedJSON`, kept apart on purpose (it writes keys in Okta's order, and the
 /// two libraries share no wire types; see DESIGN.md).
 public enum JSONValue: Sendable, Equatable, Hashable {
     case null

@@ -2,7 +2,7 @@ import Foundation
 
 /// One authorization server as a client sees it: the discovered issuer plus our client credentials. Every
 /// OAuth command that acts as the client starts here, so they all discover, cache and validate the same way.
-/// (The sandbox's `AuthorizationServer` is the server side of the same idea, a separate type in a library
+/// (The sandbox's `HostedAuthorizationServer` is the server side of the same idea, a separate type in a library
 /// this one never imports.)
 public struct AuthorizationServer: Sendable {
     public let discovered: DiscoveredIssuer
