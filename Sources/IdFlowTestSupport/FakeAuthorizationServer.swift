@@ -3,10 +3,6 @@ import Foundation
 import IdFlowCore
 import IdFlowFoundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An OAuth authorization server at `{org}/oauth2/default` whose ID tokens pass idflow's validator: it
 /// publishes its key in `jwks_uri` and signs (ES256) a token for the nonce the authorization request carried.
 /// Login tests then see a whole login, ID-token check included, instead of one that left `openid` out.
@@ -82,7 +78,7 @@ public final class FakeAuthorizationServer: Sendable {
     /// Discovery, keys, `/authorize` redirecting to the request's redirect URI with its own state, and the code
     /// grant issuing `at1`/`rt1` for the scope asked at `/authorize`. `more` answers first.
     public func transport(
-        deviceGrant: Bool = false, more: @escaping @Sendable (URLRequest) -> RoutedTransport.Reply? = { _ in nil }
+        deviceGrant: Bool = false, more: @escaping @Sendable (HTTPRequest) -> RoutedTransport.Reply? = { _ in nil }
     ) -> RoutedTransport {
         RoutedTransport { [self] request in
             if let reply = more(request) { return reply }
@@ -90,7 +86,7 @@ public final class FakeAuthorizationServer: Sendable {
         }
     }
 
-    private func answer(_ request: URLRequest, deviceGrant: Bool) -> RoutedTransport.Reply? {
+    private func answer(_ request: HTTPRequest, deviceGrant: Bool) -> RoutedTransport.Reply? {
         switch request.route {
         case "GET /oauth2/default/.well-known/openid-configuration":
             return Self.discovery(issuer: issuer, deviceGrant: deviceGrant)

@@ -5,10 +5,6 @@ import IdFlowFoundation
 import JWTKit
 import _CryptoExtras
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An org that speaks the push-authenticator protocol of devices.md, shaped like the recorded fixtures:
 /// discovery, enrollment, the jwt-bearer maintenance grant, pending lists, verify; and an Authn sign-in
 /// that waits for a push.
@@ -90,17 +86,17 @@ public final class FakePushOrg: @unchecked Sendable {
         """
     }
 
-    private func route(_ request: URLRequest) -> RoutedTransport.Reply? {
+    private func route(_ request: HTTPRequest) -> RoutedTransport.Reply? {
         orgRoute(request) ?? enrollmentRoute(request)
     }
 
     /// The org's fixed paths: discovery, the authenticator configuration, the token endpoints and Authn.
-    private func orgRoute(_ request: URLRequest) -> RoutedTransport.Reply? {
+    private func orgRoute(_ request: HTTPRequest) -> RoutedTransport.Reply? {
         switch request.route {
         case "GET /.well-known/okta-organization":
             return .json(200, "{\"id\":\"00o1\",\"_links\":{\"organization\":{\"href\":\"\(Self.org)\"}}}")
         case "GET /.well-known/app-authenticator-configuration":
-            guard request.value(forHTTPHeaderField: "Authorization") == "Bearer user-at" else {
+            guard request.header("Authorization") == "Bearer user-at" else {
                 return OktaReplies.error(401, code: "E0000011", summary: "Invalid token provided")
             }
             return .json(
@@ -175,13 +171,13 @@ public final class FakePushOrg: @unchecked Sendable {
     }
 
     /// One enrollment's paths: its pending challenges, a challenge's answer, update and delete.
-    private func enrollmentRoute(_ request: URLRequest) -> RoutedTransport.Reply? {
-        let parts = (request.url?.path ?? "").split(separator: "/").map(String.init)
+    private func enrollmentRoute(_ request: HTTPRequest) -> RoutedTransport.Reply? {
+        let parts = (request.url.path ?? "").split(separator: "/").map(String.init)
         // /idp/myaccount/app-authenticators/{id}[/push/notifications] and …/challenge/{tx}/verify
         guard parts.count >= 4, parts[0] == "idp", parts[2] == "app-authenticators" else { return nil }
-        if parts[3] == "challenge", parts.count == 6, request.httpMethod == "POST" {
+        if parts[3] == "challenge", parts.count == 6, request.method == "POST" {
             let tx = parts[4]
-            guard request.value(forHTTPHeaderField: "Authorization") == nil else { return nil }
+            guard request.header("Authorization") == nil else { return nil }
             guard state.current.challenges[tx]?.answer == nil, state.current.challenges[tx] != nil else {
                 return OktaReplies.error(404, code: "E0000007", summary: "Not found")
             }
@@ -194,14 +190,14 @@ public final class FakePushOrg: @unchecked Sendable {
         let id = parts[3]
         guard state.current.enrollments[id] != nil else { return OktaReplies.error(404, code: "E0000008", summary: "Not found") }
         if parts.count == 6, parts[4] == "push", parts[5] == "notifications" {
-            guard request.value(forHTTPHeaderField: "Authorization") == "Bearer maintenance-at" else { return nil }
+            guard request.header("Authorization") == "Bearer maintenance-at" else { return nil }
             let pending = state.current.order.compactMap { tx -> String? in
                 guard let challenge = state.current.challenges[tx], challenge.answer == nil else { return nil }
                 return "{\"payloadVersion\":\"IDXv1\",\"challenge\":\"\(challenge.jwt)\"}"
             }
             return .json(200, "[\(pending.joined(separator: ","))]")
         }
-        switch request.httpMethod {
+        switch request.method {
         case "PATCH": return .json(200, enrollment(id, uv: true))
         case "DELETE":
             state.withLock { $0.enrollments[id] = nil }

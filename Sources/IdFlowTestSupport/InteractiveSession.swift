@@ -2,10 +2,6 @@ import Foundation
 import IdFlowCore
 import IdFlowFoundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A running `idflow` whose stderr a test reads while it runs (a URL to open, a prompt) before it answers
 /// on stdin, as a person at the terminal would. `start` connects pipes; `startInTerminal` gives it a
 /// pseudo-terminal as stdin, stderr and controlling terminal (stdout stays a pipe, as in `idflow … | jq`), so
@@ -181,19 +177,20 @@ public enum SignInPage {
     /// redirects to (the app's redirect URI with the code and state).
     public static func signIn(authorizeURL: String, username: String, password: String) async throws -> String {
         let transport = CurlTransport()
-        let (page, _) = try await transport.send(URLRequest(url: URL(string: authorizeURL.trimmingCharacters(in: .whitespaces))!))
+        let page = try await transport.send(
+            HTTPRequest(method: "GET", url: URL(string: authorizeURL.trimmingCharacters(in: .whitespaces))!)
+        ).body
         let html = String(decoding: page, as: UTF8.self)
         guard let txn = capture(#"name="txn" value="([^"]*)""#, in: html), let action = capture(#"<form[^>]*action="([^"]*)""#, in: html)
         else {
             throw SignInFailed(detail: "no sign-in form in: \(html.prefix(300))")
         }
-        var post = URLRequest(url: URL(string: action.replacingOccurrences(of: "&amp;", with: "&"))!)
-        post.httpMethod = "POST"
-        post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        post.httpBody = Data(FormEncoding.encode([("username", username), ("password", password), ("txn", txn)]).utf8)
-        let (_, response) = try await transport.send(post)
-        guard let location = response.value(forHTTPHeaderField: "Location") else {
-            throw SignInFailed(detail: "the sign-in answered \(response.statusCode) without a redirect")
+        var post = HTTPRequest(method: "POST", url: URL(string: action.replacingOccurrences(of: "&amp;", with: "&"))!)
+        post.setHeader("Content-Type", "application/x-www-form-urlencoded")
+        post.body = Data(FormEncoding.encode([("username", username), ("password", password), ("txn", txn)]).utf8)
+        let response = try await transport.send(post)
+        guard let location = response.header("Location") else {
+            throw SignInFailed(detail: "the sign-in answered \(response.status) without a redirect")
         }
         return location
     }

@@ -2,10 +2,6 @@ import Foundation
 import IdFlowCore
 import IdFlowFoundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A real `idflow sandbox` process on 127.0.0.1 with a random port, for end-to-end tests; plus an isolated
 /// home and state directory so a test never reads the developer's own configuration or tokens.
 public final class LiveSandbox: @unchecked Sendable {
@@ -81,15 +77,15 @@ public final class LiveSandbox: @unchecked Sendable {
     /// Calls an endpoint of the sandbox directly (admin endpoints, or checking state), with the API token.
     @discardableResult
     public func call(_ method: String, _ path: String, json: JSONValue? = nil, authorized: Bool = true) async throws -> (Int, JSONValue?) {
-        var request = URLRequest(url: URL(string: orgURL + path)!)
-        request.httpMethod = method
-        if authorized { request.setValue("SSWS \(apiToken)", forHTTPHeaderField: "Authorization") }
+        var request = HTTPRequest(method: method, url: URL(string: orgURL + path)!)
+        if authorized { request.setHeader("Authorization", "SSWS \(apiToken)") }
         if let json {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONEncoder().encode(json)
+            request.setHeader("Content-Type", "application/json")
+            request.body = try JSONEncoder().encode(json)
         }
-        let (data, response) = try await CurlTransport(options: .init(caFile: caFile)).send(request)
-        return (response.statusCode, data.isEmpty ? nil : try? JSONValue(data: data))
+        let response = try await CurlTransport(options: .init(caFile: caFile)).send(request)
+        let data = response.body
+        return (response.status, data.isEmpty ? nil : try? JSONValue(data: data))
     }
 
     /// Arms a fault that holds the next request to `pathPrefix` until `release(_:)`, then answers it as `fault` says

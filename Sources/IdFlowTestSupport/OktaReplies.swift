@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import IdFlowFoundation
 
 /// Small answers an Okta org would give, written for tests (the recorded fixtures in Tests/Fixtures are
 /// exercised by the core's parser tests; here only a flow's handling of them matters).
@@ -41,12 +38,12 @@ public enum OktaReplies {
     }
 }
 
-extension URLRequest {
+extension HTTPRequest {
     /// "METHOD path" for routing, e.g. "POST /api/v1/users".
-    public var route: String { "\(httpMethod ?? "GET") \(url?.path ?? "")" }
+    public var route: String { "\(method) \(url.path)" }
 
     /// A query parameter of the URL.
     public func query(_ name: String) -> String? {
-        url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?.queryItems?.first { $0.name == name }?.value
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value
     }
 }

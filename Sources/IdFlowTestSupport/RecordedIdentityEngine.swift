@@ -2,10 +2,6 @@ import Foundation
 import IdFlowCore
 import IdFlowFoundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The Identity Engine of the recorded password sign-in (Tests/Fixtures/okta-idx), served at one org:
 /// interact → introspect → identify → password challenge → interaction code.
 public enum RecordedIdentityEngine {
@@ -34,7 +30,7 @@ public enum RecordedIdentityEngine {
     /// the answer to the right password, and `more` answers first (the second factor's routes).
     public static func transport(
         introspect: String = "02-introspect-identify.json", passed: String = "04-success-with-interaction-code.json",
-        more: @escaping @Sendable (URLRequest) -> RoutedTransport.Reply? = { _ in nil }
+        more: @escaping @Sendable (HTTPRequest) -> RoutedTransport.Reply? = { _ in nil }
     ) -> RoutedTransport {
         RoutedTransport { request in
             if let reply = more(request) { return reply }

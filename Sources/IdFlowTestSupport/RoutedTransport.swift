@@ -2,10 +2,6 @@ import Foundation
 import IdFlowCore
 import IdFlowFoundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A transport that answers each request with a function of it, for flows whose requests carry values made
 /// at run time (a PKCE state, a fresh token) that a fixed script cannot know. Records every request.
 public final class RoutedTransport: HTTPTransport, @unchecked Sendable {
@@ -26,24 +22,22 @@ public final class RoutedTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    private let route: @Sendable (URLRequest) -> Reply?
-    private let recorded = Locked<[URLRequest]>([])
+    private let route: @Sendable (HTTPRequest) -> Reply?
+    private let recorded = Locked<[HTTPRequest]>([])
 
     /// `route` returns nil for a request it does not expect; that request then fails as unscripted.
-    public init(_ route: @escaping @Sendable (URLRequest) -> Reply?) {
+    public init(_ route: @escaping @Sendable (HTTPRequest) -> Reply?) {
         self.route = route
     }
 
-    public var requests: [URLRequest] { recorded.current }
+    public var requests: [HTTPRequest] { recorded.current }
 
     /// What this transport would answer, without recording: lets one transport build on another's routes.
-    public func answer(_ request: URLRequest) -> Reply? { route(request) }
+    public func answer(_ request: HTTPRequest) -> Reply? { route(request) }
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         recorded.withLock { $0.append(request) }
-        guard let reply = route(request), let url = request.url else {
-            throw UnexpectedRequest(method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "")
-        }
-        return (reply.body, HTTPURLResponse(url: url, statusCode: reply.status, httpVersion: "HTTP/1.1", headerFields: reply.headers)!)
+        guard let reply = route(request) else { throw UnexpectedRequest(method: request.method, url: request.url.absoluteString) }
+        return HTTPResponse(status: reply.status, headers: reply.headers, body: reply.body, url: request.url)
     }
 }

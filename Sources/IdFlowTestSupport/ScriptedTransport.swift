@@ -2,17 +2,13 @@ import Foundation
 import IdFlowCore
 import IdFlowFoundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A transport that answers from a script and records every request, so tests can assert on what was sent.
 /// A request the script does not expect fails the test loudly instead of reaching the network.
 public final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
-    /// One scripted answer: a response, or a transport error such as `URLError(.cannotConnectToHost)`.
+    /// One scripted answer: a response, or a transport error such as `TransportFailure(.cannotConnectToHost)`.
     public enum Answer: Sendable {
         case response(status: Int, headers: [String: String], body: Data)
-        case failure(URLError)
+        case failure(TransportFailure)
 
         public static func json(_ status: Int, _ body: String, headers: [String: String] = [:]) -> Answer {
             .response(
@@ -25,29 +21,28 @@ public final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     }
 
     private let answers: Locked<[Answer]>
-    private let recorded = Locked<[URLRequest]>([])
+    private let recorded = Locked<[HTTPRequest]>([])
 
     public init(_ answers: [Answer]) {
         self.answers = Locked(answers)
     }
 
     /// The requests sent so far, in order.
-    public var requests: [URLRequest] { recorded.current }
+    public var requests: [HTTPRequest] { recorded.current }
 
     /// Answers not yet used; a test that expects every answer to be consumed checks this is zero.
     public var remaining: Int { answers.current.count }
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         recorded.withLock { $0.append(request) }
         guard let answer = answers.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
-            throw UnexpectedRequest(method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "")
+            throw UnexpectedRequest(method: request.method, url: request.url.absoluteString)
         }
         switch answer {
         case .failure(let error):
             throw error
         case .response(let status, let headers, let body):
-            let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
-            return (body, response)
+            return HTTPResponse(status: status, headers: headers, body: body, url: request.url)
         }
     }
 }
@@ -59,13 +54,13 @@ public struct UnexpectedRequest: Error, CustomStringConvertible {
     public var description: String { "unscripted request: \(method) \(url)" }
 }
 
-extension URLRequest {
+extension HTTPRequest {
     /// The body decoded as JSON, for assertions.
-    public var jsonBody: JSONValue? { httpBody.flatMap { try? JSONValue(data: $0) } }
+    public var jsonBody: JSONValue? { body.flatMap { try? JSONValue(data: $0) } }
 
     /// The body decoded as a form, for assertions.
     public var formBody: [String: String] {
-        guard let body = httpBody, let text = String(data: body, encoding: .utf8) else { return [:] }
+        guard let body, let text = String(data: body, encoding: .utf8) else { return [:] }
         return Dictionary(FormEncoding.decode(text), uniquingKeysWith: { first, _ in first })
     }
 }

@@ -7,10 +7,6 @@ import IdFlowFoundation
     import Darwin
 #endif
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The `--curl` script of a run: every request the `HTTPClient` sends, in order, as a curl command a person can
 /// run again or paste into a runbook, with each secret a shell variable and each answer's status after it.
 ///
@@ -113,14 +109,13 @@ public final class CurlScript: HTTPObserver {
     }
 
     /// Writes the command for `request` (as the client sends it) and returns its number for `answer`.
-    public func request(_ request: URLRequest) -> Int {
+    public func request(_ request: HTTPRequest) -> Int {
         state.withLock { state in
             state.count += 1
             let command = CurlCommand(
-                step: state.count, method: request.httpMethod ?? "GET", url: request.url ?? URL(fileURLWithPath: "/"),
-                headers: (request.allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) }, body: request.httpBody,
-                transportArguments: transportArguments + proxyArguments(for: request.url))
-            state.methods[state.count] = request.httpMethod ?? "GET"
+                step: state.count, method: request.method, url: request.url, headers: request.headers.map { ($0.key, $0.value) },
+                body: request.body, transportArguments: transportArguments + proxyArguments(for: request.url))
+            state.methods[state.count] = request.method
             let known = Set(state.bindings.variables.map(\.name))
             let text = command.render(&state.bindings)
             for variable in state.bindings.variables where !known.contains(variable.name) {

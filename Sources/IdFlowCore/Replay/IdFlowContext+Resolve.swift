@@ -3,7 +3,7 @@ import IdFlowFoundation
 
 extension IdFlowContext {
     /// The context of a run: configuration resolved from flags, the environment and files; `transport` for
-    /// HTTP (`StandardTransport`, libcurl with the configuration's CA, certificate and proxy, when `transport` is
+    /// HTTP (`CurlTransport`, libcurl with the configuration's CA, certificate and proxy, when `transport` is
     /// nil; a script in tests); stdin and messages through `console`.
     public static func resolve(
         flags: ConfigurationFlags, environment: [String: String], console: Console = .live,

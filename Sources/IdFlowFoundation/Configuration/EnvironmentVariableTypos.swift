@@ -22,7 +22,6 @@ public enum EnvironmentVariableTypos {
             ConfigurationResolver.NetworkVariable.clientKey,
             ServiceAppVariable.authorizationMode, ServiceAppVariable.clientID, ServiceAppVariable.scopes,
             ServiceAppVariable.privateKey, ServiceAppVariable.keyID, ServiceAppVariable.dpop,
-            StandardTransport.environmentVariable,
         ] + [
             "IDFLOW_PASSWORD", "IDFLOW_NEW_PASSWORD", "IDFLOW_PIN", "IDFLOW_ACTIVATION_TOKEN", "IDFLOW_ACTIVATION_URL",
             "IDFLOW_SANDBOX_LOG",

@@ -47,7 +47,7 @@ public struct IdFlowContext: Sendable {
         var notes: (@Sendable (String) -> Void)? = nil
         if let trace { notes = { trace.note($0) } }
         let http = HTTPClient(
-            transport: transport ?? StandardTransport.make(options: configuration.transportOptions, notes: notes),
+            transport: transport ?? CurlTransport(options: configuration.transportOptions, notes: notes),
             timeout: configuration.timeout, retryPolicy: RetryPolicy(maxRetries: configuration.maxRetries), trace: trace,
             observer: observer,
             sleep: sleep)

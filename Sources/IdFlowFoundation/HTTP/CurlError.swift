@@ -1,32 +1,17 @@
 internal import CCurl
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Turns a failed libcurl transfer into the `URLError` `HTTPClient` and `RetryPolicy` already classify, with
-/// libcurl's own error text as its description (what URLSession on Linux reports too) and the libcurl code
-/// underneath, for messages that need to say more (a TLS failure's cause).
+/// Turns a failed libcurl transfer into the `TransportFailure` `HTTPClient` and `RetryPolicy` classify, with
+/// libcurl's own error text as its reason and the `CURLcode` kept for messages that need to say more.
 enum CurlError {
-    /// The domain of the underlying error; its code is the `CURLcode`.
-    static let domain = "libcurl"
-
-    static func urlError(for result: CURLcode, osErrno: Int, message: String, url: URL?) -> URLError {
+    static func failure(for result: CURLcode, osErrno: Int, message: String) -> TransportFailure {
         let reason = message.isEmpty ? String(cString: curl_easy_strerror(result)) : message
-        var userInfo: [String: Any] = [
-            NSLocalizedDescriptionKey: reason,
-            NSUnderlyingErrorKey: NSError(domain: domain, code: Int(result.rawValue), userInfo: [NSLocalizedDescriptionKey: reason]),
-        ]
-        if let url {
-            userInfo[NSURLErrorFailingURLErrorKey] = url
-        }
-        return URLError(code(for: result, osErrno: osErrno), userInfo: userInfo)
+        return TransportFailure(kind(for: result, osErrno: osErrno), reason: reason, curlCode: Int(result.rawValue))
     }
 
-    /// The codes URLSession gives for the same failures where it maps them (refused, unresolved, timed out,
-    /// reset), and the specific TLS codes where it gives only `.unknown`, so a TLS failure reads as one.
-    static func code(for result: CURLcode, osErrno: Int) -> URLError.Code {
+    /// The kinds URLSession gave for the same failures where it mapped them (refused, unresolved, timed out,
+    /// reset), and the specific TLS kinds where it gave only "unknown", so a TLS failure reads as one.
+    static func kind(for result: CURLcode, osErrno: Int) -> TransportFailure.Kind {
         switch result {
         case CURLE_COULDNT_CONNECT:
             return osErrno == Int(ETIMEDOUT) ? .timedOut : .cannotConnectToHost

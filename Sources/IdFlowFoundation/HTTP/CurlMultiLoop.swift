@@ -1,10 +1,6 @@
 internal import CCurl
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The one thread that drives libcurl's multi interface for a `CurlTransport`.
 ///
 /// Callers put configured transfers in `inbox` and wake the thread (`curl_multi_wakeup`, the one multi call
@@ -57,7 +53,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     init() throws {
         _ = Self.globalInit
         guard let multi = curl_multi_init() else {
-            throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not start"])
+            throw TransportFailure(.unknown, reason: "libcurl could not start")
         }
         self.multi = multi
         _ = idflow_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.maximumConnections)
@@ -95,7 +91,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     func takeHandle() throws -> UnsafeMutableRawPointer {
         if let spare = spareHandles.withLock({ $0.popLast() }) { return spare }
         guard let handle = curl_easy_init() else {
-            throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not start"])
+            throw TransportFailure(.unknown, reason: "libcurl could not start")
         }
         return handle
     }

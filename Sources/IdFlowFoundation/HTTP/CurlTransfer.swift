@@ -1,10 +1,6 @@
 internal import CCurl
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// One request on one easy handle: configured on the caller's thread, run by the loop thread (whose
 /// callbacks fill `body` and `headerBytes`), read back on the caller's thread once `continuation` has been
 /// resumed. The loop thread only appends bytes; parsing the head and building the response happen in the
@@ -23,7 +19,6 @@ final class CurlTransfer: @unchecked Sendable {
     private var failure: IdFlowError?
     private var result = CURLE_OK
     private var status = 0
-    private var httpVersion = "HTTP/1.1"
     private var osErrno = 0
     private var headerList: UnsafeMutablePointer<curl_slist>?
     /// libcurl writes a readable reason here when a transfer fails ("SSL certificate problem: …").
@@ -59,8 +54,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: - Configuration (caller's thread)
 
-    func configure(for request: URLRequest, options: CurlTransport.Options, trustBundle: Data?) throws {
-        guard let handle, let url = request.url else { throw URLError(.badURL) }
+    func configure(for request: HTTPRequest, options: CurlTransport.Options, trustBundle: Data?) throws {
+        guard let handle else { throw TransportFailure(.unknown, reason: "libcurl could not start") }
+        let url = request.url
         let context = Unmanaged.passUnretained(self).toOpaque()
         try set(CURLOPT_URL, url.absoluteString)
         try check(idflow_curl_easy_allow_http_only(handle), nil)
@@ -76,8 +72,10 @@ final class CurlTransfer: @unchecked Sendable {
         try check(idflow_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context), CURLOPT_WRITEDATA)
         try check(idflow_curl_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader), CURLOPT_HEADERFUNCTION)
         try check(idflow_curl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context), CURLOPT_HEADERDATA)
-        if request.timeoutInterval > 0 {
-            try set(CURLOPT_TIMEOUT_MS, Int(request.timeoutInterval * 1000))
+        // As URLSession did: a request without a timeout of its own may take a minute.
+        let timeout = request.timeout ?? .seconds(60)
+        if timeout > .zero {
+            try set(CURLOPT_TIMEOUT_MS, Int(timeout.inSeconds * 1000))
         }
         try configureMethod(of: request)
         try configureHeaders(of: request)
@@ -87,9 +85,9 @@ final class CurlTransfer: @unchecked Sendable {
         if let record { _ = idflow_curl_easy_watch_tls(handle, record) }
     }
 
-    private func configureMethod(of request: URLRequest) throws {
-        let method = (request.httpMethod ?? "GET").uppercased()
-        let body = request.httpBody
+    private func configureMethod(of request: HTTPRequest) throws {
+        let method = request.method.uppercased()
+        let body = request.body
         switch method {
         case "GET" where body == nil:
             try set(CURLOPT_HTTPGET, 1)
@@ -116,9 +114,9 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    private func configureHeaders(of request: URLRequest) throws {
+    private func configureHeaders(of request: HTTPRequest) throws {
         var lines: [String] = []
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+        for (name, value) in request.headers {
             // libcurl's syntax: `Name;` sends a header with an empty value (`Name:` would remove it).
             lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
@@ -126,7 +124,9 @@ final class CurlTransfer: @unchecked Sendable {
         // server that never sends one; URLSession does not ask, and neither does idflow.
         lines.append("Expect:")
         for line in lines {
-            guard let appended = curl_slist_append(headerList, line) else { throw URLError(.unknown) }
+            guard let appended = curl_slist_append(headerList, line) else {
+                throw TransportFailure(.unknown, reason: "libcurl could not take a header")
+            }
             headerList = appended
         }
         try check(idflow_curl_easy_setopt_list(handle, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
@@ -151,8 +151,7 @@ final class CurlTransfer: @unchecked Sendable {
     private func check(_ code: CURLcode, _ option: CURLoption?) throws {
         guard code != CURLE_OK else { return }
         let name = option.map { " \($0.rawValue)" } ?? ""
-        throw URLError(
-            .unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl refused option\(name): \(String(cString: curl_easy_strerror(code)))"])
+        throw TransportFailure(.unknown, reason: "libcurl refused option\(name): \(String(cString: curl_easy_strerror(code)))")
     }
 
     // MARK: - The transfer (loop thread)
@@ -201,9 +200,6 @@ final class CurlTransfer: @unchecked Sendable {
         var code = 0
         _ = idflow_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
         status = code
-        var version = 0
-        _ = idflow_curl_easy_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
-        httpVersion = Self.describe(httpVersion: version)
         var errno = 0
         _ = idflow_curl_easy_getinfo_long(handle, CURLINFO_OS_ERRNO, &errno)
         osErrno = errno
@@ -220,7 +216,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: - The answer (caller's thread)
 
-    func response() throws -> (Data, HTTPURLResponse) {
+    func response() throws -> HTTPResponse {
         if let failure { throw failure }
         guard result == CURLE_OK else {
             let message = String(cString: errorBuffer)
@@ -231,18 +227,16 @@ final class CurlTransfer: @unchecked Sendable {
             {
                 throw diagnosis
             }
-            throw CurlError.urlError(for: result, osErrno: osErrno, message: message, url: url)
+            throw CurlError.failure(for: result, osErrno: osErrno, message: message)
         }
-        guard let url, status > 0,
-            let response = HTTPURLResponse(
-                url: url, statusCode: status, httpVersion: httpVersion, headerFields: Self.headerFields(headerBytes))
-        else { throw URLError(.badServerResponse) }
-        return (body, response)
+        guard let url, status > 0 else { throw TransportFailure(.badServerResponse, reason: "no HTTP status line came back") }
+        return HTTPResponse(status: status, lowercasedHeaders: Self.headerFields(headerBytes), body: body, url: url)
     }
 
-    /// The head's fields by name as the server spelt it; a repeated field's values are joined with ", " (as
-    /// URLSession joins them), a folded continuation line is added to the field before it. Parsed on the bytes:
-    /// Foundation's `trimmingCharacters(in:)` was a third of this function's cost in `register --batch`.
+    /// The head's fields by lower-case name (HTTP/2 sends them lower-case, and `HTTPResponse.header` looks them up
+    /// so); a repeated field's values are joined with ", " (as URLSession joined them), a folded continuation line
+    /// is added to the field before it. Parsed on the bytes: Foundation's `trimmingCharacters(in:)` was a third of
+    /// this function's cost in `register --batch`.
     static func headerFields(_ head: [UInt8]) -> [String: String] {
         var fields: [String: String] = [:]
         var last: String?
@@ -253,7 +247,7 @@ final class CurlTransfer: @unchecked Sendable {
                 continue
             }
             guard let colon = line.firstIndex(of: 0x3A) else { continue }
-            let name = String(decoding: line[..<colon], as: UTF8.self)
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
             let value = String(decoding: trimmed(line[(colon + 1)...]), as: UTF8.self)
             if let existing = fields[name] {
                 fields[name] = existing + ", " + value
@@ -272,15 +266,6 @@ final class CurlTransfer: @unchecked Sendable {
             return bytes[bytes.startIndex..<bytes.startIndex]
         }
         return bytes[start...end]
-    }
-
-    package static func describe(httpVersion: Int) -> String {
-        switch httpVersion {
-        case CURL_HTTP_VERSION_1_0: return "HTTP/1.0"
-        case CURL_HTTP_VERSION_2_0: return "HTTP/2"
-        case CURL_HTTP_VERSION_3: return "HTTP/3"
-        default: return "HTTP/1.1"
-        }
     }
 }
 

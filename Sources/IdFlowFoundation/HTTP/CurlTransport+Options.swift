@@ -68,12 +68,10 @@ extension CurlTransport {
 
         /// The system bundle and `caFile` as one PEM bundle, or nil when there is no `caFile`; a file that
         /// cannot be read is an error naming it. The system bundle is `systemCAFile`, else libcurl's default.
-        func trustBundle(systemDefault: String?) throws(URLError) -> Data? {
+        func trustBundle(systemDefault: String?) throws(TransportFailure) -> Data? {
             guard let caFile else { return nil }
             guard let extra = InputFile.read(exactly: caFile) else {
-                throw URLError(
-                    .secureConnectionFailed,
-                    userInfo: [NSLocalizedDescriptionKey: "cannot read the CA bundle \(caFile) (--ca-file / IDFLOW_CA_FILE)"])
+                throw TransportFailure(.secureConnectionFailed, reason: "cannot read the CA bundle \(caFile) (--ca-file / IDFLOW_CA_FILE)")
             }
             var bundle = (systemCAFile ?? systemDefault).flatMap { InputFile.read(exactly: $0) } ?? Data()
             bundle.append(contentsOf: Array("\n".utf8))

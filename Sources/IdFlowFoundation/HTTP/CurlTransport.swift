@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The production transport: libcurl driven directly, one thread running a multi handle for every request.
 ///
 /// URLSession on Linux is libcurl too, but moves each request across several dispatch queues and threads
@@ -12,10 +8,10 @@ import Foundation
 /// handed to the loop thread through a locked queue (`CurlMultiLoop`), and its caller resumed once when the
 /// transfer ends; connections stay in the multi handle's cache between requests.
 ///
-/// Same contract as `URLSessionTransport`: redirects are never followed, no cookies, TLS always verified
-/// (there is no switch to turn it off), a body over `maximumResponseBytes` is cut off as it streams in and
-/// fails with `.protocolViolation` (exit 7), and transport failures are `URLError`s with the codes
-/// `HTTPClient` and `RetryPolicy` classify, their description libcurl's own error text.
+/// The transport: redirects are never followed, no cookies, TLS always verified (there is no switch to turn it
+/// off), a body over `maximumResponseBytes` is cut off as it streams in and fails with `.protocolViolation`
+/// (exit 7), and transport failures are `TransportFailure`s of the kinds `HTTPClient` and `RetryPolicy`
+/// classify, their reason libcurl's own error text.
 public final class CurlTransport: HTTPTransport {
     public let options: Options
     public let maximumResponseBytes: Int
@@ -25,7 +21,7 @@ public final class CurlTransport: HTTPTransport {
     /// Started on the first request, so a command that sends none pays nothing for libcurl's set-up.
     private let loop = Locked<CurlMultiLoop?>(nil)
     /// `options.trustBundle`, read once on the first request that needs it.
-    private let trust = Locked<Result<Data?, URLError>?>(nil)
+    private let trust = Locked<Result<Data?, TransportFailure>?>(nil)
 
     public init(options: Options = Options(), maximumResponseBytes: Int = 10 * 1024 * 1024, notes: (@Sendable (String) -> Void)? = nil) {
         self.options = options
@@ -44,7 +40,7 @@ public final class CurlTransport: HTTPTransport {
         loop.current?.end(waitingUntil: deadline) ?? true
     }
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let loop = try runningLoop()
         let bundle = try trustBundle()
         let transfer = CurlTransfer(url: request.url, maximumBytes: maximumResponseBytes, handle: try loop.takeHandle())
@@ -57,7 +53,7 @@ public final class CurlTransport: HTTPTransport {
             transfer.continuation = continuation
             loop.start(transfer)
         }
-        if let notes, let peer = transfer.verifiedPeer, let host = request.url?.host {
+        if let notes, let peer = transfer.verifiedPeer, let host = request.url.host {
             notes("TLS certificate of \(host): \(peer.summary)")
         }
         return try transfer.response()
@@ -68,7 +64,8 @@ public final class CurlTransport: HTTPTransport {
         guard options.caFile != nil else { return nil }
         let result = trust.withLock { cached in
             if let cached { return cached }
-            let read = Result { () throws(URLError) -> Data? in try options.trustBundle(systemDefault: CurlMultiLoop.defaultCAFile) }
+            let read = Result { () throws(TransportFailure) -> Data? in try options.trustBundle(systemDefault: CurlMultiLoop.defaultCAFile)
+            }
             cached = read
             return read
         }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The one HTTP client every API goes through: transport security, timeouts, retries, the trace.
 public struct HTTPClient: Sendable {
     public var transport: any HTTPTransport
@@ -37,7 +33,7 @@ public struct HTTPClient: Sendable {
     /// a 429 that outlasts the budget becomes `.rateLimited`, a transport failure `.network`.
     public func send(_ request: HTTPRequest) async throws(IdFlowError) -> HTTPResponse {
         try TransportSecurity.check(request.url)
-        let unsigned = makeURLRequest(request)
+        let unsigned = wireRequest(request)
         var attempt = 0
         // A nonce challenge (DPoP's `use_dpop_nonce`) is followed once with the nonce it brought, whatever the retry budget.
         var nonceRetries = 0
@@ -45,22 +41,14 @@ public struct HTTPClient: Sendable {
         var step: Int?
         while true {
             attempt += 1
-            var urlRequest = unsigned
-            try request.signing?.sign(&urlRequest, url: request.url, nonces: serverNonces, now: Date())
-            if attempt == 1 { step = observer?.request(urlRequest) }
-            trace?.request(urlRequest, attempt: attempt)
+            var wire = unsigned
+            try request.signing?.sign(&wire, nonces: serverNonces, now: Date())
+            if attempt == 1 { step = observer?.request(wire) }
+            trace?.request(wire, attempt: attempt)
             let started = ContinuousClock.now
             let retriesLeft = attempt - nonceRetries <= retryPolicy.maxRetries
             do {
-                let (data, http) = try await transport.send(urlRequest)
-                var headers: [String: String] = [:]
-                headers.reserveCapacity(http.allHeaderFields.count)
-                for (key, value) in http.allHeaderFields {
-                    guard let name = key as? String, let value = value as? String else { continue }
-                    let lowercased = name.lowercased()
-                    if headers[lowercased] == nil { headers[lowercased] = value }
-                }
-                let response = HTTPResponse(status: http.statusCode, lowercasedHeaders: headers, body: data, url: http.url ?? request.url)
+                let response = try await transport.send(wire)
                 trace?.response(response, elapsed: ContinuousClock.now - started)
                 if let signing = request.signing, signing.read(response, url: request.url, nonces: serverNonces), nonceRetries == 0 {
                     nonceRetries += 1
@@ -82,11 +70,11 @@ public struct HTTPClient: Sendable {
             } catch let error as IdFlowError {
                 throw error
             } catch {
-                let urlError = (error as? URLError) ?? URLError(.unknown)
-                let reason = Self.describe(error)
+                let failure = (error as? TransportFailure) ?? TransportFailure(.unknown, reason: String(describing: error))
+                let reason = Self.describe(failure)
                 trace?.failure(request.url, reason: reason, elapsed: ContinuousClock.now - started)
                 if let step { observer?.failure(step, reason: reason) }
-                if retriesLeft, retryPolicy.shouldRetry(error: urlError, request: request) {
+                if retriesLeft, retryPolicy.shouldRetry(error: failure, request: request) {
                     try await wait(before: attempt, after: nil)
                     continue
                 }
@@ -106,30 +94,28 @@ public struct HTTPClient: Sendable {
         }
     }
 
-    private func makeURLRequest(_ request: HTTPRequest) -> URLRequest {
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method
-        urlRequest.httpBody = request.body
-        urlRequest.timeoutInterval = timeout.inSeconds
-        urlRequest.setValue(IdFlowVersion.userAgent, forHTTPHeaderField: "User-Agent")
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        return urlRequest
+    /// The request as it goes out before it is signed: idflow's `User-Agent` (unless the request names its own), the
+    /// client's timeout, no signer left on it.
+    private func wireRequest(_ request: HTTPRequest) -> HTTPRequest {
+        var wire = request
+        wire.signing = nil
+        wire.timeout = timeout
+        if wire.header("User-Agent") == nil { wire.headers["User-Agent"] = IdFlowVersion.userAgent }
+        return wire
     }
 
-    /// A short human reason for a transport error ("connection refused", "timed out", "TLS: …").
-    package static func describe(_ error: any Error) -> String {
-        guard let urlError = error as? URLError else { return String(describing: error) }
-        switch urlError.code {
+    /// A short human reason for a transport failure ("connection refused", "timed out", "TLS: …").
+    package static func describe(_ failure: TransportFailure) -> String {
+        switch failure.kind {
         case .cannotConnectToHost: return "connection refused"
         case .timedOut: return "timed out"
-        case .cannotFindHost, .dnsLookupFailed: return "host not found"
+        case .cannotFindHost: return "host not found"
         case .networkConnectionLost: return "connection lost before the response was complete"
         case .notConnectedToInternet: return "not connected to a network"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
-            .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            return "TLS failure: \(urlError.localizedDescription)"
-        case .badServerResponse, .cannotParseResponse: return "malformed or incomplete response"
-        default: return urlError.localizedDescription
+        case .secureConnectionFailed, .serverCertificateUntrusted, .clientCertificateRejected:
+            return "TLS failure: \(failure.reason)"
+        case .badServerResponse: return "malformed or incomplete response"
+        default: return failure.reason
         }
     }
 }

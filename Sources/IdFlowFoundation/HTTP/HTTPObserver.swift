@@ -1,14 +1,10 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Watches every exchange an `HTTPClient` makes, in order: `--curl`'s script (`CurlScript`, in the Replay family)
 /// is the one idflow has. The HTTP layer calls it and knows nothing of what it writes.
 public protocol HTTPObserver: Sendable {
     /// A request about to be sent for the first time (retries are not announced again); returns its step number.
-    func request(_ request: URLRequest) -> Int
+    func request(_ request: HTTPRequest) -> Int
     /// The answer to step `step`; `retried` when the client sends the request again after it.
     func answer(_ step: Int, _ response: HTTPResponse, retried: Bool)
     /// Step `step` got no answer, for `reason`.

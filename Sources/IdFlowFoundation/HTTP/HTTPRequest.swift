@@ -11,6 +11,8 @@ public struct HTTPRequest: Sendable {
     public var isIdempotent: Bool
     /// A DPoP proof or client assertion to sign anew for each attempt (`RequestSigning`); nil for most requests.
     public var signing: (any RequestSigner)?
+    /// How long the transfer may take; `HTTPClient` sets it from `--timeout` on every attempt.
+    public var timeout: Duration?
 
     public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, isIdempotent: Bool? = nil) {
         self.method = method
@@ -18,6 +20,18 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.isIdempotent = isIdempotent ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method)
+    }
+
+    /// The value of header `name`, whatever the case it was set in.
+    public func header(_ name: String) -> String? {
+        if let value = headers[name] { return value }
+        return headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Sets header `name`, replacing one of the same name in any case (header names are case-insensitive).
+    public mutating func setHeader(_ name: String, _ value: String) {
+        for key in headers.keys where key != name && key.caseInsensitiveCompare(name) == .orderedSame { headers[key] = nil }
+        headers[name] = value
     }
 
     /// A GET that expects JSON.
@@ -58,7 +72,7 @@ public struct HTTPRequest: Sendable {
 extension HTTPRequest: Equatable {
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         guard lhs.method == rhs.method, lhs.url == rhs.url, lhs.headers == rhs.headers, lhs.body == rhs.body,
-            lhs.isIdempotent == rhs.isIdempotent
+            lhs.isIdempotent == rhs.isIdempotent, lhs.timeout == rhs.timeout
         else { return false }
         switch (lhs.signing, rhs.signing) {
         case (nil, nil): return true
@@ -82,8 +96,8 @@ public struct HTTPResponse: Sendable {
         self.url = url
     }
 
-    /// Headers already keyed by lower-case name (the client lowers them as it copies them from the transport).
-    init(status: Int, lowercasedHeaders headers: [String: String], body: Data, url: URL) {
+    /// Headers already keyed by lower-case name (the transport lowers them as it reads the head).
+    package init(status: Int, lowercasedHeaders headers: [String: String], body: Data, url: URL) {
         self.status = status
         self.headers = headers
         self.body = body

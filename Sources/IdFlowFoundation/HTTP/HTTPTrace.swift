@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Writes the `--verbose` trace: one block per attempt, secrets masked by `Redactor`.
 public struct HTTPTrace: Sendable {
     private let write: @Sendable (String) -> Void
@@ -12,17 +8,15 @@ public struct HTTPTrace: Sendable {
         self.write = write
     }
 
-    package func request(_ request: URLRequest, attempt: Int) {
+    package func request(_ request: HTTPRequest, attempt: Int) {
         var lines = [
-            "> \(request.httpMethod ?? "GET") \(Redactor.url(request.url?.absoluteString ?? ""))\(attempt > 1 ? " (attempt \(attempt))" : "")"
+            "> \(request.method) \(Redactor.url(request.url.absoluteString))\(attempt > 1 ? " (attempt \(attempt))" : "")"
         ]
-        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             lines.append("> \(name): \(Redactor.header(name: name, value: value))")
         }
-        if let body = request.httpBody, !body.isEmpty {
-            lines.append(
-                "> " + Redactor.body(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), url: request.url?.absoluteString)
-            )
+        if let body = request.body, !body.isEmpty {
+            lines.append("> " + Redactor.body(body, contentType: request.header("Content-Type"), url: request.url.absoluteString))
         }
         write(lines.joined(separator: "\n"))
     }

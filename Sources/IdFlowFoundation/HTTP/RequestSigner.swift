@@ -1,16 +1,12 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// What a request must carry that may be sent only once, made anew by `HTTPClient` for every attempt. The HTTP
 /// layer knows only this protocol; the OAuth layer's `RequestSigning` (a DPoP proof, a client assertion) is the
 /// one idflow has. A retry after a 429, a refused connection or a nonce challenge then signs again instead of
 /// replaying what the server refuses.
 public protocol RequestSigner: Sendable {
     /// Writes this attempt's signatures into `request`, with the nonces servers asked for so far.
-    func sign(_ request: inout URLRequest, url: URL, nonces: ServerNonces, now: Date) throws(IdFlowError)
+    func sign(_ request: inout HTTPRequest, nonces: ServerNonces, now: Date) throws(IdFlowError)
     /// Reads each answer before it is judged: remembers the nonce it brings, and returns true when it refused the
     /// request for want of that nonce, so the request is signed and sent once more whatever the retry budget.
     func read(_ response: HTTPResponse, url: URL, nonces: ServerNonces) -> Bool

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// When to try a request again and how long to wait first.
 public struct RetryPolicy: Sendable {
     /// Retries after the first attempt (`--max-retries`).
@@ -27,11 +23,11 @@ public struct RetryPolicy: Sendable {
 
     /// Whether a transport error is worth another attempt: a connection that was never made is safe for any
     /// method; one that broke after sending is safe only for idempotent requests.
-    func shouldRetry(error: URLError, request: HTTPRequest) -> Bool {
-        switch error.code {
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+    func shouldRetry(error: TransportFailure, request: HTTPRequest) -> Bool {
+        switch error.kind {
+        case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet:
             return true
-        case .timedOut, .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource:
+        case .timedOut, .networkConnectionLost, .badServerResponse:
             return request.isIdempotent
         default:
             return false

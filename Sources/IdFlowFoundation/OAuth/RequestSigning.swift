@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The OAuth `RequestSigner`: a DPoP proof (RFC 9449; its `jti` is single-use and it names the server's latest
 /// nonce) and a client assertion (RFC 7523; its `jti` is single-use too). Kept as the inputs, not the signed
 /// strings, so a retry after a 429, a refused connection or a `use_dpop_nonce` answer signs again.
@@ -36,19 +32,20 @@ public struct RequestSigning: RequestSigner, Equatable {
     }
 
     /// Writes this attempt's proof and assertion into `request`.
-    public func sign(_ request: inout URLRequest, url: URL, nonces: ServerNonces, now: Date) throws(IdFlowError) {
+    public func sign(_ request: inout HTTPRequest, nonces: ServerNonces, now: Date) throws(IdFlowError) {
+        let url = request.url
         let nonce = nonces.nonce(for: nonceKey(for: url).slot)
         if let assertion {
             let fields =
                 formFields.map { ($0.name, $0.value) } + [
                     ("client_assertion_type", ClientAssertion.type), ("client_assertion", try assertion.make(audience: url, now: now)),
                 ]
-            request.httpBody = Data(FormEncoding.encode(fields).utf8)
+            request.body = Data(FormEncoding.encode(fields).utf8)
         }
         if let dpopKey {
             let proof = try DPoPProof.make(
-                key: dpopKey, method: request.httpMethod ?? "GET", url: url, accessToken: accessToken, nonce: nonce, now: now)
-            request.setValue(proof, forHTTPHeaderField: "DPoP")
+                key: dpopKey, method: request.method, url: url, accessToken: accessToken, nonce: nonce, now: now)
+            request.setHeader("DPoP", proof)
         }
     }
 

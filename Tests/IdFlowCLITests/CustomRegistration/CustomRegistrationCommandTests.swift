@@ -19,7 +19,7 @@ import Testing
     /// two-step identity providers answer init with `tx1`.
     static func tokenServer(good: String = "K7Q2", retry: Int = 4001, initStatus: Int = 2000) -> RoutedTransport {
         RoutedTransport { request in
-            let body = request.httpBody.flatMap { try? JSONValue(data: $0) }
+            let body = request.body.flatMap { try? JSONValue(data: $0) }
             switch request.route {
             case "GET /oauth2/default/.well-known/openid-configuration":
                 return OktaReplies.discovery
@@ -62,8 +62,8 @@ import Testing
         #expect(result.json?["tokens"]?["expires_at"] != nil)
 
         let complete = try #require(server.requests.first { $0.route == "POST /oauth/custom-registration/invite-code/complete" })
-        #expect(complete.value(forHTTPHeaderField: "Authorization") == "Basic " + Data("0oacustom:s3cret".utf8).base64EncodedString())
-        let body = try JSONValue(data: try #require(complete.httpBody))
+        #expect(complete.header("Authorization") == "Basic " + Data("0oacustom:s3cret".utf8).base64EncodedString())
+        let body = try JSONValue(data: try #require(complete.body))
         #expect(body["data"] == "K7Q2")
         #expect(body["scope"] == .array(["profile", "offline_access"]))
         #expect(body["transaction_id"] == nil)
@@ -103,7 +103,7 @@ import Testing
             stdin: "K7Q2\n", environment: environment)
         #expect(second.exitCode == 0, "\(second.stderr)")
         let completes = server.requests.filter { $0.route.hasSuffix("/complete") }.compactMap {
-            try? JSONValue(data: $0.httpBody ?? Data())
+            try? JSONValue(data: $0.body ?? Data())
         }
         #expect(completes.count == 2)
         #expect(completes.last?["transaction_id"] == "tx1")
@@ -117,9 +117,9 @@ import Testing
             ["register", "--idp", "sms-otp", "--init-data", #"{"phone":"+31600000000"}"#, "--data-stdin"] + Self.client, transport: server,
             stdin: "123456\n", environment: Self.environment())
         #expect(result.exitCode == 0, "\(result.stderr)")
-        let initBody = try JSONValue(data: try #require(server.requests.first { $0.route.hasSuffix("/init") }?.httpBody))
+        let initBody = try JSONValue(data: try #require(server.requests.first { $0.route.hasSuffix("/init") }?.body))
         #expect(initBody["data"] == #"{"phone":"+31600000000"}"#)
-        let complete = try JSONValue(data: try #require(server.requests.first { $0.route.hasSuffix("/complete") }?.httpBody))
+        let complete = try JSONValue(data: try #require(server.requests.first { $0.route.hasSuffix("/complete") }?.body))
         #expect(complete["transaction_id"] == "tx1")
         #expect(complete["data"] == "123456")
         #expect(result.stderr.contains(#"sms-otp init: 2000: {"hint":"code sent to …00"}"#))
@@ -135,7 +135,7 @@ import Testing
         #expect(result.stderr.contains("sms-otp complete: 4002: \"invalid code\""))
         #expect(result.stderr.contains("Data for sms-otp, again: "))
         let completes = server.requests.filter { $0.route.hasSuffix("/complete") }.compactMap {
-            try? JSONValue(data: $0.httpBody ?? Data())
+            try? JSONValue(data: $0.body ?? Data())
         }
         #expect(completes.map { $0["data"] } == ["000000", "123456"])
         #expect(completes.allSatisfy { $0["transaction_id"] == "tx1" })

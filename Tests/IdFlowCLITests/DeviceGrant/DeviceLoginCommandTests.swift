@@ -55,7 +55,7 @@ import Testing
         }
     }
 
-    static func polls(_ server: RoutedTransport) -> [URLRequest] {
+    static func polls(_ server: RoutedTransport) -> [HTTPRequest] {
         server.requests.filter { $0.formBody["grant_type"] == DeviceCodeTokenRequest.grantType }
     }
 
@@ -153,7 +153,7 @@ import Testing
         #expect(login.exitCode == 64, "\(login.stderr)")
         #expect(login.error?["message"]?.stringValue?.contains("device_authorization_endpoint") == true)
         #expect(login.error?["hint"]?.stringValue?.contains("login-pkce --manual") == true)
-        #expect(!server.requests.contains { $0.httpMethod == "POST" })
+        #expect(!server.requests.contains { $0.method == "POST" })
     }
 
     @Test func aConfidentialClientAuthenticatesWithBasicOnEveryRequest() async throws {
@@ -165,9 +165,9 @@ import Testing
             ["login-device", "--no-store", "--client-secret-file", secret.path] + Self.configuration, transport: server)
         #expect(login.exitCode == 0, "\(login.stderr)")
         let basic = "Basic " + Data("0oaclient:s3cret".utf8).base64EncodedString()
-        let posts = server.requests.filter { $0.httpMethod == "POST" }
+        let posts = server.requests.filter { $0.method == "POST" }
         #expect(posts.count == 2)
-        #expect(posts.allSatisfy { $0.value(forHTTPHeaderField: "Authorization") == basic && $0.formBody["client_id"] == nil })
+        #expect(posts.allSatisfy { $0.header("Authorization") == basic && $0.formBody["client_id"] == nil })
     }
 
     @Test func aClientNotAllowedTheGrantGetsTheServersErrorAndAHint() async {

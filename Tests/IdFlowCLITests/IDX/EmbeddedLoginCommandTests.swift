@@ -33,7 +33,7 @@ struct EmbeddedLoginCommandTests {
         let introspect = try #require(server.requests.first { $0.route.hasSuffix("/introspect") })
         #expect(introspect.jsonBody?["interactionHandle"] == "BEhBiG3udfRv8l2D6Orym_gfhqVcJfaZ1nMeJuFhKWE")
         let identify = try #require(server.requests.first { $0.route.hasSuffix("/identify") })
-        #expect(identify.value(forHTTPHeaderField: "Content-Type") == IDX.ionJSON)
+        #expect(identify.header("Content-Type") == IDX.ionJSON)
         #expect(identify.jsonBody?["identifier"] == "jo@example.com")
         #expect(identify.jsonBody?["stateHandle"] == "ahc52KautBHCANs3ScZjLfRcxFjP_N5mqOTYouqHFP")
         #expect(identify.jsonBody?["credentials"] == nil, "the password goes only to the challenge")

@@ -45,7 +45,7 @@ import _CryptoExtras
             ])
         let discovery = try #require(org.transport.requests.first { $0.route == "GET /.well-known/app-authenticator-configuration" })
         #expect(discovery.query("oauthClientId") == "0oaclient")
-        #expect(discovery.value(forHTTPHeaderField: "Accept") == "application/json; okta-version=1.0.0")
+        #expect(discovery.header("Accept") == "application/json; okta-version=1.0.0")
         let post = try #require(org.transport.requests.first { $0.route == "POST /idp/myaccount/app-authenticators" })
         let body = try #require(post.jsonBody)
         #expect(body["authenticatorId"] == "aut1")
@@ -111,7 +111,7 @@ import _CryptoExtras
 
         // The maintenance token was bought with the PoP key, no user token.
         let grant = try #require(org.transport.requests.last { $0.route == "POST /oauth2/v1/token" })
-        #expect(grant.value(forHTTPHeaderField: "Authorization") == nil)
+        #expect(grant.header("Authorization") == nil)
         #expect(grant.formBody["client_id"] == "0oaclient")
         #expect(grant.formBody["scope"]?.contains("okta.myAccount.appAuthenticator.maintenance.read") == true)
         let assertion = try DecodedJWT(try #require(grant.formBody["assertion"]))
@@ -126,8 +126,8 @@ import _CryptoExtras
                 "transactionId": .string(tx), "decision": "APPROVED", "userConsent": "APPROVED_CONSENT_PROMPT",
                 "keyType": "proofOfPossession",
             ])
-        let verify = try #require(org.transport.requests.last { $0.url?.path.hasSuffix("/verify") == true })
-        #expect(verify.value(forHTTPHeaderField: "Authorization") == nil)
+        let verify = try #require(org.transport.requests.last { $0.url.path.hasSuffix("/verify") == true })
+        #expect(verify.header("Authorization") == nil)
         #expect(verify.jsonBody?["method"] == "push")
         let answer = try #require(org.answer(tx))
         #expect(answer["header"]?["kid"] == assertion.header["kid"])
@@ -164,7 +164,7 @@ import _CryptoExtras
         let result = await CLI.run(["resolve", "--next", "--approve"] + configuration, transport: org.transport, environment: environment)
         #expect(result.exitCode == 13, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
-        #expect(!org.transport.requests.contains { $0.url?.path.hasSuffix("/verify") == true })
+        #expect(!org.transport.requests.contains { $0.url.path.hasSuffix("/verify") == true })
         #expect(org.answer(tx) == nil)
     }
 
@@ -181,7 +181,7 @@ import _CryptoExtras
             ["resolve", "--transaction-id", tx, "--approve"] + configuration, transport: org.transport, environment: environment)
         #expect(result.exitCode == 13, "\(claim): \(result.stderr)")
         #expect(result.error?["message"]?.stringValue?.contains(claim) == true)
-        #expect(!org.transport.requests.contains { $0.url?.path.hasSuffix("/verify") == true })
+        #expect(!org.transport.requests.contains { $0.url.path.hasSuffix("/verify") == true })
         #expect(org.answer(tx) == nil)
     }
 
@@ -202,7 +202,7 @@ import _CryptoExtras
         try await org.push(enrollment: enrollment, expiresIn: -600)
         let result = await CLI.run(["resolve", "--next", "--approve"] + configuration, transport: org.transport, environment: environment)
         #expect(result.exitCode == 9, "\(result.stderr)")
-        #expect(!org.transport.requests.contains { $0.url?.path.hasSuffix("/verify") == true })
+        #expect(!org.transport.requests.contains { $0.url.path.hasSuffix("/verify") == true })
     }
 
     @Test func aPINShorterThanSixCharactersIsRefusedBeforeAnythingIsSentOrKept() async throws {
@@ -213,7 +213,7 @@ import _CryptoExtras
         #expect(result.exitCode == 64, "\(result.stderr)")
         #expect(result.error?["message"]?.stringValue?.contains("at least 6 characters") == true)
         #expect(!result.stderr.contains("2468"), "the PIN is not echoed")
-        #expect(!org.transport.requests.contains { $0.httpMethod == "POST" })
+        #expect(!org.transport.requests.contains { $0.method == "POST" })
         let keys = stateDirectory.appendingPathComponent("devices/o.example.com/keys")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: keys.path))?.isEmpty ?? true)
     }
@@ -267,8 +267,8 @@ import _CryptoExtras
             stdin: "user-at", environment: environment.merging(["IDFLOW_PIN": "246813"]) { $1 })
         #expect(onWithPIN.exitCode == 0, "\(onWithPIN.stderr)")
         #expect(onWithPIN.json?["userVerification"] == true)
-        let patch = try #require(org.transport.requests.last { $0.httpMethod == "PATCH" })
-        #expect(patch.value(forHTTPHeaderField: "Content-Type") == "application/merge-patch+json; okta-version=1.0.0")
+        let patch = try #require(org.transport.requests.last { $0.method == "PATCH" })
+        #expect(patch.header("Content-Type") == "application/merge-patch+json; okta-version=1.0.0")
         #expect(patch.jsonBody?["methods"]?["push"]?["keys"]?["userVerification"]?["kty"] == "EC")
 
         let off = await CLI.run(
@@ -278,7 +278,7 @@ import _CryptoExtras
         #expect(off.exitCode == 0, "\(off.stderr)")
         #expect(off.json?["userVerification"] == false)
         #expect(
-            org.transport.requests.last { $0.httpMethod == "PATCH" }?.jsonBody?["methods"]?["push"]?["keys"] == ["userVerification": .null])
+            org.transport.requests.last { $0.method == "PATCH" }?.jsonBody?["methods"]?["push"]?["keys"] == ["userVerification": .null])
 
         try await org.push(enrollment: enrollment)
         let delete = await CLI.run(
@@ -286,7 +286,7 @@ import _CryptoExtras
             environment: environment)
         #expect(delete.exitCode == 0, "\(delete.stderr)")
         #expect(delete.json?["deleted"] == true)
-        #expect(org.transport.requests.last?.httpMethod == "DELETE")
+        #expect(org.transport.requests.last?.method == "DELETE")
         let challenges = await CLI.run(["challenges"] + configuration, transport: org.transport, environment: environment)
         #expect(challenges.json == ["challenges": []])
         let deletedAgain = await CLI.run(["enroll", "delete", enrollment, "--local-only"] + configuration, environment: environment)

@@ -25,7 +25,7 @@ import Testing
     @Test func theBodyIsPrintedAsSentAndAFailureIsTheErrorLineWithTheStatusCode() async throws {
         try storeLogin()
         let transport = server.transport { request in
-            switch request.url?.path {
+            switch request.url.path {
             case "/ok": return .json(200, #"{"z":1,"a":[1.50]}"#)
             case "/gone": return .json(404, #"{"error":"not_found","error_description":"no such order"}"#)
             default: return nil

@@ -39,7 +39,7 @@ enum NumberedTokenServer {
             case "POST /oauth2/default/v1/revoke", "POST /oauth2/default/v1/introspect":
                 return .json(200, request.route.hasSuffix("introspect") ? "{\"active\":true,\"token_type\":\"Bearer\"}" : "")
             case "GET /oauth2/default/v1/userinfo":
-                return request.value(forHTTPHeaderField: "Authorization") == "Bearer at1"
+                return request.header("Authorization") == "Bearer at1"
                     ? .json(200, "{\"sub\":\"00u1\",\"name\":\"Jo Doe\"}")
                     : .init(status: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
             default:

@@ -112,7 +112,7 @@ import Testing
             environment: environment.merging(["OKTA_OAUTH2_ISSUER": "https://attacker.example.com/oauth2/default"]) { $1 })
         #expect(fromEnvironment.exitCode == 64)
         #expect(server.requests.count == sentBefore, "nothing was sent anywhere")
-        #expect(!server.requests.contains { $0.url?.host == "attacker.example.com" })
+        #expect(!server.requests.contains { $0.url.host == "attacker.example.com" })
 
         // The same issuer, spelled as configured, is fine.
         let same = await CLI.run(
@@ -125,7 +125,7 @@ import Testing
         let server = NumberedTokenServer.transport()
         _ = await CLI.run(["login-pkce", "--session-token-stdin"] + configuration, transport: server, stdin: "s", environment: environment)
         let discovery = RoutedTransport { request in
-            guard request.url?.host == "other.example.com" else { return nil }
+            guard request.url.host == "other.example.com" else { return nil }
             switch request.route {
             case "GET /oauth2/default/.well-known/openid-configuration":
                 let body = String(decoding: OktaReplies.discovery.body, as: UTF8.self)

@@ -28,7 +28,7 @@ import Testing
         #expect(result.json?["id"] == "00u1")
         let sent = try #require(transport.requests.first)
         #expect(sent.query("activate") == "false")
-        #expect(sent.value(forHTTPHeaderField: "Authorization") == "SSWS ssws-token")
+        #expect(sent.header("Authorization") == "SSWS ssws-token")
         #expect(sent.jsonBody?["profile"]?["title"] == "ops")
         #expect(sent.jsonBody?["profile"]?["login"] == "jo@example.com")
     }

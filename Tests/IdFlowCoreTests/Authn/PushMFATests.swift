@@ -41,7 +41,7 @@ import Testing
         let token = try await resolve(transport)
 
         #expect(token == "test_session_token")
-        #expect(transport.requests.map { $0.url?.absoluteString ?? "" } == Array(repeating: Self.verify, count: 3))
+        #expect(transport.requests.map { $0.url.absoluteString } == Array(repeating: Self.verify, count: 3))
         #expect(transport.requests.first?.jsonBody?["stateToken"] == "test_state_token", "the push factor is verified with it")
         #expect(transport.requests.dropFirst().allSatisfy { $0.jsonBody?["stateToken"] == "00lAftOt57ZSsQi13nbZmiPy_w4QSK_iKNX6XHOdRt" })
         #expect(sleeps.current == [.seconds(4), .seconds(4)])
@@ -90,8 +90,8 @@ import Testing
         #expect(sleeps.current == [.seconds(4), .seconds(4), .seconds(2)])
         #expect(transport.remaining == 0)
         let cancel = try #require(transport.requests.last)
-        #expect(cancel.url?.absoluteString == "https://test.domain.com/api/v1/authn/cancel")
-        #expect(cancel.httpMethod == "POST")
+        #expect(cancel.url.absoluteString == "https://test.domain.com/api/v1/authn/cancel")
+        #expect(cancel.method == "POST")
         #expect(cancel.jsonBody?["stateToken"] == "00lAftOt57ZSsQi13nbZmiPy_w4QSK_iKNX6XHOdRt")
     }
 
@@ -113,7 +113,7 @@ import Testing
         #expect(error?.exitStatus.rawValue == 130)
         #expect(transport.remaining == 0)
         let cancel = try #require(transport.requests.last)
-        #expect(cancel.url?.absoluteString == "https://test.domain.com/api/v1/authn/cancel")
+        #expect(cancel.url.absoluteString == "https://test.domain.com/api/v1/authn/cancel")
         #expect(cancel.jsonBody?["stateToken"] == "00lAftOt57ZSsQi13nbZmiPy_w4QSK_iKNX6XHOdRt", "the MFA_CHALLENGE's state token")
         #expect(messages.current.contains { $0.contains("cancelled the sign-in on the server") })
     }

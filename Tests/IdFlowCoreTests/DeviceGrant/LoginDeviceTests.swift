@@ -49,7 +49,7 @@ import Testing
         return TestContext.make(transport: transport, configuration: configuration, messages: messages, sleeps: sleeps)
     }
 
-    func polls(_ transport: RoutedTransport) -> [URLRequest] {
+    func polls(_ transport: RoutedTransport) -> [HTTPRequest] {
         transport.requests.filter { $0.formBody["grant_type"] == DeviceCodeTokenRequest.grantType }
     }
 
@@ -120,7 +120,7 @@ import Testing
         #expect(error?.exitStatus == .usage)
         #expect(error?.exitStatus.rawValue == 64)
         #expect(error?.message.contains("device_authorization_endpoint") == true)
-        #expect(!transport.requests.contains { $0.httpMethod == "POST" })
+        #expect(!transport.requests.contains { $0.method == "POST" })
     }
 
     @Test func aHostileUserCodeAndLinkNeitherDriveTheTerminalNorReachTheBrowser() async throws {

@@ -24,8 +24,8 @@ struct DiscoveryCheckTests {
         let answer = await DiscoveryCheck.identityEngine(
             issuer: Self.issuer, grants: ["authorization_code"], http: HTTPClient(transport: transport))
         #expect(answer.hasPrefix("yes"), "\(answer)")
-        #expect(transport.requests.first?.url?.absoluteString == "https://dev-1.okta.com/oauth2/default/v1/interact")
-        #expect(transport.requests.first?.httpMethod == "POST")
+        #expect(transport.requests.first?.url.absoluteString == "https://dev-1.okta.com/oauth2/default/v1/interact")
+        #expect(transport.requests.first?.method == "POST")
         #expect(transport.requests.first?.formBody.isEmpty == true, "no client, no challenge: nothing is started")
     }
 
@@ -46,7 +46,7 @@ struct DiscoveryCheckTests {
     }
 
     @Test func noAnswerIsUnknown() async throws {
-        let transport = ScriptedTransport([.failure(URLError(.cannotConnectToHost))])
+        let transport = ScriptedTransport([.failure(TransportFailure(.cannotConnectToHost))])
         let answer = await DiscoveryCheck.identityEngine(issuer: Self.issuer, grants: [], http: HTTPClient(transport: transport))
         #expect(answer.hasPrefix("unknown"), "\(answer)")
     }

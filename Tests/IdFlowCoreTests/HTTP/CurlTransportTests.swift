@@ -15,7 +15,7 @@ import Testing
 #endif
 
 /// `CurlTransport` against a real server on 127.0.0.1: what goes out, what comes back, and each failure
-/// reaching `HTTPClient` as the same `URLError` URLSession gave, so retries and messages are unchanged.
+/// reaching `HTTPClient` as `TransportFailure`s of the kinds it retries and words.
 struct CurlTransportTests {
     func echo(_ data: Data) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -23,19 +23,19 @@ struct CurlTransportTests {
 
     @Test func aPostSendsMethodHeadersAndBodyAndReturnsStatusHeadersAndBody() async throws {
         let server = try LocalHTTPServer()
-        var request = URLRequest(url: server.url("/echo/users?activate=false"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("SSWS token-1", forHTTPHeaderField: "Authorization")
-        request.httpBody = Data(#"{"profile":{"login":"jo@example.com"}}"#.utf8)
-        let (data, response) = try await CurlTransport().send(request)
+        var request = HTTPRequest(method: "POST", url: server.url("/echo/users?activate=false"))
+        request.setHeader("Content-Type", "application/json")
+        request.setHeader("Authorization", "SSWS token-1")
+        request.body = Data(#"{"profile":{"login":"jo@example.com"}}"#.utf8)
+        let response = try await CurlTransport().send(request)
+        let data = response.body
 
-        #expect(response.statusCode == 201)
+        #expect(response.status == 201)
         #expect(response.url == server.url("/echo/users?activate=false"))
-        // Names as the server spelt them; a repeated header's values joined, as URLSession joins them.
-        #expect(response.allHeaderFields["X-Request-Path"] as? String == "/echo/users?activate=false")
-        #expect(response.allHeaderFields["X-Twice"] as? String == "first, second")
-        #expect(response.value(forHTTPHeaderField: "content-type") == "application/json")
+        // Found whatever the case the server spelt them in; a repeated header's values joined, as URLSession joined them.
+        #expect(response.header("X-Request-Path") == "/echo/users?activate=false")
+        #expect(response.header("X-Twice") == "first, second")
+        #expect(response.header("content-type") == "application/json")
         let seen = try echo(data)
         #expect(seen["method"] as? String == "POST")
         #expect(seen["path"] as? String == "/echo/users?activate=false")
@@ -50,17 +50,15 @@ struct CurlTransportTests {
     @Test func getDeleteAndAnEmptyPostSendWhatTheirMethodSays() async throws {
         let server = try LocalHTTPServer()
         let transport = CurlTransport()
-        let (got, _) = try await transport.send(URLRequest(url: server.url("/echo/get")))
+        let got = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo/get"))).body
         #expect(try echo(got)["method"] as? String == "GET")
 
-        var delete = URLRequest(url: server.url("/echo/delete"))
-        delete.httpMethod = "DELETE"
-        let (deleted, _) = try await transport.send(delete)
+        let delete = HTTPRequest(method: "DELETE", url: server.url("/echo/delete"))
+        let deleted = try await transport.send(delete).body
         #expect(try echo(deleted)["method"] as? String == "DELETE")
 
-        var post = URLRequest(url: server.url("/echo/lifecycle/activate"))
-        post.httpMethod = "POST"
-        let (posted, _) = try await transport.send(post)
+        let post = HTTPRequest(method: "POST", url: server.url("/echo/lifecycle/activate"))
+        let posted = try await transport.send(post).body
         let seen = try echo(posted)
         #expect(seen["method"] as? String == "POST")
         #expect((seen["headers"] as? [String: String])?["content-length"] == "0")
@@ -69,23 +67,23 @@ struct CurlTransportTests {
     @Test func aCookieTheServerSetsIsNeverSentBack() async throws {
         let server = try LocalHTTPServer()
         let transport = CurlTransport()
-        _ = try await transport.send(URLRequest(url: server.url("/echo/first")))
-        let (second, _) = try await transport.send(URLRequest(url: server.url("/echo/second")))
+        _ = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo/first")))
+        let second = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo/second"))).body
         #expect((try echo(second)["headers"] as? [String: String])?["cookie"] == nil)
     }
 
     @Test func aRedirectIsReturnedNotFollowed() async throws {
         let server = try LocalHTTPServer()
-        let (_, response) = try await CurlTransport().send(URLRequest(url: server.url("/redirect")))
-        #expect(response.statusCode == 302)
-        #expect(response.value(forHTTPHeaderField: "Location") == "com.example.app:/callback?code=abc")
+        let response = try await CurlTransport().send(HTTPRequest(method: "GET", url: server.url("/redirect")))
+        #expect(response.status == 302)
+        #expect(response.header("Location") == "com.example.app:/callback?code=abc")
     }
 
     @Test func consecutiveRequestsReuseOneConnection() async throws {
         let server = try LocalHTTPServer()
         let transport = CurlTransport()
         for index in 0..<20 {
-            let (data, _) = try await transport.send(URLRequest(url: server.url("/echo/\(index)")))
+            let data = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo/\(index)"))).body
             #expect(try echo(data)["path"] as? String == "/echo/\(index)")
         }
         // libcurl closes a connection that has been idle for more than 118 s (CURLOPT_MAXAGE_CONN). A CI run of the
@@ -106,14 +104,14 @@ struct CurlTransportTests {
         let paths = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
             for index in 0..<64 {
                 group.addTask {
-                    var request = URLRequest(url: server.url("/echo/\(index)"))
-                    request.httpMethod = "POST"
-                    request.httpBody = Data("body-\(index)".utf8)
-                    let (data, response) = try await transport.send(request)
+                    var request = HTTPRequest(method: "POST", url: server.url("/echo/\(index)"))
+                    request.body = Data("body-\(index)".utf8)
+                    let response = try await transport.send(request)
+                    let data = response.body
                     let seen = try JSONSerialization.jsonObject(with: data) as? [String: Any]
                     let matches =
                         seen?["body"] as? String == "body-\(index)"
-                        && response.allHeaderFields["X-Request-Path"] as? String == "/echo/\(index)"
+                        && response.header("X-Request-Path") == "/echo/\(index)"
                     return (index, matches ? seen?["path"] as? String : nil)
                 }
             }
@@ -128,10 +126,10 @@ struct CurlTransportTests {
 
     @Test func aRequestOverItsTimeoutFailsAsTimedOut() async throws {
         let server = try LocalHTTPServer()
-        var request = URLRequest(url: server.url("/slow"))
-        request.timeoutInterval = 0.5
-        let error = await #expect(throws: URLError.self) { try await CurlTransport().send(request) }
-        #expect(error?.code == .timedOut)
+        var request = HTTPRequest(method: "GET", url: server.url("/slow"))
+        request.timeout = .milliseconds(500)
+        let error = await #expect(throws: TransportFailure.self) { try await CurlTransport().send(request) }
+        #expect(error?.kind == .timedOut)
         // Not a stopwatch (a loaded machine can keep a test's task waiting for a minute and more): the server has
         // not answered yet, so the client gave up at its own timeout rather than noticing it when the answer came.
         #expect(server.slowAnswers.current == 0, "gave up at the 0.5 s timeout, not when the server answered (600 s)")
@@ -147,8 +145,8 @@ struct CurlTransportTests {
     @Test func aRefusedConnectionIsCannotConnectToHost() async throws {
         let port = try Self.closedPort()
         let url = URL(string: "http://127.0.0.1:\(port)/api/v1/users")!
-        let error = await #expect(throws: URLError.self) { try await CurlTransport().send(URLRequest(url: url)) }
-        #expect(error?.code == .cannotConnectToHost)
+        let error = await #expect(throws: TransportFailure.self) { try await CurlTransport().send(HTTPRequest(method: "GET", url: url)) }
+        #expect(error?.kind == .cannotConnectToHost)
 
         let client = HTTPClient(transport: CurlTransport(), retryPolicy: RetryPolicy(maxRetries: 0))
         let failure = await #expect(throws: IdFlowError.self) { try await client.send(.get(url)) }
@@ -160,8 +158,8 @@ struct CurlTransportTests {
         let server = try LocalHTTPServer()
         let transport = CurlTransport(options: .init(caFile: "/nonexistent/idflow-test-ca.pem"))
         let url = URL(string: "https://127.0.0.1:\(server.port)/echo")!
-        let error = await #expect(throws: URLError.self) { try await transport.send(URLRequest(url: url)) }
-        #expect(error?.code == .secureConnectionFailed)
+        let error = await #expect(throws: TransportFailure.self) { try await transport.send(HTTPRequest(method: "GET", url: url)) }
+        #expect(error?.kind == .secureConnectionFailed)
         #expect(
             error?.localizedDescription.contains("/nonexistent/idflow-test-ca.pem") == true,
             "\(String(describing: error?.localizedDescription))")
@@ -177,7 +175,7 @@ struct CurlTransportTests {
     @Test func endingBeforeExitClosesTheCachedConnectionAndRefusesLaterRequests() async throws {
         let server = try LocalHTTPServer()
         let transport = CurlTransport()
-        let (data, _) = try await transport.send(URLRequest(url: server.url("/echo/kept")))
+        let data = try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo/kept"))).body
         #expect(try echo(data)["path"] as? String == "/echo/kept")
         #expect(server.connectionsClosedByClient.current == 0, "kept alive for the next request")
 
@@ -185,8 +183,10 @@ struct CurlTransportTests {
         for _ in 0..<600 where server.connectionsClosedByClient.current == 0 { try await Task.sleep(for: .milliseconds(100)) }
         #expect(server.connectionsClosedByClient.current == 1, "the connection is closed, not left to the kernel at exit")
 
-        let later = await #expect(throws: URLError.self) { try await transport.send(URLRequest(url: server.url("/echo/later"))) }
-        #expect(later?.code == .cancelled)
+        let later = await #expect(throws: TransportFailure.self) {
+            try await transport.send(HTTPRequest(method: "GET", url: server.url("/echo/later")))
+        }
+        #expect(later?.kind == .cancelled)
         #expect(server.connectionsAccepted.current == 1, "nothing more was sent")
     }
 
@@ -195,13 +195,13 @@ struct CurlTransportTests {
     @Test func aRequestUnderWayWhenTheLoopEndsFailsAsCancelled() async throws {
         let server = try LocalHTTPServer()
         let transport = CurlTransport()
-        let waiting = Task { try await transport.send(URLRequest(url: server.url("/slow"))) }
+        let waiting = Task { try await transport.send(HTTPRequest(method: "GET", url: server.url("/slow"))) }
         for _ in 0..<600 where server.slowWaiting.current == 0 { try await Task.sleep(for: .milliseconds(100)) }
         #expect(server.slowWaiting.current == 1, "the request reached the server")
 
         #expect(transport.endBeforeExit(waitingUntil: .now() + 60), "the loop's thread ended")
-        let error = await #expect(throws: URLError.self) { try await waiting.value }
-        #expect(error?.code == .cancelled)
+        let error = await #expect(throws: TransportFailure.self) { try await waiting.value }
+        #expect(error?.kind == .cancelled)
         #expect(server.slowAnswers.current == 0, "ended without waiting for the answer (600 s)")
     }
 
@@ -210,12 +210,6 @@ struct CurlTransportTests {
             proxy: "http://user:hunter2@proxy.example:3128", proxyCredentials: .init(username: "user", password: "hunter2"))
         #expect(!"\(options)".contains("hunter2"))
         #expect("\(options)".contains("proxy.example:3128"))
-    }
-
-    @Test func theBenchmarkingSwitchSelectsURLSessionOtherwiseLibcurl() {
-        #expect(StandardTransport.make(environment: [:]) is CurlTransport)
-        #expect(StandardTransport.make(environment: ["IDFLOW_HTTP_TRANSPORT": "urlsession"]) is URLSessionTransport)
-        #expect(StandardTransport.make(environment: ["IDFLOW_HTTP_TRANSPORT": "curl"]) is CurlTransport)
     }
 
     /// A port that was just free: bound, then closed, so a connection to it is refused.

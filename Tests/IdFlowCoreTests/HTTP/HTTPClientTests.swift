@@ -70,7 +70,7 @@ struct HTTPClientTests {
     }
 
     @Test func refusedConnectionIsRetriedEvenForPostThenReportedAsNetworkExit6() async throws {
-        let transport = ScriptedTransport(Array(repeating: .failure(URLError(.cannotConnectToHost)), count: 2))
+        let transport = ScriptedTransport(Array(repeating: .failure(TransportFailure(.cannotConnectToHost)), count: 2))
         let post = try HTTPRequest.json("POST", url, body: ["a": "b"] as [String: String])
         do {
             _ = try await client(transport, retries: 1).send(post)
@@ -83,7 +83,7 @@ struct HTTPClientTests {
     }
 
     @Test func aPostThatTimedOutIsNotRetried() async throws {
-        let transport = ScriptedTransport([.failure(URLError(.timedOut)), .json(200, "{}")])
+        let transport = ScriptedTransport([.failure(TransportFailure(.timedOut)), .json(200, "{}")])
         let post = try HTTPRequest.json("POST", url, body: ["a": "b"] as [String: String])
         await #expect(throws: IdFlowError.self) { try await client(transport).send(post) }
         #expect(transport.requests.count == 1, "the server may have acted on it")
@@ -139,8 +139,8 @@ struct HTTPClientTests {
         http.timeout = .seconds(7)
         _ = try await http.send(.get(url))
         let sent = try #require(transport.requests.first)
-        #expect(sent.value(forHTTPHeaderField: "User-Agent") == "idflow/\(IdFlowVersion.string)")
-        #expect(sent.timeoutInterval == 7)
+        #expect(sent.header("User-Agent") == "idflow/\(IdFlowVersion.string)")
+        #expect(sent.timeout == .seconds(7))
     }
 
     @Test func verboseTraceRedactsEverySecret() async throws {

@@ -27,7 +27,7 @@ import Testing
     /// token for the nonce this run's interact request carried, and the keys that token is checked against.
     func identityEngine(
         passed: String = "04-success-with-interaction-code.json", issuedAt: Date? = nil,
-        more: @escaping @Sendable (URLRequest) -> RoutedTransport.Reply? = { _ in nil }
+        more: @escaping @Sendable (HTTPRequest) -> RoutedTransport.Reply? = { _ in nil }
     ) throws -> RoutedTransport {
         let recorded = try JSONValue(data: try Fixtures.data("okta-idx/05-token-response.json"))
         let nonce = Locked<String?>(nil)

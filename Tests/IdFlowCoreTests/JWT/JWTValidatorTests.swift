@@ -206,7 +206,7 @@ struct JWTValidatorTests {
         let token = try await TestKeys.sign(Self.claims(), with: TestKeys.otherRSA, kid: "k9")
         #expect(await Self.rejection(token, by: validator) == "no key with kid k9 in the issuer's JWKS (after refetch)")
         #expect(transport.requests.count == 2)
-        #expect(transport.requests.allSatisfy { $0.url == Self.jwksURI && $0.httpMethod == "GET" })
+        #expect(transport.requests.allSatisfy { $0.url == Self.jwksURI && $0.method == "GET" })
         #expect(transport.remaining == 0)
     }
 

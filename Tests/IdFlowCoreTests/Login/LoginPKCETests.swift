@@ -62,7 +62,7 @@ import Testing
 
         #expect(output.response.accessToken == "at1")
         let primary = try #require(transport.requests.first { $0.route == "POST /api/v1/authn" })
-        #expect(primary.url?.host == "o.example.com")
+        #expect(primary.url.host == "o.example.com")
         #expect(primary.jsonBody?["username"] == "jo@example.com")
         #expect(primary.jsonBody?["password"] == "pw-1")
         let authorize = try #require(transport.requests.first { $0.route.hasSuffix("/authorize") })

@@ -137,7 +137,7 @@ struct DiscoveryTests {
         let second = try await discovery.configuration(for: issuer)
         #expect(first == second)
         #expect(transport.requests.count == 1)
-        #expect(transport.requests[0].url?.absoluteString == "https://o.okta.com/oauth2/default/.well-known/openid-configuration")
+        #expect(transport.requests[0].url.absoluteString == "https://o.okta.com/oauth2/default/.well-known/openid-configuration")
     }
 
     @Test func expiresAfterItsTTL() async throws {

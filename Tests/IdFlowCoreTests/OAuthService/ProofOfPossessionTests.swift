@@ -85,7 +85,7 @@ struct ProofOfPossessionTests {
     @Test func theTargetURIIsThePathLibcurlSends() async throws {
         let server = try TinyHTTPListener { _ in (200, ["Content-Type": "application/json"], "{}") }
         let url = try #require(URL(string: "HTTP://user:pw@127.0.0.1:\(server.port)/oauth2/../api/./v1/users?limit=1"))
-        _ = try await CurlTransport(options: .init()).send(URLRequest(url: url))
+        _ = try await CurlTransport(options: .init()).send(HTTPRequest(method: "GET", url: url))
         let line = try #require(server.requests.first?.split(separator: "\r\n").first)
         let sentPath = try #require(line.split(separator: " ").dropFirst().first).split(separator: "?").first.map(String.init)
         let htu = DPoPProof.targetURI(url)

@@ -36,9 +36,9 @@ struct ServiceAppSessionTests {
         return configuration
     }
 
-    func form(_ request: URLRequest) -> [String: String] {
+    func form(_ request: HTTPRequest) -> [String: String] {
         var fields: [String: String] = [:]
-        for pair in String(decoding: request.httpBody ?? Data(), as: UTF8.self).split(separator: "&") {
+        for pair in String(decoding: request.body ?? Data(), as: UTF8.self).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
             if parts.count == 2 { fields[parts[0]] = parts[1] }
         }
@@ -61,24 +61,24 @@ struct ServiceAppSessionTests {
         _ = try await api.user("jo@example.com")
         let requests = transport.requests
         #expect(requests.count == 4, "one token request (and its nonce retry) for two calls")
-        #expect(requests[0].url?.absoluteString == "https://example.okta.com/oauth2/v1/token")
+        #expect(requests[0].url.absoluteString == "https://example.okta.com/oauth2/v1/token")
         let first = form(requests[0])
         let second = form(requests[1])
         #expect(first["grant_type"] == "client_credentials")
         #expect(first["scope"] == "okta.users.read okta.users.manage")
         #expect(first["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
         #expect(try claims(first["client_assertion"])["jti"] as? String != claims(second["client_assertion"])["jti"] as? String)
-        #expect(try claims(requests[0].value(forHTTPHeaderField: "DPoP"))["nonce"] == nil)
-        #expect(try claims(requests[1].value(forHTTPHeaderField: "DPoP"))["nonce"] as? String == "nonce-1")
+        #expect(try claims(requests[0].header("DPoP"))["nonce"] == nil)
+        #expect(try claims(requests[1].header("DPoP"))["nonce"] as? String == "nonce-1")
         let token =
             try #require(
                 try JSONSerialization.jsonObject(with: Fixtures.data("okta-oauth-service/token-client-credentials-dpop.json"))
                     as? [String: Any])["access_token"] as? String
-        #expect(requests[2].value(forHTTPHeaderField: "Authorization") == "DPoP \(token ?? "")")
-        let call = try claims(requests[2].value(forHTTPHeaderField: "DPoP"))
+        #expect(requests[2].header("Authorization") == "DPoP \(token ?? "")")
+        let call = try claims(requests[2].header("DPoP"))
         #expect(call["htm"] as? String == "GET")
         #expect(call["ath"] as? String == DPoPProof.tokenHash(token ?? ""))
-        #expect(try claims(requests[3].value(forHTTPHeaderField: "DPoP"))["jti"] as? String != call["jti"] as? String)
+        #expect(try claims(requests[3].header("DPoP"))["jti"] as? String != call["jti"] as? String)
 
         // The next run (a new context, a new session) finds the token in the cache, 0600, and asks for none.
         let cache = ServiceAppTokenCache(profileDirectory: configuration.profileDirectory, clientID: "0oaservice")
@@ -87,7 +87,7 @@ struct ServiceAppSessionTests {
         let next = ScriptedTransport([.json(200, user)])
         _ = try await TestContext.make(transport: next, configuration: configuration).usersAPI().user("jo@example.com")
         #expect(next.requests.count == 1)
-        #expect(next.requests[0].value(forHTTPHeaderField: "Authorization") == "DPoP \(token ?? "")")
+        #expect(next.requests[0].header("Authorization") == "DPoP \(token ?? "")")
     }
 
     @Test func aRefusedTokenIsReplacedOnceAndTheCallMadeAgain() async throws {
@@ -105,8 +105,8 @@ struct ServiceAppSessionTests {
             .json(200, renewed), .json(200, user),
         ])
         _ = try await TestContext.make(transport: transport, configuration: configuration).usersAPI().user("jo")
-        #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Authorization") ?? "" }.suffix(1) == ["Bearer second"])
-        #expect(transport.requests[1].value(forHTTPHeaderField: "DPoP") == nil)
+        #expect(transport.requests.map { $0.header("Authorization") ?? "" }.suffix(1) == ["Bearer second"])
+        #expect(transport.requests[1].header("DPoP") == nil)
     }
 
     @Test func aMissingScopeSaysWhichScopeTheCallNeeds() async throws {
@@ -171,7 +171,7 @@ struct ServiceAppSessionTests {
         _ = try await TestContext.make(transport: allowedTransport, configuration: configuration, messages: messages).usersAPI()
             .user("jo")
         #expect(allowedTransport.requests.count == 2)
-        #expect(allowedTransport.requests.last?.value(forHTTPHeaderField: "Authorization")?.hasPrefix("Bearer ") == true)
+        #expect(allowedTransport.requests.last?.header("Authorization")?.hasPrefix("Bearer ") == true)
         #expect(messages.current.contains { $0.contains("warning: the token endpoint issued a Bearer token") }, "\(messages.current)")
     }
 

@@ -39,7 +39,7 @@ import Testing
         #expect(output.orgUrl == FakePushOrg.org)
 
         let post = try #require(org.transport.requests.first { $0.route == "POST /idp/myaccount/app-authenticators" })
-        #expect(post.value(forHTTPHeaderField: "Authorization") == "Bearer user-at")
+        #expect(post.header("Authorization") == "Bearer user-at")
         let body = try #require(post.jsonBody)
         #expect(body["authenticatorId"] == "aut1")
         #expect(body["device"]?["displayName"] == "ci-runner-7")
@@ -84,8 +84,8 @@ import Testing
         #expect(error?.exitStatus == .security)
         #expect(error?.exitStatus.rawValue == 13)
         #expect(error?.message.contains("collector.example.net") == true)
-        #expect(!transport.requests.contains { $0.url?.host == "collector.example.net" })
-        #expect(!transport.requests.contains { $0.httpMethod == "POST" })
+        #expect(!transport.requests.contains { $0.url.host == "collector.example.net" })
+        #expect(!transport.requests.contains { $0.method == "POST" })
         let enrollments = folder.appendingPathComponent("enrollments")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: enrollments.path))?.isEmpty ?? true)
     }

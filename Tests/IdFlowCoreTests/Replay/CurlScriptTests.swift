@@ -248,7 +248,7 @@ struct CurlScriptTests {
             fields: [("grant_type", "authorization_code"), ("code", "c0de"), ("code_verifier", verifier)])
         let lines = Locked<[String]>([])
         let stream = CurlScript(write: { line in lines.withLock { $0.append(line) } })
-        let transport = ScriptedTransport([.json(500, #"{"error":"server_error"}"#), .failure(URLError(.networkConnectionLost))])
+        let transport = ScriptedTransport([.json(500, #"{"error":"server_error"}"#), .failure(TransportFailure(.networkConnectionLost))])
         let client = HTTPClient(transport: transport, retryPolicy: RetryPolicy(maxRetries: 0), observer: stream)
         _ = try? await client.send(request)
         _ = try? await client.send(request)
@@ -274,7 +274,7 @@ struct CurlScriptTests {
         let path = directory.appendingPathComponent("run.sh").path
         let script = try CurlScript(file: path)
         let client = HTTPClient(
-            transport: ScriptedTransport([.json(200, "{}"), .failure(URLError(.cannotConnectToHost))]),
+            transport: ScriptedTransport([.json(200, "{}"), .failure(TransportFailure(.cannotConnectToHost))]),
             retryPolicy: RetryPolicy(maxRetries: 0), observer: script)
         _ = try await client.send(.get(URL(string: "\(org)/one")!))
         await #expect(throws: IdFlowError.self) { try await client.send(.get(URL(string: "\(org)/two")!)) }

@@ -30,7 +30,7 @@ import Testing
         #expect(output.standardOutputBytes == Data(#"{"sub":"00u1","big":12345678901234567890}"#.utf8) + Data("\n".utf8))
         #expect(transport.requests.count == 1)
         #expect(ResourceFixture.bearer(transport.requests[0]) == "Bearer at1")
-        #expect(transport.requests[0].value(forHTTPHeaderField: "Accept") == "application/json")
+        #expect(transport.requests[0].header("Accept") == "application/json")
     }
 
     @Test func aTokenExpiringWithinTheSkewIsRefreshedFirstAndTheRotationSaved() async throws {
@@ -39,7 +39,7 @@ import Testing
         _ = try await CallResource(url: api).run(fixture.context(transport))
         #expect(ResourceFixture.refreshes(transport) == 1)
         let call = try #require(transport.requests.last)
-        #expect(call.url?.host == "api.example.com")
+        #expect(call.url.host == "api.example.com")
         #expect(ResourceFixture.bearer(call) == "Bearer at2")
         #expect(try fixture.store.load()?.tokens.refreshToken == "rt2")
         #expect(try fixture.store.load()?.tokens.accessToken == "at2")
@@ -65,7 +65,7 @@ import Testing
         let output = try await CallResource(url: api).run(fixture.context(transport))
         #expect(output.json["sub"] == "00u1")
         #expect(
-            transport.requests.map { "\($0.url?.host ?? "") \($0.route)" }.filter { !$0.contains("keys") && !$0.contains("openid") } == [
+            transport.requests.map { "\($0.url.host ?? "") \($0.route)" }.filter { !$0.contains("keys") && !$0.contains("openid") } == [
                 "api.example.com GET /v1/me", "o.example.com POST /oauth2/default/v1/token", "api.example.com GET /v1/me",
             ])
         #expect(try fixture.store.load()?.tokens.refreshToken == "rt2")
@@ -80,7 +80,7 @@ import Testing
         #expect(ErrorReport(try #require(error)).error.errorCode == "invalid_token")
         #expect(error?.message.contains("again after a refresh") == true)
         #expect(error?.hint?.contains("idflow login-pkce --issuer 'https://o.example.com/oauth2/default'") == true)
-        #expect(transport.requests.filter { $0.url?.host == "api.example.com" }.count == 2)
+        #expect(transport.requests.filter { $0.url.host == "api.example.com" }.count == 2)
         #expect(ResourceFixture.refreshes(transport) == 1)
     }
 
@@ -89,12 +89,12 @@ import Testing
         let server = fixture.server
         let transport = server.transport { request in
             if request.route == "POST /oauth2/default/v1/token" { return .json(400, #"{"error":"invalid_grant"}"#) }
-            return request.url?.host == "api.example.com" ? Self.echo : nil
+            return request.url.host == "api.example.com" ? Self.echo : nil
         }
         let error = await failure { () throws(IdFlowError) in try await CallResource(url: api).run(fixture.context(transport)) }
         #expect(error?.exitStatus == .authentication)
         #expect(error?.hint?.contains("idflow login-pkce --issuer 'https://o.example.com/oauth2/default'") == true)
-        let sent = transport.requests.filter { $0.url?.host == "api.example.com" }
+        let sent = transport.requests.filter { $0.url.host == "api.example.com" }
         #expect(sent.isEmpty, "nothing sent with a dead token")
     }
 
@@ -116,7 +116,7 @@ import Testing
         #expect(error?.message.contains("not from https://o.example.com/oauth2/default") == true)
         #expect(ResourceFixture.refreshes(transport) == 0)
         let withToken = transport.requests.filter { ResourceFixture.bearer($0) != nil }
-        #expect(withToken.map { $0.url?.absoluteString } == [api], "the token went to the API once, and nowhere else")
+        #expect(withToken.map { $0.url.absoluteString } == [api], "the token went to the API once, and nowhere else")
     }
 
     @Test func nothingStoredSendsNoTokenAndNamesTheIssuerFromTheMetadata() async throws {
@@ -137,7 +137,7 @@ import Testing
     @Test func metadataForAnotherResourceIsASecurityFailure() async throws {
         try fixture.storeLogin()
         let transport = fixture.transport { request in
-            if request.url?.host == "evil.example" {
+            if request.url.host == "evil.example" {
                 return .json(200, #"{"resource":"https://evil.example/","authorization_servers":["https://evil.example/"]}"#)
             }
             return .challenge(401, #"Bearer resource_metadata="https://evil.example/.well-known/oauth-protected-resource""#)
@@ -194,7 +194,7 @@ import Testing
         let raw = try await CallResource(url: api, raw: true).run(fixture.context(transport))
         #expect(raw.standardOutputBytes == Data("a,b\n1,2\n".utf8))
         #expect(ResourceFixture.bearer(transport.requests.last!) == "Bearer at1")
-        #expect(transport.requests.last?.value(forHTTPHeaderField: "Accept") == "*/*")
+        #expect(transport.requests.last?.header("Accept") == "*/*")
     }
 
     @Test func anEmptyBodyPrintsNothing() async throws {
@@ -202,7 +202,7 @@ import Testing
         let transport = fixture.transport { _ in .init(status: 204) }
         let output = try await CallResource(url: api, method: "delete").run(fixture.context(transport))
         #expect(output.standardOutputBytes == Data())
-        #expect(transport.requests.last?.httpMethod == "DELETE")
+        #expect(transport.requests.last?.method == "DELETE")
     }
 
     @Test func dataIsSentAsJSONFromTheArgumentAFileOrStandardInput() async throws {
@@ -218,9 +218,9 @@ import Testing
         ] {
             _ = try await CallResource(url: api, body: body).run(fixture.context(transport, stdin: #"{"from":"stdin"}"#))
             let sent = try #require(transport.requests.last)
-            #expect(sent.httpMethod == "POST")
-            #expect(sent.value(forHTTPHeaderField: "Content-Type") == "application/json")
-            #expect(sent.httpBody.map { String(decoding: $0, as: UTF8.self) } == expected)
+            #expect(sent.method == "POST")
+            #expect(sent.header("Content-Type") == "application/json")
+            #expect(sent.body.map { String(decoding: $0, as: UTF8.self) } == expected)
         }
         let notJSON = await failure { () throws(IdFlowError) in
             try await CallResource(url: api, body: .inline("a=1")).run(fixture.context(transport))
@@ -228,7 +228,7 @@ import Testing
         #expect(notJSON?.exitStatus == .usage)
         _ = try await CallResource(url: api, headers: ["Content-Type: application/x-www-form-urlencoded"], body: .inline("a=1")).run(
             fixture.context(transport))
-        #expect(transport.requests.last?.httpBody == Data("a=1".utf8))
+        #expect(transport.requests.last?.body == Data("a=1".utf8))
     }
 
     /// `"X: a\r\nInjected: b"` holds "\r\n", one Character that equals neither "\r" nor "\n": the check reads
@@ -250,7 +250,7 @@ import Testing
     @Test func redirectsKeepTheTokenOnTheSameOriginOnly() async throws {
         try fixture.storeLogin()
         let transport = fixture.transport { request in
-            switch (request.url?.host ?? "", request.url?.path ?? "") {
+            switch (request.url.host ?? "", request.url.path) {
             case ("api.example.com", "/v1/me"): return .init(status: 302, headers: ["Location": "/v1/me2"])
             case ("api.example.com", "/v1/me2"): return .init(status: 307, headers: ["Location": "https://cdn.example.net/blob"])
             case ("cdn.example.net", _): return Self.echo
@@ -259,7 +259,7 @@ import Testing
         }
         _ = try await CallResource(url: api).run(fixture.context(transport))
         #expect(
-            transport.requests.map { $0.url?.absoluteString ?? "" } == [
+            transport.requests.map { $0.url.absoluteString } == [
                 api, "https://api.example.com/v1/me2", "https://cdn.example.net/blob",
             ])
         #expect(transport.requests.map { ResourceFixture.bearer($0) } == ["Bearer at1", "Bearer at1", nil])
@@ -269,7 +269,7 @@ import Testing
     @Test func a401FromAnotherOriginIsNotRefreshed() async throws {
         try fixture.storeLogin()
         let transport = fixture.transport { request in
-            request.url?.host == "api.example.com"
+            request.url.host == "api.example.com"
                 ? .init(status: 303, headers: ["Location": "https://cdn.example.net/x"]) : .challenge(401, "Bearer")
         }
         let error = await failure { () throws(IdFlowError) in
@@ -278,8 +278,8 @@ import Testing
         #expect(error?.exitStatus == .authentication)
         #expect(error?.message.contains("the token was not sent there") == true)
         #expect(ResourceFixture.refreshes(transport) == 0)
-        #expect(transport.requests.last?.httpMethod == "GET", "a 303 is followed with a GET")
-        #expect(transport.requests.last?.httpBody == nil)
+        #expect(transport.requests.last?.method == "GET", "a 303 is followed with a GET")
+        #expect(transport.requests.last?.body == nil)
     }
 
     @Test func aDPoPBoundTokenIsRefusedBeforeAnythingIsSent() async throws {

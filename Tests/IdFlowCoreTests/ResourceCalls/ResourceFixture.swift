@@ -36,15 +36,15 @@ struct ResourceFixture {
     }
 
     /// The authorization server (discovery, keys, the refresh grant) and `resource` for everything else.
-    func transport(resource: @escaping @Sendable (URLRequest) -> RoutedTransport.Reply?) -> RoutedTransport {
+    func transport(resource: @escaping @Sendable (HTTPRequest) -> RoutedTransport.Reply?) -> RoutedTransport {
         let server = server
         return server.transport { request in
-            if request.url?.host == "o.example.com", request.route == "POST /oauth2/default/v1/token",
+            if request.url.host == "o.example.com", request.route == "POST /oauth2/default/v1/token",
                 request.formBody["grant_type"] == "refresh_token"
             {
                 return server.tokens(access: "at2", refresh: "rt2", scope: "openid offline_access", nonce: nil)
             }
-            if request.url?.host == "o.example.com" { return nil }
+            if request.url.host == "o.example.com" { return nil }
             return resource(request)
         }
     }
@@ -53,8 +53,8 @@ struct ResourceFixture {
         TestContext.make(transport: transport, configuration: configuration, stdin: stdin, messages: messages)
     }
 
-    static func bearer(_ request: URLRequest) -> String? {
-        request.value(forHTTPHeaderField: "Authorization")
+    static func bearer(_ request: HTTPRequest) -> String? {
+        request.header("Authorization")
     }
 
     static func refreshes(_ transport: RoutedTransport) -> Int {

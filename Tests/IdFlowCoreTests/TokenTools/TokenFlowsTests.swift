@@ -123,7 +123,7 @@ struct TokenFlowsTests {
         #expect(output.issuer == Self.issuer)
         #expect(output.claims["sub"] == "00u1")
         #expect(
-            transport.requests.map { $0.url?.absoluteString } == [
+            transport.requests.map { $0.url.absoluteString } == [
                 "https://example.com/oauth2/default/.well-known/openid-configuration",
                 "https://example.com/oauth2/default/.well-known/openid-configuration", "https://example.com/oauth2/default/v1/keys",
             ])
@@ -135,7 +135,7 @@ struct TokenFlowsTests {
         try Self.store(context)
         let result = try await IntrospectToken(token: .stored, kind: .refresh).run(context)
         #expect(result["active"] == true)
-        #expect(transport.requests[1].url?.absoluteString == "https://example.com/oauth2/default/v1/introspect")
+        #expect(transport.requests[1].url.absoluteString == "https://example.com/oauth2/default/v1/introspect")
         // A stored token is presented as the client that obtained it, whatever client id is configured now.
         #expect(transport.requests[1].formBody == ["token": "rt-stored", "token_type_hint": "refresh_token", "client_id": "0oatestclient"])
     }
@@ -145,9 +145,9 @@ struct TokenFlowsTests {
         let output = try await RevokeToken(token: .standardInput, kind: .access, clientSecret: Secret("s3cret"))
             .run(Self.context(transport, clientID: "0oaclient", stdin: "at-given\n"))
         #expect(try JSONValue(data: JSONOutput.encode(output, style: .compact)) == ["revoked": "access_token"])
-        #expect(transport.requests[1].url?.absoluteString == "https://example.com/oauth2/default/v1/revoke")
+        #expect(transport.requests[1].url.absoluteString == "https://example.com/oauth2/default/v1/revoke")
         #expect(transport.requests[1].formBody == ["token": "at-given", "token_type_hint": "access_token"])
-        #expect(transport.requests[1].value(forHTTPHeaderField: "Authorization")?.hasPrefix("Basic ") == true)
+        #expect(transport.requests[1].header("Authorization")?.hasPrefix("Basic ") == true)
     }
 
     @Test func revokeNeedsAClientID() async throws {
@@ -167,8 +167,8 @@ struct TokenFlowsTests {
         try Self.store(context)
         let claims = try await FetchUserinfo(token: .stored).run(context)
         #expect(claims["sub"] == "00u1")
-        #expect(transport.requests[1].url?.absoluteString == "https://example.com/oauth2/default/v1/userinfo")
-        #expect(transport.requests[1].value(forHTTPHeaderField: "Authorization") == "Bearer at-stored")
+        #expect(transport.requests[1].url.absoluteString == "https://example.com/oauth2/default/v1/userinfo")
+        #expect(transport.requests[1].header("Authorization") == "Bearer at-stored")
     }
 
     @Test func logoutRevokesRefreshThenAccessAndClearsTheStore() async throws {

@@ -14,8 +14,8 @@ struct RegisterAndActivateTests {
         let document = try await flow.run(TestContext.make(transport: transport))
         #expect(document["status"] == "STAGED")
         let sent = try #require(transport.requests.first)
-        #expect(sent.url?.query == "activate=false")
-        #expect(sent.value(forHTTPHeaderField: "Authorization") == "SSWS test-api-token")
+        #expect(sent.url.query == "activate=false")
+        #expect(sent.header("Authorization") == "SSWS test-api-token")
         #expect(
             sent.jsonBody == [
                 "profile": [
@@ -42,9 +42,9 @@ struct RegisterAndActivateTests {
                 == .init(
                     userId: "00u9", status: "PROVISIONED", activationToken: "T1", activationUrl: "https://example.okta.com/tokens/T1/verify"
                 ))
-        #expect(transport.requests[0].url?.path == "/api/v1/users/jo@example.com")
-        #expect(transport.requests[1].url?.path == "/api/v1/users/00u9/lifecycle/activate")
-        #expect(transport.requests[1].url?.query == "sendEmail=false")
+        #expect(transport.requests[0].url.path == "/api/v1/users/jo@example.com")
+        #expect(transport.requests[1].url.path == "/api/v1/users/00u9/lifecycle/activate")
+        #expect(transport.requests[1].url.query == "sendEmail=false")
     }
 
     @Test func anUnknownUserExits5() async throws {

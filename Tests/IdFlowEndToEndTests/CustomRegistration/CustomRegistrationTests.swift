@@ -39,13 +39,13 @@ struct CustomRegistrationTests {
     func serverComplete(_ sandbox: LiveSandbox, transactionID: String) async throws -> (Int, JSONValue?) {
         let registration = try #require(sandbox.info["customRegistration"])
         let credentials = "\(registration["clientId"]?.stringValue ?? ""):\(registration["clientSecret"]?.stringValue ?? "")"
-        var request = URLRequest(url: URL(string: sandbox.orgURL + "/oauth/custom-registration/sms-otp/complete")!)
-        request.httpMethod = "POST"
-        request.setValue("Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(#"{"transaction_id":"\#(transactionID)","data":"000000","profile_id":"ABC123"}"#.utf8)
-        let (data, response) = try await URLSessionTransport().send(request)
-        return (response.statusCode, try? JSONValue(data: data))
+        var request = HTTPRequest(method: "POST", url: URL(string: sandbox.orgURL + "/oauth/custom-registration/sms-otp/complete")!)
+        request.setHeader("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString())
+        request.setHeader("Content-Type", "application/json")
+        request.body = Data(#"{"transaction_id":"\#(transactionID)","data":"000000","profile_id":"ABC123"}"#.utf8)
+        let response = try await CurlTransport().send(request)
+        let data = response.body
+        return (response.status, try? JSONValue(data: data))
     }
 
     @Test func oneStepRegistersThenRefreshWorksWithTheSameClient() async throws {

@@ -250,11 +250,10 @@ struct LoginPKCETests {
 
     /// A fresh session token for an ACTIVE user, by primary authentication.
     static func newSessionToken(_ sandbox: LiveSandbox, _ username: String) async throws -> String {
-        var request = URLRequest(url: URL(string: sandbox.orgURL + "/api/v1/authn")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(["username": username, "password": "Str0ng-Passw0rd!"])
-        let (data, _) = try await URLSessionTransport().send(request)
+        var request = HTTPRequest(method: "POST", url: URL(string: sandbox.orgURL + "/api/v1/authn")!)
+        request.setHeader("Content-Type", "application/json")
+        request.body = try JSONEncoder().encode(["username": username, "password": "Str0ng-Passw0rd!"])
+        let data = try await CurlTransport().send(request).body
         return try #require(try JSONValue(data: data)["sessionToken"]?.stringValue)
     }
 

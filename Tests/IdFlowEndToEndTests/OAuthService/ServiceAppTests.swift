@@ -164,16 +164,16 @@ struct ServiceAppTests {
         let tokenURL = try #require(URL(string: sandbox.orgURL + "/oauth2/v1/token"))
         let signed = try assertion.make(audience: tokenURL, now: Date())
         func exchange() async throws -> (Int, JSONValue?) {
-            var request = URLRequest(url: tokenURL)
-            request.httpMethod = "POST"
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(
+            var request = HTTPRequest(method: "POST", url: tokenURL)
+            request.setHeader("Content-Type", "application/x-www-form-urlencoded")
+            request.body = Data(
                 FormEncoding.encode([
                     ("grant_type", "client_credentials"), ("scope", "okta.users.read"), ("client_assertion_type", ClientAssertion.type),
                     ("client_assertion", signed),
                 ]).utf8)
-            let (data, response) = try await CurlTransport(options: .init()).send(request)
-            return (response.statusCode, try? JSONValue(data: data))
+            let response = try await CurlTransport(options: .init()).send(request)
+            let data = response.body
+            return (response.status, try? JSONValue(data: data))
         }
         #expect(try await exchange().0 == 200)
         let replayed = try await exchange()
@@ -215,12 +215,11 @@ struct ServiceAppTests {
         let token = stored.tokens.accessToken
         let users = try #require(URL(string: sandbox.orgURL + "/api/v1/users?limit=1"))
         func call(proofFor url: URL) async throws -> Int {
-            var request = URLRequest(url: users)
-            request.setValue("DPoP \(token)", forHTTPHeaderField: "Authorization")
-            request.setValue(
-                try DPoPProof.make(key: proofKey, method: "GET", url: url, accessToken: token, nonce: nil, now: Date()),
-                forHTTPHeaderField: "DPoP")
-            return try await CurlTransport(options: .init()).send(request).1.statusCode
+            var request = HTTPRequest(method: "GET", url: users)
+            request.setHeader("Authorization", "DPoP \(token)")
+            request.setHeader(
+                "DPoP", try DPoPProof.make(key: proofKey, method: "GET", url: url, accessToken: token, nonce: nil, now: Date()))
+            return try await CurlTransport(options: .init()).send(request).status
         }
         #expect(try await call(proofFor: users) == 200)
         let elsewhere = try await call(proofFor: try #require(URL(string: sandbox.orgURL + "/api/v1/groups")))

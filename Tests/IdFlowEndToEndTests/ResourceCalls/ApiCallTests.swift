@@ -199,10 +199,10 @@ struct ApiCallTests {
         // The runbook line works with what it printed.
         let resource = try #require(sandbox.info["resource"]?["url"]?.stringValue)
         let token = try #require(try refreshed.json()["access_token"]?.stringValue)
-        var request = URLRequest(url: URL(string: resource)!)
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        let (_, response) = try await CurlTransport(options: .init()).send(request)
-        #expect(response.statusCode == 200)
+        var request = HTTPRequest(method: "GET", url: URL(string: resource)!)
+        request.setHeader("Authorization", "Bearer \(token)")
+        let response = try await CurlTransport(options: .init()).send(request)
+        #expect(response.status == 200)
     }
 
     /// kubectl's reading of a credential plugin's stdout (k8s.io/client-go/plugin/pkg/client/auth/exec): the

@@ -1,10 +1,6 @@
 import Foundation
 import IdFlowFoundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Spaces requests by what the server's `X-Rate-Limit-*` headers say is left, so a batch that keeps to it
 /// never sees a 429: requests go at full speed while the window has room, slow down as `Remaining`
 /// approaches zero (spread over what is left of the window), and wait for `Reset` once the budget is spent.
@@ -33,17 +29,10 @@ public struct RateLimitPacer: Sendable {
             self.init(now: now) { name in headers.first { Self.sameName($0.key, name) }?.value }
         }
 
-        /// Reads the headers of a response as the transport gives them, in one pass over its fields (a batch
-        /// reads every response's, so without copying them into another dictionary first).
-        init?(fields: [AnyHashable: Any], now: Date) {
-            var values: [String: String] = [:]
-            for (key, value) in fields {
-                guard let name = key as? String, let value = value as? String else { continue }
-                for wanted in Self.names where values[wanted] == nil && Self.sameName(name, wanted) {
-                    values[wanted] = value
-                }
-            }
-            self.init(now: now) { values[$0] }
+        /// Reads the headers of a response as the transport gives them: keyed by lower-case name already, so each
+        /// is one lookup (a batch reads every response's).
+        init?(response: HTTPResponse, now: Date) {
+            self.init(now: now) { response.header($0) }
         }
 
         /// The longest reset a response is believed about, in seconds.
@@ -160,7 +149,7 @@ public final class PacedTransport: HTTPTransport {
     private let outage: BatchOutage
     /// How the latest request to end ended, when it reached no server: set by a connection that could not be made,
     /// cleared by any answer.
-    private let unreachable = Locked<URLError?>(nil)
+    private let unreachable = Locked<TransportFailure?>(nil)
     private let sleep: @Sendable (Duration) async throws -> Void
     private let clock = ContinuousClock()
 
@@ -182,26 +171,26 @@ public final class PacedTransport: HTTPTransport {
     public var orgUnreachable: Bool { unreachable.current != nil }
 
     /// The transport failures that mean "nobody answers there", as opposed to one connection's trouble.
-    static func meansUnreachable(_ error: URLError) -> Bool {
-        switch error.code {
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet, .timedOut: return true
+    static func meansUnreachable(_ error: TransportFailure) -> Bool {
+        switch error.kind {
+        case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .timedOut: return true
         default: return false
         }
     }
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let slot = pacer.withLock { $0.reserve(now: clock.now) }
         do {
             try await waitUntil(slot)
             Self.lineStarted?.withLock { $0 = true }
             sent.withLock { $0 += 1 }
-            let (data, response) = try await base.send(request)
+            let response = try await base.send(request)
             unreachable.withLock { $0 = nil }
-            let observation = RateLimitPacer.Observation(fields: response.allHeaderFields, now: Date())
+            let observation = RateLimitPacer.Observation(response: response, now: Date())
             pacer.withLock { $0.observe(observation, now: clock.now) }
-            return (data, response)
+            return response
         } catch {
-            if let failure = error as? URLError, Self.meansUnreachable(failure) { unreachable.withLock { $0 = failure } }
+            if let failure = error as? TransportFailure, Self.meansUnreachable(failure) { unreachable.withLock { $0 = failure } }
             pacer.withLock { $0.observe(nil, now: clock.now) }
             throw error
         }
@@ -212,7 +201,9 @@ public final class PacedTransport: HTTPTransport {
     private func waitUntil(_ slot: ContinuousClock.Instant) async throws {
         var left = slot - clock.now
         while left > .zero {
-            if interruption.isTriggered || outage.hasBegun, Self.lineStarted?.current == false { throw URLError(.cancelled) }
+            if interruption.isTriggered || outage.hasBegun, Self.lineStarted?.current == false {
+                throw TransportFailure(.cancelled, reason: "the batch stopped before this line was sent")
+            }
             let step = min(left, .milliseconds(100))
             try await sleep(step)
             left -= step

@@ -4,10 +4,6 @@ import IdFlowFoundation
 import IdFlowTestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An org that goes away mid-batch: every line is still reported, the lines not yet sent at once, and the run
 /// ends as a network failure (exit 6) whose hint says what to rerun.
 struct BatchOutageTests {
@@ -18,22 +14,67 @@ struct BatchOutageTests {
     final class FailingTransport: HTTPTransport, Sendable {
         let server = FakeUsersServer()
         let sent = Locked(0)
-        let failure: @Sendable (Int) -> URLError.Code?
+        let failure: @Sendable (Int) -> TransportFailure.Kind?
 
-        init(_ failure: @escaping @Sendable (Int) -> URLError.Code?) {
+        init(_ failure: @escaping @Sendable (Int) -> TransportFailure.Kind?) {
             self.failure = failure
         }
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
             let number = sent.withLock { count in
                 count += 1
                 return count
             }
-            if let code = failure(number) { throw URLError(code) }
-            guard let reply = server.reply(request), let url = request.url,
-                let response = HTTPURLResponse(url: url, statusCode: reply.status, httpVersion: "HTTP/1.1", headerFields: reply.headers)
-            else { throw URLError(.badServerResponse) }
-            return (reply.body, response)
+            if let code = failure(number) { throw TransportFailure(code) }
+            return try answer(request)
+        }
+
+        func answer(_ request: HTTPRequest) throws -> HTTPResponse {
+            guard let reply = server.reply(request) else { throw TransportFailure(.badServerResponse) }
+            return HTTPResponse(status: reply.status, headers: reply.headers, body: reply.body, url: request.url)
+        }
+    }
+
+    /// An org that answers the first `lines` lines' requests and is gone for every later line's, whichever is sent
+    /// first: a later line's request waits until the earlier lines have had their answers, then fails. With two
+    /// lines under way, line 6 may reach the transport before line 5; numbering requests would then fail line 5.
+    final class VanishingOrg: HTTPTransport, Sendable {
+        let base = FailingTransport { _ in nil }
+        let lines: Int
+        let failure: TransportFailure.Kind
+        private let gate = Locked<(answered: Int, waiting: [CheckedContinuation<Void, Never>])>((0, []))
+
+        init(answering lines: Int, then failure: TransportFailure.Kind) {
+            self.lines = lines
+            self.failure = failure
+        }
+
+        var sent: Locked<Int> { base.sent }
+
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            base.sent.withLock { $0 += 1 }
+            let email = request.jsonBody?["profile"]?["login"]?.stringValue ?? ""
+            let line = Int(email.dropFirst("user".count).prefix { $0.isNumber }) ?? 0
+            guard line > lines else {
+                let response = try base.answer(request)
+                let ready = gate.withLock { gate -> [CheckedContinuation<Void, Never>] in
+                    gate.answered += 1
+                    guard gate.answered >= lines else { return [] }
+                    defer { gate.waiting = [] }
+                    return gate.waiting
+                }
+                for waiter in ready { waiter.resume() }
+                return response
+            }
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let now = gate.withLock { gate -> Bool in
+                    if gate.answered >= lines { return true }
+                    gate.waiting.append(waiter)
+                    return false
+                }
+                if now { waiter.resume() }
+            }
+            throw TransportFailure(failure)
         }
     }
 
@@ -43,10 +84,10 @@ struct BatchOutageTests {
         try await BatchHarness.run(flow, transport: transport, messages: messages)
     }
 
-    @Test(arguments: [URLError.Code.cannotConnectToHost, .timedOut, .cannotFindHost])
-    func theLinesAfterTheOrgWentAwayAreReportedUnsentAndTheRunExits6(failure: URLError.Code) async throws {
-        // The org answers five requests, then is gone.
-        let transport = FailingTransport { $0 > 5 ? failure : nil }
+    @Test(arguments: [TransportFailure.Kind.cannotConnectToHost, .timedOut, .cannotFindHost])
+    func theLinesAfterTheOrgWentAwayAreReportedUnsentAndTheRunExits6(failure: TransportFailure.Kind) async throws {
+        // The org answers five lines, then is gone.
+        let transport = VanishingOrg(answering: 5, then: failure)
         let messages = Locked<[String]>([])
         let (summary, lines) = try await run(
             BatchRegistration(source: .data(ndjson(200)), concurrency: 2), transport: transport, messages: messages)

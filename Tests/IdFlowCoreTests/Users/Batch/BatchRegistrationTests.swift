@@ -20,10 +20,9 @@ final class FakeUsersServer: Sendable {
         #"{"id":"\#(id)","status":"\#(status)","profile":{"login":"\#(login)","email":"\#(login)"}}"#
     }
 
-    func reply(_ request: URLRequest) -> RoutedTransport.Reply? {
-        guard let url = request.url else { return nil }
-        let segments = url.path.split(separator: "/").map(String.init)
-        switch (request.httpMethod, segments.count) {
+    func reply(_ request: HTTPRequest) -> RoutedTransport.Reply? {
+        let segments = request.url.path.split(separator: "/").map(String.init)
+        switch (request.method, segments.count) {
         case ("POST", 3):
             guard let login = request.jsonBody?["profile"]?["login"]?.stringValue else { return nil }
             return users.withLock { users in
@@ -57,9 +56,9 @@ final class FakeUsersServer: Sendable {
 struct DelayingTransport: HTTPTransport {
     var base: RoutedTransport
     var server: FakeUsersServer
-    var delay: @Sendable (URLRequest) -> Duration
+    var delay: @Sendable (HTTPRequest) -> Duration
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         server.maxInFlight.withLock {
             $0.now += 1
             $0.max = max($0.max, $0.now)

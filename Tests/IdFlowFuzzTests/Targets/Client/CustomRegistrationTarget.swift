@@ -19,8 +19,8 @@ extension FuzzTargets {
                 defer { count += 1 }
                 return count
             }
-            guard index < parts.count, let url = request.url else { return nil }
-            let response = FuzzInput.response(parts[index], url: url)
+            guard index < parts.count else { return nil }
+            let response = FuzzInput.response(parts[index], url: request.url)
             return RoutedTransport.Reply(status: response.status, headers: response.headers, body: response.body)
         }
         let context = TestContext.make(transport: transport, configuration: customRegistrationConfiguration)

@@ -12,13 +12,14 @@ import Testing
 struct SandboxTLSTests {
     /// A GET through the client's own transport (libcurl), trusting `options.caFile`.
     static func get(_ url: String, options: CurlTransport.Options, token: String? = nil) async throws -> (Int, JSONValue?) {
-        var request = URLRequest(url: URL(string: url)!)
-        if let token { request.setValue("SSWS \(token)", forHTTPHeaderField: "Authorization") }
-        let (data, response) = try await CurlTransport(options: options).send(request)
-        return (response.statusCode, try? JSONValue(data: data))
+        var request = HTTPRequest(method: "GET", url: URL(string: url)!)
+        if let token { request.setHeader("Authorization", "SSWS \(token)") }
+        let response = try await CurlTransport(options: options).send(request)
+        let data = response.body
+        return (response.status, try? JSONValue(data: data))
     }
 
-    /// Fails unless `call` throws the refusal of a network or TLS failure (the transport's `URLError`, or the
+    /// Fails unless `call` throws the refusal of a network or TLS failure (the transport's `TransportFailure`, or the
     /// client's `IdFlowError.network` that names the TLS cause): the server must not have answered.
     static func expectRefused(_ call: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async {
         do {
@@ -30,7 +31,7 @@ struct SandboxTLSTests {
                 return
             }
         } catch {
-            #expect(error is URLError, "\(error)", sourceLocation: sourceLocation)
+            #expect(error is TransportFailure, "\(error)", sourceLocation: sourceLocation)
         }
     }
 

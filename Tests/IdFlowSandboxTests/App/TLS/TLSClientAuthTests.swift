@@ -45,22 +45,22 @@ struct TLSClientAuthTests {
         func send(
             _ method: String, _ url: String, json: JSONValue? = nil, form: [(String, String)]? = nil, headers: [String: String] = [:]
         ) async throws -> (status: Int, body: JSONValue?, location: String?) {
-            var request = URLRequest(url: URL(string: url)!)
-            request.httpMethod = method
-            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            var request = HTTPRequest(method: method, url: URL(string: url)!)
+            for (name, value) in headers { request.setHeader(name, value) }
             if let json {
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-                request.httpBody = try JSONEncoder().encode(json)
+                request.setHeader("Content-Type", "application/json")
+                request.body = try JSONEncoder().encode(json)
             }
             if let form {
-                request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+                request.setHeader("Content-Type", "application/x-www-form-urlencoded")
                 var components = URLComponents()
                 components.queryItems = form.map { URLQueryItem(name: $0.0, value: $0.1) }
                 let encoded = (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
-                request.httpBody = Data(encoded.utf8)
+                request.body = Data(encoded.utf8)
             }
-            let (data, response) = try await CurlTransport(options: options).send(request)
-            return (response.statusCode, try? JSONValue(data: data), response.value(forHTTPHeaderField: "Location"))
+            let response = try await CurlTransport(options: options).send(request)
+            let data = response.body
+            return (response.status, try? JSONValue(data: data), response.header("Location"))
         }
     }
 
