@@ -11,6 +11,16 @@ extension ConfigurationResolver {
         case profile(key: String)
         /// A key of `~/.okta/okta.yaml`.
         case oktaYAML(key: String)
+
+        /// How a message names where the value came from: `--ca-file`, `IDFLOW_CA_FILE`, `profile key caFile`,
+        /// `okta.client.orgUrl`.
+        public var settingName: String {
+            switch self {
+            case .flag(let name), .environment(let name): return name
+            case .profile(let key): return "profile key \(key)"
+            case .oktaYAML(let key): return key
+            }
+        }
     }
 
     /// One setting's text as given, and where it was found.
@@ -41,6 +51,10 @@ extension ConfigurationResolver {
         public var privateKey: SettingChoice?
         public var privateKeyID: SettingChoice?
         public var dpop: SettingChoice?
+        /// Company networks: the CA bundle added to the system's, and the client certificate and its key.
+        public var caFile: SettingChoice?
+        public var clientCertificate: SettingChoice?
+        public var clientKey: SettingChoice?
     }
 
     package func choices(_ flags: ConfigurationFlags, profileName: String, entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?)
@@ -110,7 +124,15 @@ extension ConfigurationResolver {
             dpop: first(
                 (flags.dpop ? "true" : nil, .flag("--dpop")), variable(ServiceAppVariable.dpop),
                 (entry?.dpop.map { String($0) }, .profile(key: "dpop")),
-                (okta?.dpopEnabled.map { String($0.value) }, .oktaYAML(key: "okta.client.dpopEnabled")))
+                (okta?.dpopEnabled.map { String($0.value) }, .oktaYAML(key: "okta.client.dpopEnabled"))),
+            caFile: first(
+                (flags.caFile, .flag("--ca-file")), variable(NetworkVariable.caFile), (nonEmpty(entry?.caFile), .profile(key: "caFile"))),
+            clientCertificate: first(
+                (flags.clientCertificate, .flag("--client-cert")), variable(NetworkVariable.clientCertificate),
+                (nonEmpty(entry?.clientCert), .profile(key: "clientCert"))),
+            clientKey: first(
+                (flags.clientKey, .flag("--client-key")), variable(NetworkVariable.clientKey),
+                (nonEmpty(entry?.clientKey), .profile(key: "clientKey")))
         )
     }
 

@@ -16,24 +16,22 @@ extension ConfigurationResolver {
 
     /// CA bundle, client certificate and proxy: flag > environment > profile > `okta.yaml` (the proxy only).
     /// Every file named is checked now, so a typo fails before the first request with the setting's name.
-    func transportOptions(_ flags: ConfigurationFlags, profile entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?) throws(IdFlowError)
-        -> CurlTransport.Options
-    {
+    func transportOptions(
+        _ chosen: SettingChoices, _ flags: ConfigurationFlags, profile entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?
+    ) throws(IdFlowError) -> CurlTransport.Options {
         var options = CurlTransport.Options()
-        if let (path, setting) = pick(flags.caFile, "--ca-file", NetworkVariable.caFile, entry?.caFile, "profile key caFile") {
-            options.caFile = try certificateBundle(path, setting: setting)
+        if let choice = chosen.caFile {
+            options.caFile = try certificateBundle(expand(choice.text), setting: choice.source.settingName)
         }
         if let path = env(NetworkVariable.systemCAFile) {
             options.systemCAFile = try certificateBundle(path, setting: NetworkVariable.systemCAFile)
         }
         options.caDirectory = env(NetworkVariable.caDirectory).map(expand)
-        if let (path, setting) = pick(
-            flags.clientCertificate, "--client-cert", NetworkVariable.clientCertificate, entry?.clientCert, "profile key clientCert")
-        {
-            options.clientCertificate = try readable(path, setting: setting)
+        if let choice = chosen.clientCertificate {
+            options.clientCertificate = try readable(expand(choice.text), setting: choice.source.settingName)
         }
-        if let (path, setting) = pick(flags.clientKey, "--client-key", NetworkVariable.clientKey, entry?.clientKey, "profile key clientKey")
-        {
+        if let choice = chosen.clientKey {
+            let (path, setting) = (expand(choice.text), choice.source.settingName)
             guard options.clientCertificate != nil else {
                 throw .configuration(
                     "\(setting) needs a client certificate", hint: "give the certificate the key belongs to with --client-cert PATH")
@@ -103,17 +101,8 @@ extension ConfigurationResolver {
         return candidate
     }
 
-    /// The first of flag, environment variable and profile value that is set, with the name a message should use.
-    func pick(_ flag: String?, _ flagName: String, _ variable: String, _ profile: String?, _ profileName: String)
-        -> (String, String)?
-    {
-        if let flag { return (expand(flag), flagName) }
-        if let value = env(variable) { return (expand(value), variable) }
-        if let profile, !profile.isEmpty { return (expand(profile), profileName) }
-        return nil
-    }
-
-    private func expand(_ path: String) -> String { HomeDirectory.expand(path, environment: environment) }
+    /// A path as given, with `~` expanded.
+    func expand(_ path: String) -> String { HomeDirectory.expand(path, environment: environment) }
 
     private func readable(_ path: String, setting: String) throws(IdFlowError) -> String {
         guard FileManager.default.isReadableFile(atPath: path) else {

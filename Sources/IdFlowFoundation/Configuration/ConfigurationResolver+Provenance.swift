@@ -90,23 +90,16 @@ extension ConfigurationResolver {
             setting("privateKeyID", chosen.privateKeyID),
             setting("dpop", chosen.dpop, default: "false"),
         ]
-        func file(_ name: String, _ picked: (String, String)?) -> SettingProvenance {
-            guard let (path, from) = picked else { return SettingProvenance(name: name, value: "unset", origin: "unset") }
+        /// A file's setting: where it came from, and its path only once it names a file (`SettingPath`).
+        func file(_ name: String, _ choice: SettingChoice?) -> SettingProvenance {
+            guard let choice else { return SettingProvenance(name: name, value: "unset", origin: "unset") }
+            let path = expand(choice.text)
             return SettingProvenance(
-                name: name, value: SettingPath.shown(path, path: path, setting: from),
-                origin: from.hasPrefix("profile key ")
-                    ? "profile \(profileName) in \(profileFileURL.path) (\(from.dropFirst(12)))"
-                    : from.hasPrefix("--") ? from : "env \(from)")
+                name: name, value: SettingPath.shown(path, path: path, setting: choice.source.settingName), origin: origin(choice.source))
         }
-        settings.append(file("caFile", pick(flags.caFile, "--ca-file", NetworkVariable.caFile, entry?.caFile, "profile key caFile")))
-        settings.append(
-            file(
-                "clientCert",
-                pick(
-                    flags.clientCertificate, "--client-cert", NetworkVariable.clientCertificate, entry?.clientCert, "profile key clientCert"
-                )))
-        settings.append(
-            file("clientKey", pick(flags.clientKey, "--client-key", NetworkVariable.clientKey, entry?.clientKey, "profile key clientKey")))
+        settings.append(file("caFile", chosen.caFile))
+        settings.append(file("clientCert", chosen.clientCertificate))
+        settings.append(file("clientKey", chosen.clientKey))
         if let proxy = proxyChoice(flags, profile: entry, okta: okta), !proxy.text.isEmpty {
             settings.append(
                 SettingProvenance(name: "proxy", value: Redactor.userInfo(proxy.text), origin: origin(proxy.source)))

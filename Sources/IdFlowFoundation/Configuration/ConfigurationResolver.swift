@@ -119,7 +119,7 @@ public struct ConfigurationResolver: Sendable {
         configuration.tokenServer = try chosen.tokenServer.map { choice throws(IdFlowError) in
             try Self.parseBaseURL(choice.text, setting: "token server")
         }
-        configuration.transportOptions = try transportOptions(flags, profile: entry, okta: okta)
+        configuration.transportOptions = try transportOptions(chosen, flags, profile: entry, okta: okta)
         (configuration.managementMode, configuration.serviceApp) = try serviceApp(chosen)
         configuration.bindsLoginsWithDPoP = flags.dpop || entry?.dpop == true
         configuration.acceptsBearerInPlaceOfDPoP = ["1", "true", "yes"].contains(env(Variable.dpopAllowBearer)?.lowercased() ?? "")
