@@ -20,17 +20,17 @@ extension ConfigurationResolver {
         _ chosen: SettingChoices, _ flags: ConfigurationFlags, profile entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?
     ) throws(IdFlowError) -> CurlTransport.Options {
         var options = CurlTransport.Options()
-        if let choice = chosen.caFile {
+        if let choice = chosen[.caFile] {
             options.caFile = try certificateBundle(expand(choice.text), setting: choice.source.settingName)
         }
         if let path = env(NetworkVariable.systemCAFile) {
             options.systemCAFile = try certificateBundle(path, setting: NetworkVariable.systemCAFile)
         }
         options.caDirectory = env(NetworkVariable.caDirectory).map(expand)
-        if let choice = chosen.clientCertificate {
+        if let choice = chosen[.clientCert] {
             options.clientCertificate = try readable(expand(choice.text), setting: choice.source.settingName)
         }
-        if let choice = chosen.clientKey {
+        if let choice = chosen[.clientKey] {
             let (path, setting) = (expand(choice.text), choice.source.settingName)
             guard options.clientCertificate != nil else {
                 throw .configuration(

@@ -56,56 +56,42 @@ extension ConfigurationResolver {
             case .oktaYAML(let key): return "\(oktaYAMLURL.path) (\(key))"
             }
         }
-        func setting(_ name: String, _ choice: SettingChoice?, secret: Bool = false, default fallback: String? = nil) -> SettingProvenance {
-            guard let choice else {
-                return SettingProvenance(
-                    name: name, value: secret ? "absent" : (fallback ?? "unset"), origin: fallback == nil ? "unset" : "default")
+        /// What nothing set shows: the declared default, or one that depends on the rest (the issuer on the org).
+        func unset(_ setting: Setting) -> String? {
+            switch setting.name {
+            case .issuer: return chosen[.orgURL].map { _ in "{orgURL}/oauth2/default" }
+            case .stateDir: return defaultStateDirectory.path
+            default: return setting.unsetValue
             }
-            return SettingProvenance(name: name, value: secret ? "present" : choice.text, origin: origin(choice.source))
+        }
+        func provenance(of setting: Setting) -> SettingProvenance {
+            let name = setting.name.rawValue
+            guard let choice = chosen[setting.name] else {
+                let fallback = unset(setting)
+                return SettingProvenance(
+                    name: name, value: setting.kind == .secret ? "absent" : (fallback ?? "unset"),
+                    origin: fallback == nil ? "unset" : "default")
+            }
+            let path = HomeDirectory.expand(choice.text, environment: environment)
+            let value: String
+            switch setting.kind {
+            case .text: value = choice.text
+            case .secret: value = "present"
+            // A key in a variable or okta.yaml may be the key itself: shown only as a path that exists, or as "(inline key)".
+            case .key: value = SettingPath.shown(choice.text, path: path, setting: origin(choice.source))
+            case .path: value = SettingPath.shown(path, path: path, setting: choice.source.settingName)
+            }
+            return SettingProvenance(name: name, value: value, origin: origin(choice.source))
         }
         let profileOrigin =
             flags.profile != nil ? "--profile" : env(Variable.profile) != nil ? "env \(Variable.profile)" : "default"
-        var settings = [
-            SettingProvenance(name: "profile", value: profileName, origin: profileOrigin),
-            setting("orgURL", chosen.orgURL),
-            setting("apiToken", chosen.apiToken, secret: true),
-            setting("issuer", chosen.issuer, default: chosen.orgURL.map { _ in "{orgURL}/oauth2/default" }),
-            setting("clientID", chosen.clientID),
-            setting("redirectURI", chosen.redirectURI),
-            setting("scope", chosen.scope, default: Configuration.defaultScope),
-            setting("stateDir", chosen.stateDirectory, default: defaultStateDirectory.path),
-            setting("tokenServer", chosen.tokenServer),
-            setting("clientSecret", chosen.clientSecret, secret: true),
-            setting("timeout", chosen.timeout, default: "30"),
-            setting("maxRetries", chosen.maxRetries, default: "3"),
-            setting("authorizationMode", chosen.authorizationMode, default: ManagementMode.apiToken.rawValue),
-            setting("serviceClientID", chosen.serviceClientID),
-            setting("serviceScopes", chosen.serviceScopes, default: ServiceAppSettings.defaultScopes.joined(separator: " ")),
-            setting(
-                "privateKey",
-                chosen.privateKey.map {
-                    ServiceAppSettings.keyChoiceShown(
-                        $0, path: HomeDirectory.expand($0.text, environment: environment), setting: origin($0.source))
-                }),
-            setting("privateKeyID", chosen.privateKeyID),
-            setting("dpop", chosen.dpop, default: "false"),
-        ]
-        /// A file's setting: where it came from, and its path only once it names a file (`SettingPath`).
-        func file(_ name: String, _ choice: SettingChoice?) -> SettingProvenance {
-            guard let choice else { return SettingProvenance(name: name, value: "unset", origin: "unset") }
-            let path = expand(choice.text)
-            return SettingProvenance(
-                name: name, value: SettingPath.shown(path, path: path, setting: choice.source.settingName), origin: origin(choice.source))
-        }
-        settings.append(file("caFile", chosen.caFile))
-        settings.append(file("clientCert", chosen.clientCertificate))
-        settings.append(file("clientKey", chosen.clientKey))
+        var settings = [SettingProvenance(name: "profile", value: profileName, origin: profileOrigin)] + Setting.all.map(provenance)
         if let proxy = proxyChoice(flags, profile: entry, okta: okta), !proxy.text.isEmpty {
             settings.append(
                 SettingProvenance(name: "proxy", value: Redactor.userInfo(proxy.text), origin: origin(proxy.source)))
         } else {
             settings.append(SettingProvenance(name: "proxy", value: "none", origin: flags.proxy != nil ? "--proxy" : "unset"))
         }
-        return ConfigurationProvenance(settings: settings, problems: problems, stateDirectory: stateDirectory(chosen.stateDirectory))
+        return ConfigurationProvenance(settings: settings, problems: problems, stateDirectory: stateDirectory(chosen[.stateDir]))
     }
 }

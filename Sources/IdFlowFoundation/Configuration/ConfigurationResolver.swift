@@ -100,14 +100,14 @@ public struct ConfigurationResolver: Sendable {
         let chosen = choices(flags, profileName: profileName, entry: entry, okta: okta)
 
         var configuration = Configuration(
-            orgURL: try chosen.orgURL.map { choice throws(IdFlowError) in try Self.parseOrgURL(choice.text) },
-            apiToken: try resolveAPIToken(chosen.apiToken),
-            issuer: try chosen.issuer.map { choice throws(IdFlowError) in try Self.parseBaseURL(choice.text, setting: "issuer") },
-            clientID: chosen.clientID?.text,
-            redirectURI: chosen.redirectURI?.text,
-            scope: chosen.scope?.text ?? Configuration.defaultScope,
+            orgURL: try chosen[.orgURL].map { choice throws(IdFlowError) in try Self.parseOrgURL(choice.text) },
+            apiToken: try resolveAPIToken(chosen[.apiToken]),
+            issuer: try chosen[.issuer].map { choice throws(IdFlowError) in try Self.parseBaseURL(choice.text, setting: "issuer") },
+            clientID: chosen[.clientID]?.text,
+            redirectURI: chosen[.redirectURI]?.text,
+            scope: chosen[.scope]?.text ?? Configuration.defaultScope,
             profile: profileName,
-            stateDirectory: stateDirectory(chosen.stateDirectory),
+            stateDirectory: stateDirectory(chosen[.stateDir]),
             verbose: flags.verbose || ["1", "true", "yes"].contains(env(Variable.verbose)?.lowercased() ?? ""))
         configuration.quiet = flags.quiet || ["1", "true", "yes"].contains(env(Variable.quiet)?.lowercased() ?? "")
         if let path = flags.curlFile {
@@ -115,21 +115,21 @@ public struct ConfigurationResolver: Sendable {
         } else if flags.curl || ["1", "true", "yes"].contains(env(Variable.curl)?.lowercased() ?? "") {
             configuration.curl = .standardError
         }
-        configuration.explicitScope = chosen.scope?.text
-        configuration.tokenServer = try chosen.tokenServer.map { choice throws(IdFlowError) in
+        configuration.explicitScope = chosen[.scope]?.text
+        configuration.tokenServer = try chosen[.tokenServer].map { choice throws(IdFlowError) in
             try Self.parseBaseURL(choice.text, setting: "token server")
         }
         configuration.transportOptions = try transportOptions(chosen, flags, profile: entry, okta: okta)
         (configuration.managementMode, configuration.serviceApp) = try serviceApp(chosen)
         configuration.bindsLoginsWithDPoP = flags.dpop || entry?.dpop == true
         configuration.acceptsBearerInPlaceOfDPoP = ["1", "true", "yes"].contains(env(Variable.dpopAllowBearer)?.lowercased() ?? "")
-        configuration.clientSecretSource = chosen.clientSecret.map { choice in
+        configuration.clientSecretSource = chosen[.clientSecret].map { choice in
             choice.source == .environment(Variable.clientSecret)
                 ? .environment(Variable.clientSecret) : .file(HomeDirectory.expand(choice.text, environment: environment))
         }
 
         var timeoutSeconds: Double?
-        if let choice = chosen.timeout {
+        if let choice = chosen[.timeout] {
             timeoutSeconds = choice.number
             if timeoutSeconds == nil { timeoutSeconds = try Self.number(choice.text, Variable.timeout) }
         }
@@ -140,7 +140,7 @@ public struct ConfigurationResolver: Sendable {
             configuration.timeout = .milliseconds(Int(seconds * 1000))
         }
         var maxRetries: Int?
-        if let choice = chosen.maxRetries {
+        if let choice = chosen[.maxRetries] {
             maxRetries = Int(choice.number ?? 0)
             if choice.number == nil { maxRetries = Int(try Self.number(choice.text, Variable.maxRetries)) }
         }

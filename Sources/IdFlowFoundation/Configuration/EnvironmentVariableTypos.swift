@@ -5,23 +5,13 @@ import Foundation
 /// naming that name, as a mistyped flag does. Only names are compared and shown, never values: a variable may hold
 /// a token.
 public enum EnvironmentVariableTypos {
-    /// Every `IDFLOW_*` and `OKTA_*` name idflow reads: the configuration's variable enums, then the names the
+    /// Every `IDFLOW_*` and `OKTA_*` name idflow reads: the settings' (`Setting.all`) and the switches', then the names the
     /// secret options and the sandbox read where they are used, then those others read (set in a developer's shell,
     /// they are no typos). `EnvironmentVariableTyposTests` checks that every such name in the sources is here.
     public static let known: Set<String> = Set(
-        [
-            ConfigurationResolver.Variable.orgURL, ConfigurationResolver.Variable.apiToken, ConfigurationResolver.Variable.issuer,
-            ConfigurationResolver.Variable.clientID, ConfigurationResolver.Variable.redirectURI, ConfigurationResolver.Variable.scope,
-            ConfigurationResolver.Variable.profile, ConfigurationResolver.Variable.stateDirectory, ConfigurationResolver.Variable.verbose,
-            ConfigurationResolver.Variable.quiet, ConfigurationResolver.Variable.curl, ConfigurationResolver.Variable.timeout,
-            ConfigurationResolver.Variable.maxRetries, ConfigurationResolver.Variable.tokenServer,
-            ConfigurationResolver.Variable.clientSecret, ConfigurationResolver.Variable.dpopAllowBearer,
-            ConfigurationResolver.Variable.clientSecretFile, ConfigurationResolver.Variable.oktaIssuer,
-            ConfigurationResolver.Variable.oktaClientID, ConfigurationResolver.Variable.oktaRedirectURI,
-            ConfigurationResolver.NetworkVariable.caFile, ConfigurationResolver.NetworkVariable.clientCertificate,
-            ConfigurationResolver.NetworkVariable.clientKey,
-            ServiceAppVariable.authorizationMode, ServiceAppVariable.clientID, ServiceAppVariable.scopes,
-            ServiceAppVariable.privateKey, ServiceAppVariable.keyID, ServiceAppVariable.dpop,
+        Setting.all.flatMap(\.variables) + [
+            ConfigurationResolver.Variable.profile, ConfigurationResolver.Variable.verbose, ConfigurationResolver.Variable.quiet,
+            ConfigurationResolver.Variable.curl, ConfigurationResolver.Variable.dpopAllowBearer,
         ] + [
             "IDFLOW_PASSWORD", "IDFLOW_NEW_PASSWORD", "IDFLOW_PIN", "IDFLOW_ACTIVATION_TOKEN", "IDFLOW_ACTIVATION_URL",
             "IDFLOW_SANDBOX_LOG",

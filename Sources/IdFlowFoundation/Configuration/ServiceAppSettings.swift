@@ -47,15 +47,6 @@ public struct ServiceAppSettings: Sendable, Equatable {
         text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\t" }).map(String.init)
     }
 
-    /// How doctor shows the key setting: an inline key as "(inline key)", a path only when it names a file.
-    static func keyChoiceShown(_ choice: ConfigurationResolver.SettingChoice, path: String, setting: String)
-        -> ConfigurationResolver.SettingChoice
-    {
-        var shown = choice
-        shown.text = SettingPath.shown(choice.text, path: path, setting: setting)
-        return shown
-    }
-
     /// The client id, or the error that says how to set it.
     package func requireClientID() throws(IdFlowError) -> String {
         guard let clientID, !clientID.isEmpty else {
@@ -91,7 +82,7 @@ extension ConfigurationResolver {
     /// PrivateKey mode's settings from the choices: flag > environment > profile > okta.yaml, as every other.
     func serviceApp(_ chosen: SettingChoices) throws(IdFlowError) -> (ManagementMode, ServiceAppSettings) {
         var mode = ManagementMode.apiToken
-        if let choice = chosen.authorizationMode {
+        if let choice = chosen[.authorizationMode] {
             guard let parsed = ManagementMode.allCases.first(where: { $0.rawValue.lowercased() == choice.text.lowercased() }) else {
                 throw .invalidInput(
                     "the authorization mode \"\(choice.text)\" is not SSWS or PrivateKey",
@@ -100,10 +91,10 @@ extension ConfigurationResolver {
             mode = parsed
         }
         var settings = ServiceAppSettings()
-        settings.clientID = chosen.serviceClientID?.text
-        if let scopes = chosen.serviceScopes.map({ ServiceAppSettings.scopes($0.text) }), !scopes.isEmpty { settings.scopes = scopes }
-        settings.keyID = chosen.privateKeyID?.text
-        if let choice = chosen.privateKey {
+        settings.clientID = chosen[.serviceClientID]?.text
+        if let scopes = chosen[.serviceScopes].map({ ServiceAppSettings.scopes($0.text) }), !scopes.isEmpty { settings.scopes = scopes }
+        settings.keyID = chosen[.privateKeyID]?.text
+        if let choice = chosen[.privateKey] {
             let setting: String
             switch choice.source {
             case .flag(let name): setting = name
@@ -116,7 +107,7 @@ extension ConfigurationResolver {
                 ? .pem(choice.text, setting: setting)
                 : .file(path: HomeDirectory.expand(choice.text, environment: environment), setting: setting)
         }
-        if let choice = chosen.dpop {
+        if let choice = chosen[.dpop] {
             settings.dpop = ["1", "true", "yes"].contains(choice.text.lowercased())
         }
         return (mode, settings)

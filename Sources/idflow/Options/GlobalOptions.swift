@@ -5,33 +5,31 @@ import IdFlowFoundation
 /// The configuration flags every subcommand accepts (CONTRACT.md, "Configuration").
 struct GlobalOptions: ParsableArguments {
     @Option(
-        name: .customLong("org-url"),
-        help: ArgumentHelp("The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).", valueName: "url"))
+        name: Setting.argumentName(.orgURL),
+        help: Setting.argumentHelp(.orgURL))
     var orgURL: String?
 
     @Option(
-        name: .customLong("api-token-file"),
-        help: ArgumentHelp(
-            "A file holding the management API token, sent as `SSWS` (env OKTA_CLIENT_TOKEN holds the token itself).", valueName: "path"),
+        name: Setting.argumentName(.apiToken),
+        help: Setting.argumentHelp(.apiToken),
         completion: .file())
     var apiTokenFile: String?
 
     @Option(
-        help: ArgumentHelp(
-            "The authorization server; default {org}/oauth2/default (env IDFLOW_ISSUER, or Okta's OKTA_OAUTH2_ISSUER).", valueName: "url"))
+        name: Setting.argumentName(.issuer), help: Setting.argumentHelp(.issuer))
     var issuer: String?
 
     @Option(
-        name: .customLong("client-id"),
-        help: ArgumentHelp("The OAuth client (native app) id (env IDFLOW_CLIENT_ID, or Okta's OKTA_OAUTH2_CLIENTID).", valueName: "id"))
+        name: Setting.argumentName(.clientID),
+        help: Setting.argumentHelp(.clientID))
     var clientID: String?
 
     @Option(
-        name: .customLong("redirect-uri"),
-        help: ArgumentHelp("The registered redirect URI (env IDFLOW_REDIRECT_URI, or Okta's OKTA_OAUTH2_REDIRECTURI).", valueName: "uri"))
+        name: Setting.argumentName(.redirectURI),
+        help: Setting.argumentHelp(.redirectURI))
     var redirectURI: String?
 
-    @Option(help: ArgumentHelp("OAuth scopes; default \"openid profile email offline_access\" (env IDFLOW_SCOPE).", valueName: "scopes"))
+    @Option(name: Setting.argumentName(.scope), help: Setting.argumentHelp(.scope))
     var scope: String?
 
     @Option(
@@ -41,8 +39,8 @@ struct GlobalOptions: ParsableArguments {
     var profile: String?
 
     @Option(
-        name: .customLong("state-dir"),
-        help: ArgumentHelp("Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).", valueName: "dir"),
+        name: Setting.argumentName(.stateDir),
+        help: Setting.argumentHelp(.stateDir),
         completion: .directory)
     var stateDirectory: String?
 
@@ -68,33 +66,29 @@ struct GlobalOptions: ParsableArguments {
     )
     var quiet = false
 
-    @Option(help: ArgumentHelp("Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).", valueName: "seconds"))
+    @Option(name: Setting.argumentName(.timeout), help: Setting.argumentHelp(.timeout))
     var timeout: Double?
 
     @Option(
-        name: .customLong("max-retries"),
-        help: ArgumentHelp("Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).", valueName: "n"))
+        name: Setting.argumentName(.maxRetries),
+        help: Setting.argumentHelp(.maxRetries))
     var maxRetries: Int?
 
     @Option(
-        name: .customLong("ca-file"),
-        help: ArgumentHelp(
-            "Trust the CA certificates in this PEM bundle besides the system's (env IDFLOW_CA_FILE; SSL_CERT_FILE and SSL_CERT_DIR are honoured too). Verification is never switched off.",
-            valueName: "path"),
+        name: Setting.argumentName(.caFile),
+        help: Setting.argumentHelp(.caFile),
         completion: .file())
     var caFile: String?
 
     @Option(
-        name: .customLong("client-cert"),
-        help: ArgumentHelp(
-            "Present this PEM TLS client certificate (mutual-TLS gateways, RFC 8705 clients; env IDFLOW_CLIENT_CERT).", valueName: "path"),
+        name: Setting.argumentName(.clientCert),
+        help: Setting.argumentHelp(.clientCert),
         completion: .file())
     var clientCertificate: String?
 
     @Option(
-        name: .customLong("client-key"),
-        help: ArgumentHelp(
-            "The client certificate's PEM private key, refused when others can read it (env IDFLOW_CLIENT_KEY).", valueName: "path"),
+        name: Setting.argumentName(.clientKey),
+        help: Setting.argumentHelp(.clientKey),
         completion: .file())
     var clientKey: String?
 
@@ -105,40 +99,33 @@ struct GlobalOptions: ParsableArguments {
     var proxy: String?
 
     @Option(
-        name: .customLong("authorization-mode"),
-        help: ArgumentHelp(
-            "How management calls authenticate: SSWS (the API token, default) or PrivateKey (an OAuth 2.0 service app; env OKTA_CLIENT_AUTHORIZATIONMODE).",
-            valueName: "mode"))
+        name: Setting.argumentName(.authorizationMode),
+        help: Setting.argumentHelp(.authorizationMode))
     var authorizationMode: String?
 
     @Option(
-        name: .customLong("service-client-id"),
-        help: ArgumentHelp("The service app's client id in PrivateKey mode (env OKTA_CLIENT_CLIENTID).", valueName: "id"))
+        name: Setting.argumentName(.serviceClientID),
+        help: Setting.argumentHelp(.serviceClientID))
     var serviceClientID: String?
 
     @Option(
-        name: .customLong("service-scopes"),
-        help: ArgumentHelp(
-            "Scopes the service app asks for; default \"okta.users.read okta.users.manage\" (env OKTA_CLIENT_SCOPES, comma-separated).",
-            valueName: "scopes"))
+        name: Setting.argumentName(.serviceScopes),
+        help: Setting.argumentHelp(.serviceScopes))
     var serviceScopes: String?
 
     @Option(
-        name: .customLong("private-key-file"),
-        help: ArgumentHelp(
-            "The service app's PEM private key (RS256 or ES256), refused when others can read it (env OKTA_CLIENT_PRIVATEKEY: a path or the PEM).",
-            valueName: "path"),
+        name: Setting.argumentName(.privateKey),
+        help: Setting.argumentHelp(.privateKey),
         completion: .file())
     var privateKeyFile: String?
 
     @Option(
-        name: .customLong("private-key-id"),
-        help: ArgumentHelp("The key id (kid) put in the client assertion's header (env OKTA_CLIENT_KID).", valueName: "kid"))
+        name: Setting.argumentName(.privateKeyID),
+        help: Setting.argumentHelp(.privateKeyID))
     var privateKeyID: String?
 
     @Flag(
-        help:
-            "DPoP-bind the tokens this command gets (RFC 9449): the service app's, login-client's, or a login's; each request then carries a proof (env OKTA_CLIENT_DPOPENABLED=true for the service app)."
+        name: Setting.argumentName(.dpop), help: Setting.argumentHelp(.dpop)
     )
     var dpop = false
 
