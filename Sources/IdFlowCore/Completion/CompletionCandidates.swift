@@ -77,11 +77,11 @@ public struct CompletionCandidates: Sendable {
     }
 
     var stateDirectory: URL {
-        resolver.stateDirectory(chosen.stateDirectory)
+        resolver.stateDirectory(chosen[.stateDir])
     }
 
     private var orgURL: URL? {
-        chosen.orgURL.flatMap { try? ConfigurationResolver.parseOrgURL($0.text) }
+        chosen[.orgURL].flatMap { try? ConfigurationResolver.parseOrgURL($0.text) }
     }
 
     private static func unquoted(_ word: String) -> String {
