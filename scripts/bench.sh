@@ -187,12 +187,18 @@ failed=$(jq -s 'map(select(.ok | not)) | length' "$work/batch.ndjson")
 echo "idflow register --batch: $idflow_rate users/s, $idflow_cpu ms CPU per user ($failed failed)"
 md+=("| \`idflow register --batch --concurrency 8\` ($failed failed) | $idflow_rate | $idflow_cpu ms |")
 
-# The same batch in PrivateKey mode with DPoP (issue 20's goal: at least 0.8 of the SSWS rate): the sandbox's
-# service app, no API token; the one-user run gets the token (and its nonce) and caches it, as a runbook would.
-start_sandbox
+# The same batch in PrivateKey mode with DPoP (issue 20's goal: at least 0.8 of the SSWS rate): a service app that
+# requires DPoP, as Okta's "Require DPoP header in token requests" does (the sandbox's default app does not, so its
+# token would be Bearer, which idflow refuses with --dpop in a script), no API token; the one-user run gets the
+# token (and its nonce) and caches it, as a runbook would.
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$work/service-app.pem" 2>/dev/null
+chmod 600 "$work/service-app.pem"
+jq -n --arg pub "$(openssl pkey -in "$work/service-app.pem" -pubout)" \
+    '{serviceApps: [{clientId: "0oabenchdpop00000000", publicKey: $pub, scopes: ["okta.users.read", "okta.users.manage"], requireDPoP: true}]}' \
+    > "$work/dpop-config.json"
+start_sandbox --config "$work/dpop-config.json"
 pk_env=(env -u OKTA_CLIENT_TOKEN OKTA_CLIENT_AUTHORIZATIONMODE=PrivateKey OKTA_CLIENT_DPOPENABLED=true
-    "OKTA_CLIENT_CLIENTID=$(jq -r .serviceApp.clientId "$work/sandbox.json")"
-    "OKTA_CLIENT_PRIVATEKEY=$(jq -r .serviceApp.privateKeyFile "$work/sandbox.json")")
+    OKTA_CLIENT_CLIENTID=0oabenchdpop00000000 "OKTA_CLIENT_PRIVATEKEY=$work/service-app.pem")
 rm -rf "$work/state/profiles/default/service-apps"
 measure /dev/null "${pk_env[@]}" "$bin" register --batch "$work/one.ndjson" --concurrency 8
 dpop_cpu1=$used
