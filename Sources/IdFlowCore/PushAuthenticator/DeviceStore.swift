@@ -67,7 +67,7 @@ public struct DeviceStore: Sendable {
             throw .invalidInput("the org URL \(orgURL.absoluteString) has no host")
         }
         let host = origin.host
-        let name = origin.port.flatMap { $0 == Origin.defaultPort(origin.scheme) ? nil : "\(host)_\($0)" } ?? host
+        let name = origin.nonDefaultPort.map { "\(host)_\($0)" } ?? host
         guard name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }), !name.hasPrefix(".") else {
             throw .invalidInput("the org URL host \(host) cannot name a folder")
         }

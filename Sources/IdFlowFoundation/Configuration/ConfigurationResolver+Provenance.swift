@@ -72,7 +72,7 @@ extension ConfigurationResolver {
                     name: name, value: setting.kind == .secret ? "absent" : (fallback ?? "unset"),
                     origin: fallback == nil ? "unset" : "default")
             }
-            let path = HomeDirectory.expand(choice.text, environment: environment)
+            let path = expand(choice.text)
             let value: String
             switch setting.kind {
             case .text: value = choice.text

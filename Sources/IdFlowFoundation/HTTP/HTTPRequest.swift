@@ -25,12 +25,12 @@ public struct HTTPRequest: Sendable {
     /// The value of header `name`, whatever the case it was set in.
     public func header(_ name: String) -> String? {
         if let value = headers[name] { return value }
-        return headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        return headers.first { HeaderName.same($0.key, name) }?.value
     }
 
     /// Sets header `name`, replacing one of the same name in any case (header names are case-insensitive).
     public mutating func setHeader(_ name: String, _ value: String) {
-        for key in headers.keys where key != name && key.caseInsensitiveCompare(name) == .orderedSame { headers[key] = nil }
+        for key in headers.keys where key != name && HeaderName.same(key, name) { headers[key] = nil }
         headers[name] = value
     }
 

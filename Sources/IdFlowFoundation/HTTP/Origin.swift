@@ -28,7 +28,7 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
         self.init(url)
     }
 
-    package static func defaultPort(_ scheme: String) -> Int? {
+    private static func defaultPort(_ scheme: String) -> Int? {
         switch scheme {
         case "https": return 443
         case "http": return 80
@@ -36,12 +36,16 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The port when it is not the scheme's default: the one a URL or a folder name must write out.
+    public var nonDefaultPort: Int? {
+        port.flatMap { $0 == Self.defaultPort(scheme) ? nil : $0 }
+    }
+
     /// `scheme://host[:port]`, the port written only when it is not the scheme's default and IPv6 in brackets:
     /// the URL of the origin itself, with no path (what `aud` of a device JWT and a folder of the state name).
     public var description: String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
-        let explicitPort = port.flatMap { $0 == Self.defaultPort(scheme) ? nil : ":\($0)" } ?? ""
-        return "\(scheme)://\(bracketed)\(explicitPort)"
+        return "\(scheme)://\(bracketed)\(nonDefaultPort.map { ":\($0)" } ?? "")"
     }
 
     /// The origin as a URL with an empty path.

@@ -26,7 +26,7 @@ public struct RateLimitPacer: Sendable {
 
         /// Reads the headers; nil when the response has none (the server does not rate-limit).
         public init?(headers: [String: String], now: Date) {
-            self.init(now: now) { name in headers.first { Self.sameName($0.key, name) }?.value }
+            self.init(now: now) { name in headers.first { HeaderName.same($0.key, name) }?.value }
         }
 
         /// Reads the headers of a response as the transport gives them: keyed by lower-case name already, so each
@@ -37,16 +37,6 @@ public struct RateLimitPacer: Sendable {
 
         /// The longest reset a response is believed about, in seconds.
         static let longestWindow: Double = 3600
-
-        private static let names = ["X-Rate-Limit-Remaining", "X-Rate-Limit-Reset", "X-Rate-Limit-Limit", "Date"]
-
-        /// Header names compared without case, byte by byte (they are ASCII), without Foundation's locale-aware compare.
-        static func sameName(_ name: String, _ wanted: String) -> Bool {
-            name.utf8.count == wanted.utf8.count
-                && zip(name.utf8, wanted.utf8).allSatisfy {
-                    $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A)
-                }
-        }
 
         private init?(now: Date, header: (String) -> String?) {
             func value(_ name: String) -> String? {

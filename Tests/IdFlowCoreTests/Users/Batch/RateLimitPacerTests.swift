@@ -29,9 +29,9 @@ struct RateLimitPacerTests {
         ]
         #expect(RateLimitPacer.Observation(response: response(fields), now: Date(timeIntervalSince1970: 0)) == parsed)
         #expect(RateLimitPacer.Observation(response: response(["Date": "x"]), now: Date()) == nil)
-        #expect(!RateLimitPacer.Observation.sameName("X-Rate-Limit-Rese0", "X-Rate-Limit-Reset"))
-        #expect(!RateLimitPacer.Observation.sameName("a[", "a{"), "only letters match without case")
-        #expect(RateLimitPacer.Observation.sameName("DATE", "Date"))
+        #expect(!HeaderName.same("X-Rate-Limit-Rese0", "X-Rate-Limit-Reset"))
+        #expect(!HeaderName.same("a[", "a{"), "only letters match without case")
+        #expect(HeaderName.same("DATE", "Date"))
     }
 
     @Test func goesAtFullSpeedWhileTheWindowHasRoom() {
