@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates man/idflow.1 from the command tree with swift-argument-parser's generate-manual plugin.
 # The date is fixed so regenerating an unchanged tree changes nothing. scripts/man-sections.awk adds the
-# sections the generator cannot (ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES; from man/sections.mdoc) and turns
+# sections the generator cannot (CONFIGURATION from man/configuration.mdoc, which ManualConfigurationSectionTests
+# renders from the settings' declaration; ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES from man/sections.mdoc) and turns
 # discussions' blank lines and examples into mdoc; groff must render the result without a warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +10,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 swift package --allow-writing-to-directory "$out" generate-manual --configuration debug --date 2026-11-21 \
     --authors "idflow maintainers" --output-directory "$out" >/dev/null
-awk -v sections=man/sections.mdoc -f scripts/man-sections.awk "$out/idflow.1" > "$out/idflow.full.1"
+cat man/configuration.mdoc man/sections.mdoc > "$out/sections.mdoc"
+awk -v sections="$out/sections.mdoc" -f scripts/man-sections.awk "$out/idflow.1" > "$out/idflow.full.1"
 if command -v groff >/dev/null; then
     warnings=$(groff -ww -z -mandoc -Tutf8 "$out/idflow.full.1" 2>&1)
     if [ -n "$warnings" ]; then

@@ -34,7 +34,7 @@ public struct CompletionCandidates: Sendable {
             index += 1
         }
         self.init(
-            flags: ConfigurationFlags(orgURL: values["--org-url"], profile: values["--profile"], stateDirectory: values["--state-dir"]),
+            flags: ConfigurationFlags(typed: values),
             environment: environment)
     }
 

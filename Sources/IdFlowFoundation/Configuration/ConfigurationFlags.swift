@@ -1,60 +1,35 @@
-/// The configuration flags every subcommand accepts, as typed on the command line (nil when absent).
+/// The configuration flags every subcommand accepts, as typed on the command line.
+///
+/// A setting's flag is kept by the setting's name, not in a property of its own: which flag belongs to which setting,
+/// and where else the setting may come from, is written once, in its declaration (`Setting.all`).
 public struct ConfigurationFlags: Sendable, Equatable {
-    public var orgURL: String?
-    public var apiTokenFile: String?
-    /// `--api-token`: accepted, with a warning, because argv is visible in `ps`.
-    public var apiToken: String?
-    public var issuer: String?
-    public var clientID: String?
-    public var redirectURI: String?
-    public var scope: String?
+    /// The text each setting's flag was given (`--org-url https://…` under `.orgURL`); a flag that takes no value
+    /// (`--dpop`) is "true" when present. A setting whose flag was not given has no entry.
+    package var settings: [Setting.Name: String]
+    /// `--profile`: which profile the settings of the profile file are read from.
     public var profile: String?
-    public var stateDirectory: String?
-    public var verbose: Bool
-    public var quiet: Bool
-    public var timeoutSeconds: Double?
-    public var maxRetries: Int?
-    /// `--ca-file`, `--client-cert`, `--client-key`, `--proxy` (the empty string: no proxy).
-    public var caFile: String?
-    public var clientCertificate: String?
-    public var clientKey: String?
+    /// `--proxy`, where the empty string means no proxy, which an environment variable cannot say.
     public var proxy: String?
+    public var verbose = false
+    public var quiet = false
     /// `--curl` (stderr) and `--curl-file PATH`: each request also written as a curl command.
-    public var curl: Bool
+    public var curl = false
     public var curlFile: String?
-    /// The service app (`--authorization-mode PrivateKey`) and DPoP: `--authorization-mode`, `--service-client-id`,
-    /// `--service-scopes`, `--private-key-file`, `--private-key-id`, `--dpop`.
-    public var authorizationMode: String?
-    public var serviceClientID: String?
-    public var serviceScopes: String?
-    public var privateKeyFile: String?
-    public var privateKeyID: String?
-    public var dpop = false
 
-    public init(
-        orgURL: String? = nil, apiTokenFile: String? = nil, apiToken: String? = nil, issuer: String? = nil, clientID: String? = nil,
-        redirectURI: String? = nil, scope: String? = nil, profile: String? = nil, stateDirectory: String? = nil, verbose: Bool = false,
-        timeoutSeconds: Double? = nil, maxRetries: Int? = nil, quiet: Bool = false, caFile: String? = nil,
-        clientCertificate: String? = nil, clientKey: String? = nil, proxy: String? = nil, curl: Bool = false, curlFile: String? = nil
-    ) {
-        self.curl = curl
-        self.curlFile = curlFile
-        self.quiet = quiet
-        self.caFile = caFile
-        self.clientCertificate = clientCertificate
-        self.clientKey = clientKey
-        self.proxy = proxy
-        self.orgURL = orgURL
-        self.apiTokenFile = apiTokenFile
-        self.apiToken = apiToken
-        self.issuer = issuer
-        self.clientID = clientID
-        self.redirectURI = redirectURI
-        self.scope = scope
+    package init(_ settings: [Setting.Name: String] = [:], profile: String? = nil, proxy: String? = nil) {
+        self.settings = settings
         self.profile = profile
-        self.stateDirectory = stateDirectory
-        self.verbose = verbose
-        self.timeoutSeconds = timeoutSeconds
-        self.maxRetries = maxRetries
+        self.proxy = proxy
+    }
+
+    /// The flags as `name → value` text (`["--org-url": "https://…"]`), as shell completion reads them from a
+    /// partial command line: each is kept under the setting that declares it, and those that are no setting's are
+    /// left out (but `--profile` and `--proxy`).
+    package init(typed values: [String: String]) {
+        var settings: [Setting.Name: String] = [:]
+        for setting in Setting.all {
+            if let flag = setting.flag, let value = values[flag] { settings[setting.name] = value }
+        }
+        self.init(settings, profile: values["--profile"], proxy: values["--proxy"])
     }
 }

@@ -47,21 +47,26 @@ extension ConfigurationResolver {
         for setting in Setting.all {
             chosen.values[setting.name] =
                 setting.places.lazy.compactMap { place in
-                    self.choice(at: place, flags: flags, entry: entry, okta: okta)
+                    self.choice(at: place, of: setting.name, flags: flags, entry: entry, okta: okta)
                 }.first
         }
         return chosen
     }
 
     /// The value at one place, if it is set there.
-    private func choice(at place: Setting.Place, flags: ConfigurationFlags, entry: ProfileEntry?, okta: OktaYAMLFile.Okta.Client?)
-        -> SettingChoice?
-    {
+    private func choice(
+        at place: Setting.Place, of setting: Setting.Name, flags: ConfigurationFlags, entry: ProfileEntry?,
+        okta: OktaYAMLFile.Okta.Client?
+    ) -> SettingChoice? {
         switch place {
-        case .flag(let name, let read):
-            return read(flags).map { SettingChoice(text: $0, source: .flag(name)) }
-        case .numberFlag(let name, let read):
-            return read(flags).map { SettingChoice(text: Self.format($0), source: .flag(name), number: $0) }
+        case .flag(let name):
+            return flags.settings[setting].map { SettingChoice(text: $0, source: .flag(name)) }
+        case .numberFlag(let name):
+            // ArgumentParser checked the number; text that is none is refused later, as a variable's would be.
+            return flags.settings[setting].map { text in
+                let number = Double(text)
+                return SettingChoice(text: number.map(Self.format) ?? text, source: .flag(name), number: number)
+            }
         case .environment(let name):
             // An empty variable counts as unset (`env`); a flag or file value counts as given, even empty.
             return env(name).map { SettingChoice(text: $0, source: .environment(name)) }

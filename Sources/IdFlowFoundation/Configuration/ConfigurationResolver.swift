@@ -121,7 +121,7 @@ public struct ConfigurationResolver: Sendable {
         }
         configuration.transportOptions = try transportOptions(chosen, flags, profile: entry, okta: okta)
         (configuration.managementMode, configuration.serviceApp) = try serviceApp(chosen)
-        configuration.bindsLoginsWithDPoP = flags.dpop || entry?.dpop == true
+        configuration.bindsLoginsWithDPoP = flags.settings[.dpop] != nil || entry?.dpop == true
         configuration.acceptsBearerInPlaceOfDPoP = ["1", "true", "yes"].contains(env(Variable.dpopAllowBearer)?.lowercased() ?? "")
         configuration.clientSecretSource = chosen[.clientSecret].map { choice in
             choice.source == .environment(Variable.clientSecret)
@@ -157,8 +157,7 @@ public struct ConfigurationResolver: Sendable {
     private func resolveAPIToken(_ choice: SettingChoice?) throws(IdFlowError) -> Secret? {
         guard let choice else { return nil }
         switch choice.source {
-        case .flag("--api-token-file"), .profile(key: "apiTokenFile"): return try secrets.read("API token", from: .file(choice.text))
-        case .flag: return try secrets.read("API token", from: .argument(choice.text))
+        case .flag, .profile(key: "apiTokenFile"): return try secrets.read("API token", from: .file(choice.text))
         default: return Secret(choice.text)
         }
     }

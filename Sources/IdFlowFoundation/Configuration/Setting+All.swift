@@ -12,13 +12,13 @@ extension Setting {
         Setting(
             .orgURL,
             [
-                .flag("--org-url", { $0.orgURL }), .environment(Variable.orgURL), .profile(key: "orgUrl", { $0.orgUrl }),
+                .flag("--org-url"), .environment(Variable.orgURL), .profile(key: "orgUrl", { $0.orgUrl }),
                 .oktaYAML(key: "okta.client.orgUrl", { okta, _ in okta.orgUrl }),
             ], help: "The Okta org, e.g. https://dev-123.okta.com (env OKTA_CLIENT_ORGURL).", valueName: "url"),
         Setting(
             .apiToken,
             [
-                .flag("--api-token-file", { $0.apiTokenFile }), .flag("--api-token", { $0.apiToken }), .environment(Variable.apiToken),
+                .flag("--api-token-file"), .environment(Variable.apiToken),
                 .profile(key: "apiTokenFile", { $0.apiTokenFile }), .profile(key: "apiToken", { nonEmpty($0.apiToken) }),
                 // Okta's token only when the profile names none, not even an empty one.
                 .oktaYAML(key: "okta.client.token", { okta, entry in entry?.apiToken == nil ? nonEmpty(okta.token) : nil }),
@@ -28,30 +28,30 @@ extension Setting {
         Setting(
             .issuer,
             [
-                .flag("--issuer", { $0.issuer }), .environment(Variable.issuer), .environment(Variable.oktaIssuer),
+                .flag("--issuer"), .environment(Variable.issuer), .environment(Variable.oktaIssuer),
                 .profile(key: "issuer", { $0.issuer }),
             ], help: "The authorization server; default {org}/oauth2/default (env IDFLOW_ISSUER, or Okta's OKTA_OAUTH2_ISSUER).",
             valueName: "url"),
         Setting(
             .clientID,
             [
-                .flag("--client-id", { $0.clientID }), .environment(Variable.clientID), .environment(Variable.oktaClientID),
+                .flag("--client-id"), .environment(Variable.clientID), .environment(Variable.oktaClientID),
                 .profile(key: "clientId", { $0.clientId }),
             ], help: "The OAuth client (native app) id (env IDFLOW_CLIENT_ID, or Okta's OKTA_OAUTH2_CLIENTID).", valueName: "id"),
         Setting(
             .redirectURI,
             [
-                .flag("--redirect-uri", { $0.redirectURI }), .environment(Variable.redirectURI), .environment(Variable.oktaRedirectURI),
+                .flag("--redirect-uri"), .environment(Variable.redirectURI), .environment(Variable.oktaRedirectURI),
                 .profile(key: "redirectUri", { $0.redirectUri }),
             ], help: "The registered redirect URI (env IDFLOW_REDIRECT_URI, or Okta's OKTA_OAUTH2_REDIRECTURI).", valueName: "uri"),
         Setting(
-            .scope, [.flag("--scope", { $0.scope }), .environment(Variable.scope), .profile(key: "scope", { $0.scope })],
+            .scope, [.flag("--scope"), .environment(Variable.scope), .profile(key: "scope", { $0.scope })],
             unset: Configuration.defaultScope, help: "OAuth scopes; default \"openid profile email offline_access\" (env IDFLOW_SCOPE).",
             valueName: "scopes"),
         Setting(
             .stateDir,
             [
-                .flag("--state-dir", { $0.stateDirectory }), .environment(Variable.stateDirectory),
+                .flag("--state-dir"), .environment(Variable.stateDirectory),
                 .profile(key: "stateDir", { $0.stateDir }),
             ], help: "Where tokens and device keys live; default $XDG_STATE_HOME/idflow (env IDFLOW_STATE_DIR).", valueName: "dir"),
         Setting(.tokenServer, [.environment(Variable.tokenServer), .profile(key: "tokenServer", { $0.tokenServer })]),
@@ -64,20 +64,20 @@ extension Setting {
         Setting(
             .timeout,
             [
-                .numberFlag("--timeout", { $0.timeoutSeconds }), .environment(Variable.timeout),
+                .numberFlag("--timeout"), .environment(Variable.timeout),
                 .numberProfile(key: "timeout", { $0.timeout }),
             ], unset: "30", help: "Per-request timeout in seconds; default 30 (env IDFLOW_TIMEOUT).", valueName: "seconds"),
         Setting(
             .maxRetries,
             [
-                .numberFlag("--max-retries", { $0.maxRetries.map(Double.init) }), .environment(Variable.maxRetries),
+                .numberFlag("--max-retries"), .environment(Variable.maxRetries),
                 .numberProfile(key: "maxRetries", { $0.maxRetries.map(Double.init) }),
             ], unset: "3", help: "Retries for 429, 503 and network errors on safe requests; default 3 (env IDFLOW_MAX_RETRIES).",
             valueName: "n"),
         Setting(
             .authorizationMode,
             [
-                .flag("--authorization-mode", { $0.authorizationMode }), .environment(ServiceAppVariable.authorizationMode),
+                .flag("--authorization-mode"), .environment(ServiceAppVariable.authorizationMode),
                 .profile(key: "authorizationMode", { $0.authorizationMode }),
                 .oktaYAML(key: "okta.client.authorizationMode", { okta, _ in okta.authorizationMode }),
             ], unset: ManagementMode.apiToken.rawValue,
@@ -87,14 +87,14 @@ extension Setting {
         Setting(
             .serviceClientID,
             [
-                .flag("--service-client-id", { $0.serviceClientID }), .environment(ServiceAppVariable.clientID),
+                .flag("--service-client-id"), .environment(ServiceAppVariable.clientID),
                 .profile(key: "serviceClientId", { $0.serviceClientId }),
                 .oktaYAML(key: "okta.client.clientId", { okta, _ in okta.clientId }),
             ], help: "The service app's client id in PrivateKey mode (env OKTA_CLIENT_CLIENTID).", valueName: "id"),
         Setting(
             .serviceScopes,
             [
-                .flag("--service-scopes", { $0.serviceScopes }), .environment(ServiceAppVariable.scopes),
+                .flag("--service-scopes"), .environment(ServiceAppVariable.scopes),
                 .profile(key: "serviceScopes", { $0.serviceScopes }),
                 .oktaYAML(key: "okta.client.scopes", { okta, _ in okta.scopes?.text }),
             ], unset: ServiceAppSettings.defaultScopes.joined(separator: " "),
@@ -104,7 +104,7 @@ extension Setting {
         Setting(
             .privateKey,
             [
-                .flag("--private-key-file", { $0.privateKeyFile }), .environment(ServiceAppVariable.privateKey),
+                .flag("--private-key-file"), .environment(ServiceAppVariable.privateKey),
                 .profile(key: "privateKeyFile", { $0.privateKeyFile }),
                 .oktaYAML(key: "okta.client.privateKey", { okta, _ in okta.privateKey }),
             ], kind: .key,
@@ -114,13 +114,13 @@ extension Setting {
         Setting(
             .privateKeyID,
             [
-                .flag("--private-key-id", { $0.privateKeyID }), .environment(ServiceAppVariable.keyID),
+                .flag("--private-key-id"), .environment(ServiceAppVariable.keyID),
                 .profile(key: "privateKeyId", { $0.privateKeyId }), .oktaYAML(key: "okta.client.kid", { okta, _ in okta.kid }),
             ], help: "The key id (kid) put in the client assertion's header (env OKTA_CLIENT_KID).", valueName: "kid"),
         Setting(
             .dpop,
             [
-                .flag("--dpop", { $0.dpop ? "true" : nil }), .environment(ServiceAppVariable.dpop),
+                .flag("--dpop"), .environment(ServiceAppVariable.dpop),
                 .profile(key: "dpop", { $0.dpop.map { String($0) } }),
                 .oktaYAML(key: "okta.client.dpopEnabled", { okta, _ in okta.dpopEnabled.map { String($0.value) } }),
             ], unset: "false",
@@ -129,7 +129,7 @@ extension Setting {
         ),
         Setting(
             .caFile,
-            [.flag("--ca-file", { $0.caFile }), .environment(NetworkVariable.caFile), .profile(key: "caFile", { nonEmpty($0.caFile) })],
+            [.flag("--ca-file"), .environment(NetworkVariable.caFile), .profile(key: "caFile", { nonEmpty($0.caFile) })],
             kind: .path,
             help:
                 "Trust the CA certificates in this PEM bundle besides the system's (env IDFLOW_CA_FILE; SSL_CERT_FILE and SSL_CERT_DIR are honoured too). Verification is never switched off.",
@@ -137,7 +137,7 @@ extension Setting {
         Setting(
             .clientCert,
             [
-                .flag("--client-cert", { $0.clientCertificate }), .environment(NetworkVariable.clientCertificate),
+                .flag("--client-cert"), .environment(NetworkVariable.clientCertificate),
                 .profile(key: "clientCert", { nonEmpty($0.clientCert) }),
             ], kind: .path,
             help: "Present this PEM TLS client certificate (mutual-TLS gateways, RFC 8705 clients; env IDFLOW_CLIENT_CERT).",
@@ -145,7 +145,7 @@ extension Setting {
         Setting(
             .clientKey,
             [
-                .flag("--client-key", { $0.clientKey }), .environment(NetworkVariable.clientKey),
+                .flag("--client-key"), .environment(NetworkVariable.clientKey),
                 .profile(key: "clientKey", { nonEmpty($0.clientKey) }),
             ], kind: .path, help: "The client certificate's PEM private key, refused when others can read it (env IDFLOW_CLIENT_KEY).",
             valueName: "path"),

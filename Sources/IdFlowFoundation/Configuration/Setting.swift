@@ -25,9 +25,10 @@ package struct Setting: Sendable {
     /// One place a value may be found. A flag's or a file's value counts as given even when empty; an empty
     /// environment variable counts as unset.
     package enum Place: Sendable {
-        case flag(String, @Sendable (ConfigurationFlags) -> String?)
+        /// Its flag, by long name; the value typed is the setting's entry in `ConfigurationFlags.settings`.
+        case flag(String)
         /// A flag that takes a number: its value is kept as the number given.
-        case numberFlag(String, @Sendable (ConfigurationFlags) -> Double?)
+        case numberFlag(String)
         case environment(String)
         case profile(key: String, @Sendable (ProfileEntry) -> String?)
         /// A profile key whose YAML value is a number (`timeout: 5`).
@@ -67,7 +68,7 @@ package struct Setting: Sendable {
     package var flag: String? {
         places.lazy.compactMap { place -> String? in
             switch place {
-            case .flag(let name, _), .numberFlag(let name, _): return name
+            case .flag(let name), .numberFlag(let name): return name
             default: return nil
             }
         }.first

@@ -140,17 +140,18 @@ struct GlobalOptions: ParsableArguments {
     }
 
     var flags: ConfigurationFlags {
-        var flags = ConfigurationFlags(
-            orgURL: orgURL, apiTokenFile: apiTokenFile, issuer: issuer, clientID: clientID, redirectURI: redirectURI, scope: scope,
-            profile: profile, stateDirectory: stateDirectory, verbose: verbose, timeoutSeconds: timeout, maxRetries: maxRetries,
-            quiet: quiet, caFile: caFile, clientCertificate: clientCertificate, clientKey: clientKey, proxy: proxy,
-            curl: curl, curlFile: curlFile)
-        flags.authorizationMode = authorizationMode
-        flags.serviceClientID = serviceClientID
-        flags.serviceScopes = serviceScopes
-        flags.privateKeyFile = privateKeyFile
-        flags.privateKeyID = privateKeyID
-        flags.dpop = dpop
+        let settings: [Setting.Name: String?] = [
+            .orgURL: orgURL, .apiToken: apiTokenFile, .issuer: issuer, .clientID: clientID, .redirectURI: redirectURI,
+            .scope: scope, .stateDir: stateDirectory, .timeout: timeout.map { String($0) }, .maxRetries: maxRetries.map { String($0) },
+            .caFile: caFile, .clientCert: clientCertificate, .clientKey: clientKey, .authorizationMode: authorizationMode,
+            .serviceClientID: serviceClientID, .serviceScopes: serviceScopes, .privateKey: privateKeyFile,
+            .privateKeyID: privateKeyID, .dpop: dpop ? "true" : nil,
+        ]
+        var flags = ConfigurationFlags(settings.compactMapValues { $0 }, profile: profile, proxy: proxy)
+        flags.verbose = verbose
+        flags.quiet = quiet
+        flags.curl = curl
+        flags.curlFile = curlFile
         return flags
     }
 

@@ -23,7 +23,7 @@ struct ConfigurationResolverTests: ConfigurationHomeFixture {
         #expect(fromEnv.apiToken == Secret("envtoken"))
 
         let fromFlag = try resolver(base.merging(["OKTA_CLIENT_ORGURL": "https://env.okta.com"]) { $1 })
-            .resolve(ConfigurationFlags(orgURL: "https://flag.okta.com"))
+            .resolve(ConfigurationFlags([.orgURL: "https://flag.okta.com"]))
         #expect(fromFlag.orgURL?.absoluteString == "https://flag.okta.com")
     }
 
@@ -84,14 +84,14 @@ struct ConfigurationResolverTests: ConfigurationHomeFixture {
         let fallback = try resolver(["HOME": home.path]).resolve(ConfigurationFlags())
         #expect(fallback.stateDirectory.path == home.appendingPathComponent(".local/state/idflow").path)
         let flag = try resolver(["HOME": home.path, "IDFLOW_STATE_DIR": "/tmp/env-state"]).resolve(
-            ConfigurationFlags(stateDirectory: "/tmp/flag-state"))
+            ConfigurationFlags([.stateDir: "/tmp/flag-state"]))
         #expect(flag.stateDirectory.path == "/tmp/flag-state")
     }
 
     @Test func numbersAreValidated() throws {
         let home = try home()
         #expect(throws: IdFlowError.self) { try resolver(["HOME": home.path, "IDFLOW_TIMEOUT": "soon"]).resolve(ConfigurationFlags()) }
-        #expect(throws: IdFlowError.self) { try resolver(["HOME": home.path]).resolve(ConfigurationFlags(maxRetries: -1)) }
+        #expect(throws: IdFlowError.self) { try resolver(["HOME": home.path]).resolve(ConfigurationFlags([.maxRetries: "-1"])) }
         let configuration = try resolver(["HOME": home.path, "IDFLOW_TIMEOUT": "2.5", "IDFLOW_MAX_RETRIES": "0", "IDFLOW_VERBOSE": "1"])
             .resolve(ConfigurationFlags())
         #expect(configuration.timeout == .milliseconds(2500))
@@ -113,7 +113,7 @@ struct ConfigurationResolverTests: ConfigurationHomeFixture {
 
     @Test func anOrgURLThatIsNotAURLIsRejected() throws {
         #expect(throws: IdFlowError.self) {
-            try resolver(["HOME": try home().path]).resolve(ConfigurationFlags(orgURL: "dev-123.okta.com"))
+            try resolver(["HOME": try home().path]).resolve(ConfigurationFlags([.orgURL: "dev-123.okta.com"]))
         }
     }
 
@@ -122,7 +122,7 @@ struct ConfigurationResolverTests: ConfigurationHomeFixture {
     @Test func anOrgURLWithAPathAsksWhetherTheOriginWasMeant() throws {
         let home = try home(oktaYAML: "okta:\n  client:\n    orgUrl: https://yaml.okta.com/oauth2/default\n")
         let sources: [(environment: [String: String], flags: ConfigurationFlags)] = [
-            ([:], ConfigurationFlags(orgURL: "https://x.okta.com/oauth2/default")),
+            ([:], ConfigurationFlags([.orgURL: "https://x.okta.com/oauth2/default"])),
             (["OKTA_CLIENT_ORGURL": "https://x.okta.com/oauth2/default/"], ConfigurationFlags()),
         ]
         for source in sources {
@@ -135,7 +135,7 @@ struct ConfigurationResolverTests: ConfigurationHomeFixture {
         }
         let fromFile = #expect(throws: IdFlowError.self) { try resolver(["HOME": home.path]).resolve(ConfigurationFlags()) }
         #expect(fromFile?.message.contains("did you mean https://yaml.okta.com?") == true)
-        let origin = try resolver(["HOME": home.path]).resolve(ConfigurationFlags(orgURL: "https://x.okta.com/"))
+        let origin = try resolver(["HOME": home.path]).resolve(ConfigurationFlags([.orgURL: "https://x.okta.com/"]))
         #expect(origin.orgURL?.absoluteString == "https://x.okta.com")
     }
 
@@ -143,7 +143,7 @@ struct ConfigurationResolverTests: ConfigurationHomeFixture {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
         try "00filetoken\n".write(to: file, atomically: true, encoding: .utf8)
         let configuration = try resolver(["HOME": try home().path, "OKTA_CLIENT_TOKEN": "env"]).resolve(
-            ConfigurationFlags(apiTokenFile: file.path))
+            ConfigurationFlags([.apiToken: file.path]))
         #expect(configuration.apiToken == Secret("00filetoken"))
     }
 }

@@ -33,7 +33,7 @@ struct NetworkConfigurationTests {
         #expect(try resolve(base).transportOptions.caFile == home.path + "/profile.pem")
         let environment = base.merging(["IDFLOW_CA_FILE": home.path + "/env.pem"]) { $1 }
         #expect(try resolve(environment).transportOptions.caFile == home.path + "/env.pem")
-        #expect(try resolve(environment, ConfigurationFlags(caFile: "~/flag.pem")).transportOptions.caFile == home.path + "/flag.pem")
+        #expect(try resolve(environment, ConfigurationFlags([.caFile: "~/flag.pem"])).transportOptions.caFile == home.path + "/flag.pem")
     }
 
     @Test func sslCertFileReplacesTheSystemBundleAndSSLCertDirIsTheDirectory() throws {
@@ -48,7 +48,7 @@ struct NetworkConfigurationTests {
     @Test func aCAFileThatIsMissingOrHoldsNoCertificateIsAConfigurationErrorNamingTheSetting() throws {
         let home = try home(files: ["empty.pem": ("not a certificate\n", 0o644)])
         let missing = #expect(throws: IdFlowError.self) {
-            try resolve(["HOME": home.path], ConfigurationFlags(caFile: home.path + "/nope.pem"))
+            try resolve(["HOME": home.path], ConfigurationFlags([.caFile: home.path + "/nope.pem"]))
         }
         #expect(missing?.exitStatus == .usage)
         #expect(missing?.message.contains("--ca-file") == true)
@@ -61,7 +61,7 @@ struct NetworkConfigurationTests {
         let home = try home(files: ["client.pem": (Self.pem, 0o644), "open.key": (Self.keyPEM, 0o644), "closed.key": (Self.keyPEM, 0o600)])
         let refused = #expect(throws: IdFlowError.self) {
             try resolve(
-                ["HOME": home.path], ConfigurationFlags(clientCertificate: home.path + "/client.pem", clientKey: home.path + "/open.key"))
+                ["HOME": home.path], ConfigurationFlags([.clientCert: home.path + "/client.pem", .clientKey: home.path + "/open.key"]))
         }
         #expect(refused?.exitStatus == .security)
         #expect(
@@ -81,15 +81,15 @@ struct NetworkConfigurationTests {
             "client.pem": (Self.pem, 0o644), "combined.pem": (Self.pem + Self.keyPEM, 0o640), "closed.key": (Self.keyPEM, 0o600),
         ])
         let noKey = #expect(throws: IdFlowError.self) {
-            try resolve(["HOME": home.path], ConfigurationFlags(clientCertificate: home.path + "/client.pem"))
+            try resolve(["HOME": home.path], ConfigurationFlags([.clientCert: home.path + "/client.pem"]))
         }
         #expect(noKey?.message.contains("holds no private key") == true)
         let openCombined = #expect(throws: IdFlowError.self) {
-            try resolve(["HOME": home.path], ConfigurationFlags(clientCertificate: home.path + "/combined.pem"))
+            try resolve(["HOME": home.path], ConfigurationFlags([.clientCert: home.path + "/combined.pem"]))
         }
         #expect(openCombined?.exitStatus == .security, "a certificate file holding its key is checked as a key file")
         let keyAlone = #expect(throws: IdFlowError.self) {
-            try resolve(["HOME": home.path], ConfigurationFlags(clientKey: home.path + "/closed.key"))
+            try resolve(["HOME": home.path], ConfigurationFlags([.clientKey: home.path + "/closed.key"]))
         }
         #expect(keyAlone?.message.contains("needs a client certificate") == true)
     }

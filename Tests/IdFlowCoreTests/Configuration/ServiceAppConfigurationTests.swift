@@ -54,11 +54,11 @@ struct ServiceAppConfigurationTests: ConfigurationHomeFixture {
         #expect(fromEnvironment.serviceApp.dpop)
 
         var flags = ConfigurationFlags()
-        flags.authorizationMode = "SSWS"
-        flags.serviceClientID = "fromflag"
-        flags.serviceScopes = "okta.users.manage"
-        flags.privateKeyFile = "/keys/k.pem"
-        flags.dpop = true
+        flags.settings[.authorizationMode] = "SSWS"
+        flags.settings[.serviceClientID] = "fromflag"
+        flags.settings[.serviceScopes] = "okta.users.manage"
+        flags.settings[.privateKey] = "/keys/k.pem"
+        flags.settings[.dpop] = "true"
         let fromFlags = try resolver(environment).resolve(flags)
         #expect(fromFlags.managementMode == .apiToken)
         #expect(fromFlags.serviceApp.clientID == "fromflag")
@@ -83,7 +83,7 @@ struct ServiceAppConfigurationTests: ConfigurationHomeFixture {
         let provenance = resolver([
             "HOME": home.path, "OKTA_CLIENT_AUTHORIZATIONMODE": "PrivateKey",
             "OKTA_CLIENT_PRIVATEKEY": "-----BEGIN PRIVATE KEY-----\nsecret\n-----END PRIVATE KEY-----",
-        ]).provenance(ConfigurationFlags(orgURL: "https://dev-1.okta.com"))
+        ]).provenance(ConfigurationFlags([.orgURL: "https://dev-1.okta.com"]))
         let settings = Dictionary(uniqueKeysWithValues: provenance.settings.map { ($0.name, $0) })
         #expect(settings["authorizationMode"]?.summary == "authorizationMode=PrivateKey (env OKTA_CLIENT_AUTHORIZATIONMODE)")
         #expect(settings["privateKey"]?.value == "(inline key)")

@@ -15,7 +15,7 @@ struct ConfigurationProvenanceTests: ConfigurationHomeFixture {
             profileYAML: "profiles:\n  default:\n    clientId: fromprofile\n    timeout: 5\n",
             oktaYAML: "okta:\n  client:\n    orgUrl: https://oktayaml.okta.com\n    token: yamltoken\n")
         let environment = ["HOME": home.path, "OKTA_OAUTH2_ISSUER": "https://env.okta.com/oauth2/aus1"]
-        let flags = ConfigurationFlags(scope: "openid")
+        let flags = ConfigurationFlags([.scope: "openid"])
         let provenance = resolver(environment).provenance(flags)
         let configuration = try resolver(environment).resolve(flags)
         let found = settings(provenance)
