@@ -71,7 +71,7 @@ public struct LoginDevice: Sendable {
         context.notice(String(decoding: json.dropLast(), as: UTF8.self))
     }
 
-    /// The `{"user_code","verification_uri","verification_uri_complete","expires_in"}` line of CONTRACT.md.
+    /// The `{"user_code","verification_uri","verification_uri_complete","expires_in"}` line of docs/contract.md.
     struct UserCodeNotice: Encodable {
         var userCode: String
         var verificationURI: URL

@@ -1,7 +1,7 @@
 import Foundation
 import IdFlowFoundation
 
-/// One finding of `idflow doctor`: `{"name", "status", "detail", "fix"?}` (CONTRACT.md).
+/// One finding of `idflow doctor`: `{"name", "status", "detail", "fix"?}` (docs/contract.md).
 public struct DoctorCheck: Encodable, Sendable, Equatable {
     public enum Status: String, Encodable, Sendable {
         case ok, warn, fail, skipped

@@ -1,7 +1,7 @@
 import Foundation
 import IdFlowFoundation
 
-/// What `enroll` and `enroll update` print (CONTRACT.md).
+/// What `enroll` and `enroll update` print (docs/contract.md).
 public struct EnrollmentOutput: Encodable, Sendable, Equatable {
     public var enrollmentId: String
     public var authenticatorId: String

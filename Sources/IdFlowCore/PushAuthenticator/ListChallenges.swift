@@ -16,7 +16,7 @@ public struct ListChallenges: Sendable {
         self.pollInterval = pollInterval
     }
 
-    /// One challenge as CONTRACT.md lists it; every key is present, null when the challenge does not say.
+    /// One challenge as docs/contract.md lists it; every key is present, null when the challenge does not say.
     public struct Summary: Encodable, Sendable, Equatable {
         public var transactionId: String
         public var enrollmentId: String

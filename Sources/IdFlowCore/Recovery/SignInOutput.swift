@@ -26,7 +26,7 @@ public struct SignInOutput: Encodable, Sendable, Equatable {
         case passwordChanged = "password_changed"
     }
 
-    /// The token output's keys, then `password_warning` and `password_changed` (only when true), as CONTRACT.md has it.
+    /// The token output's keys, then `password_warning` and `password_changed` (only when true), as docs/contract.md has it.
     public func encode(to encoder: any Encoder) throws {
         try tokens.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)

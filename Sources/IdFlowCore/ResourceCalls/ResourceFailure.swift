@@ -42,7 +42,7 @@ public struct ResourceFailure: FlowStop, Equatable {
         details.errorSummary = errorDescription
     }
 
-    /// CONTRACT.md's table by status: 401/403 → 4, 404 → 5, 5xx → 7, any other (4xx, a redirect not followed) → 3.
+    /// docs/contract.md's table by status: 401/403 → 4, 404 → 5, 5xx → 7, any other (4xx, a redirect not followed) → 3.
     public var exitStatus: IdFlowExitCode {
         switch status {
         case 401, 403: return .authentication

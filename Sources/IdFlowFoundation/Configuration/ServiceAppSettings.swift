@@ -9,7 +9,7 @@ public enum ManagementMode: String, Sendable, CaseIterable {
 }
 
 /// The environment variables of PrivateKey mode, as okta-sdk-python names them (okta-core.md §H6), plus
-/// `OKTA_CLIENT_KID`, which that SDK does not read but CONTRACT.md names.
+/// `OKTA_CLIENT_KID`, which that SDK does not read but docs/contract.md names.
 public enum ServiceAppVariable {
     public static let authorizationMode = "OKTA_CLIENT_AUTHORIZATIONMODE"
     public static let clientID = "OKTA_CLIENT_CLIENTID"

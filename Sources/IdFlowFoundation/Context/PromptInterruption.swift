@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// Turns Ctrl-C (or SIGTERM) at a prompt into something the program can act on: a flow cleans up and exits 130
-/// (CONTRACT.md) instead of dying by the signal and leaving what it kept for the interrupted work behind.
+/// (docs/contract.md) instead of dying by the signal and leaving what it kept for the interrupted work behind.
 ///
 /// While `body` waits for a line, SIGINT and SIGTERM get a handler installed without `SA_RESTART`, so the blocked
 /// `read` returns `EINTR` and the prompt returns. A process-directed signal may land on any thread; the handler

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The one JSON line written to stderr on failure, as CONTRACT.md spells it:
+/// The one JSON line written to stderr on failure, as docs/contract.md spells it:
 /// `{"error": {"kind", "message", "httpStatus", "errorCode", "errorSummary", "causes", "hint"}}`.
 public struct ErrorReport: Encodable, Sendable, Equatable {
     public struct Details: Encodable, Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every failure idflow reports, carrying what the user needs to fix it; the CLI renders it as the
-/// one-line JSON error of CONTRACT.md and exits with `exitStatus`.
+/// one-line JSON error of docs/contract.md and exits with `exitStatus`.
 public enum IdFlowError: Error, Sendable, Equatable {
     /// An Okta endpoint answered with its error body.
     case okta(status: Int, body: OktaErrorBody, hint: String? = nil)

@@ -1,4 +1,4 @@
-/// The exit codes of CONTRACT.md; scripts branch on them, so the numbers never change.
+/// The exit codes of docs/contract.md; scripts branch on them, so the numbers never change.
 public enum IdFlowExitCode: Int32, Sendable, CaseIterable {
     case success = 0
     /// An unexpected internal failure: a bug in idflow.

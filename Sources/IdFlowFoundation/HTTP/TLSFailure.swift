@@ -1,7 +1,7 @@
 internal import CCurl
 import Foundation
 
-/// Turns a failed TLS handshake or proxy exchange into an error that says what to do (CONTRACT.md, exit 6 with
+/// Turns a failed TLS handshake or proxy exchange into an error that says what to do (docs/contract.md, exit 6 with
 /// the fix named; a proxy's 407 exit 4), from libcurl's result, its error text and what the verify callback saw.
 /// Anything it does not recognise is left to `CurlError`'s generic mapping.
 enum TLSFailure {

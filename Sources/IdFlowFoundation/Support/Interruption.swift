@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// Turns Ctrl-C (SIGINT) and SIGTERM into a clean end of one wait: while `body` runs, either signal cancels it
-/// instead of killing the process, so the command still prints its error line and exits 130 (CONTRACT.md) with
+/// instead of killing the process, so the command still prints its error line and exits 130 (docs/contract.md) with
 /// nothing stored. SIGTERM is what `kill`, a CI runner's timeout and a service manager send: a runbook stopped
 /// that way is told what happened as one stopped by Ctrl-C is.
 public enum Interruption {

@@ -1,7 +1,7 @@
 /// `idflow sandbox --env`: the start-up information as `export NAME='value'` lines a runbook sources, instead
 /// of five `jq -r` calls on the JSON line.
 extension SandboxInfo {
-    /// The variables idflow reads (CONTRACT.md, "Configuration"), with this sandbox's values.
+    /// The variables idflow reads (docs/contract.md, "Configuration"), with this sandbox's values.
     /// `IDFLOW_CA_FILE` comes last, and only when there is a generated CA to trust (`--tls`).
     public var environment: [(name: String, value: String)] {
         var variables = [

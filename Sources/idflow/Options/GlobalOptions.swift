@@ -2,7 +2,7 @@ import ArgumentParser
 import IdFlowCore
 import IdFlowFoundation
 
-/// The configuration flags every subcommand accepts (CONTRACT.md, "Configuration").
+/// The configuration flags every subcommand accepts (docs/contract.md, "Configuration").
 struct GlobalOptions: ParsableArguments {
     @Option(
         name: Setting.argumentName(.orgURL),
