@@ -4,26 +4,46 @@ import IdFlowFoundation
 import IdFlowTestSupport
 import Testing
 
-/// The README's examples, run as written: a README that drifts from the tool fails here, not in a newcomer's
-/// terminal. A shell block is run when the line before its fence is `<!-- readme-example: runbook -->` (the
-/// runbook, which starts its own sandbox) or `<!-- readme-example: after runbook[, sandbox config JSON] -->`
-/// (run in the same `bash -euo pipefail` right after the runbook, whose sandbox is then started with that
-/// `--config`). The built `idflow` comes first on PATH; HOME is a fresh directory; the sandbox dies with the shell.
+/// The README's and the guides' examples, run as written: documentation that drifts from the tool fails here, not in
+/// a newcomer's terminal. A shell block is run when the line before its fence is `<!-- readme-example: runbook -->`
+/// (the runbook, exactly one, in README.md, which starts its own sandbox) or `<!-- readme-example: after runbook[,
+/// sandbox config JSON] -->` (in README.md or any `docs/*.md`: run in the same `bash -euo pipefail` right after the
+/// runbook, whose sandbox is then started with that `--config`). The built `idflow` comes first on PATH; HOME is a
+/// fresh directory; the sandbox dies with the shell.
 @Suite(.serialized) struct ReadmeExamplesTests {
     struct Example: CustomTestStringConvertible, Sendable {
+        /// The file, relative to the package root: `README.md` or `docs/NAME.md`.
+        var file: String
         var line: Int
         var afterRunbook: Bool
         var sandboxConfig: String?
         var script: String
-        var testDescription: String { "README.md line \(line)" }
+        var testDescription: String { "\(file) line \(line)" }
     }
 
     static let marker = "<!-- readme-example:"
 
-    /// Every marked block of the README, in order.
+    /// The files whose marked blocks run: README.md, then every `docs/*.md` by file name.
+    static func documents() throws -> [String] {
+        let docs = Fixtures.packageRoot.appendingPathComponent("docs", isDirectory: true)
+        let guides = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }.sorted()
+        return ["README.md"] + guides.map { "docs/" + $0 }
+    }
+
+    /// Every marked block of README.md and the guides, file by file, in order.
     static func examples() throws -> [Example] {
-        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.components(separatedBy: "\n")
+        try documents().flatMap { try examples(in: $0) }
+    }
+
+    /// The one runbook, README.md's.
+    static func runbook() throws -> Example {
+        try #require(try examples(in: "README.md").first { !$0.afterRunbook })
+    }
+
+    /// The marked blocks of one file, in order.
+    static func examples(in file: String) throws -> [Example] {
+        let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(file), encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
         var examples: [Example] = []
         var index = 0
         while index < lines.count {
@@ -33,10 +53,10 @@ import Testing
                 continue
             }
             let tag = line.dropFirst(marker.count).dropLast(3).trimmingCharacters(in: .whitespaces)
-            let fence = lines[index + 1]
+            let fence = index + 1 < lines.count ? lines[index + 1] : ""
             let indent = String(fence.prefix { $0 == " " })
             precondition(
-                fence.trimmingCharacters(in: .whitespaces) == "```sh", "README.md:\(index + 2): a readme-example must be a ```sh block")
+                fence.trimmingCharacters(in: .whitespaces) == "```sh", "\(file):\(index + 2): a readme-example must be a ```sh block")
             var body: [String] = []
             var end = index + 2
             while end < lines.count, lines[end].trimmingCharacters(in: .whitespaces) != "```" {
@@ -47,22 +67,26 @@ import Testing
             if let range = tag.range(of: "sandbox config ") { config = String(tag[range.upperBound...]) }
             examples.append(
                 Example(
-                    line: index + 1, afterRunbook: tag.hasPrefix("after runbook"), sandboxConfig: config,
+                    file: file, line: index + 1, afterRunbook: tag.hasPrefix("after runbook"), sandboxConfig: config,
                     script: body.joined(separator: "\n")))
             index = end + 1
         }
         return examples
     }
 
-    @Test func theReadmeMarksItsRunbookAndTheExamplesThatFollowIt() throws {
+    @Test func theReadmeMarksItsRunbookAndTheGuidesMarkTheExamplesThatFollowIt() throws {
         let examples = try Self.examples()
-        #expect(examples.filter { !$0.afterRunbook }.count == 1, "exactly one runbook block")
-        #expect(examples.filter(\.afterRunbook).count >= 6)
+        let runbooks = examples.filter { !$0.afterRunbook }
+        #expect(runbooks.count == 1, "exactly one runbook block: \(runbooks.map(\.testDescription))")
+        #expect(runbooks.first?.file == "README.md", "the runbook is README.md's")
+        // 20 when the README's examples moved into docs/; an example may move, none may be lost.
+        #expect(examples.filter(\.afterRunbook).count >= 20)
+        #expect(Set(examples.filter(\.afterRunbook).map(\.file)).count >= 10, "the examples live in the guides of their tasks")
     }
 
     @Test(arguments: try examples())
     func theExampleRunsAsWritten(_ example: Example) async throws {
-        let runbook = try #require(try Self.examples().first { !$0.afterRunbook })
+        let runbook = try Self.runbook()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-readme-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -75,10 +99,10 @@ import Testing
             set -euo pipefail
             trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
             \(prelude)
-            \(example.afterRunbook ? "# --- README.md line \(example.line)\n" + example.script : "")
+            \(example.afterRunbook ? "# --- \(example.testDescription)\n" + example.script : "")
             """
         let result = try await Self.bash(script, in: folder)
-        #expect(result.status == 0, "README.md line \(example.line) failed (exit \(result.status)):\n\(result.output)")
+        #expect(result.status == 0, "\(example.testDescription) failed (exit \(result.status)):\n\(result.output)")
     }
 
     /// Runs `script` with bash in `folder`, the built idflow first on PATH, stdout and stderr together. `timeout`
