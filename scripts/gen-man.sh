@@ -1,25 +1,63 @@
 #!/usr/bin/env bash
-# Regenerates man/idflow.1 from the command tree with swift-argument-parser's generate-manual plugin.
-# The date is fixed so regenerating an unchanged tree changes nothing. scripts/man-sections.awk adds the
-# sections the generator cannot (CONFIGURATION from man/configuration.mdoc, which ManualConfigurationSectionTests
-# renders from the settings' declaration; ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES from man/sections.mdoc) and turns
-# discussions' blank lines and examples into mdoc; groff must render the result without a warning.
+# Regenerates man/: one page per command (man/idflow.1, man/idflow-login-pkce.1, man/idflow-token-get.1, …) from
+# the command tree with swift-argument-parser's `generate-manual --multi-page`, which names them idflow.token.get.1;
+# they are renamed with dashes, and pages no longer generated are removed. The date is fixed so regenerating an
+# unchanged tree changes nothing.
+#
+# The configuration options (GlobalOptions) are accepted by every command but described once, in idflow.1 under
+# CONFIGURATION OPTIONS; each command's page refers to it. Their group is hidden from each command's --help, so
+# generate-manual leaves them out of the pages, and the list in idflow.1 is made from the group as
+# `idflow doctor --help-hidden` prints it (scripts/man-sections.awk; it also drops any of those options that a
+# page still carries).
+#
+# scripts/man-sections.awk adds what the generator cannot: in idflow.1 the list of the pages (COMMANDS), the
+# configuration options, CONFIGURATION from man/configuration.mdoc (which ManualConfigurationSectionTests renders
+# from the settings' declaration), ENVIRONMENT, FILES, EXIT STATUS (the table of `idflow --help`) and EXAMPLES from
+# man/sections.mdoc; in every page, discussions' blank lines and examples turned into mdoc. groff must render every
+# page without a warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-swift package --allow-writing-to-directory "$out" generate-manual --configuration debug --date 2026-11-21 \
-    --authors "idflow maintainers" --output-directory "$out" >/dev/null
+mkdir "$out/generated" "$out/pages"
+swift package --allow-writing-to-directory "$out/generated" generate-manual --configuration debug --date 2026-11-21 \
+    --authors "idflow maintainers" --multi-page --output-directory "$out/generated" >/dev/null
+bin=$(swift build --show-bin-path)/idflow
+[ -x "$bin" ] || swift build --product idflow >/dev/null
+COLUMNS=1000 "$bin" doctor --help-hidden | awk '/^CONFIGURATION OPTIONS:$/ { on = 1; next } on && /^$/ { exit } on' \
+    > "$out/options"
 cat man/configuration.mdoc man/sections.mdoc > "$out/sections.mdoc"
-awk -v sections="$out/sections.mdoc" -f scripts/man-sections.awk "$out/idflow.1" > "$out/idflow.full.1"
+for page in "$out"/generated/idflow.*.1; do
+    name=$(basename "$page" .1)
+    abstract=$(sed -n 's/^\.Nd "\(.*\)"$/\1/p' "$page")
+    printf '%s\t%s\n' "${name//./-}" "$abstract"
+done | LC_ALL=C sort > "$out/commands"
+for page in "$out"/generated/*.1; do
+    name=$(basename "$page")
+    if [ "$name" = idflow.1 ]; then
+        awk -v root=1 -v options="$out/options" -v commands="$out/commands" -v sections="$out/sections.mdoc" \
+            -f scripts/man-sections.awk "$page" > "$out/pages/idflow.1"
+    else
+        # idflow.token.get.1 is `idflow token get`; it accepts the configuration options when its help lists them.
+        path=${name#idflow.}
+        path=${path%.1}
+        configured=0
+        if COLUMNS=1000 "$bin" ${path//./ } --help-hidden 2>/dev/null | grep -qx 'CONFIGURATION OPTIONS:'; then configured=1; fi
+        awk -v options="$out/options" -v configured=$configured -f scripts/man-sections.awk "$page" \
+            > "$out/pages/${name//./-}"
+    fi
+done
+# "idflow-token-get.1" came out as "idflow-token-get-1": put the section's dot back.
+for page in "$out"/pages/*-1; do mv "$page" "${page%-1}.1"; done
 if command -v groff >/dev/null; then
-    warnings=$(groff -ww -z -mandoc -Tutf8 "$out/idflow.full.1" 2>&1)
+    warnings=$(for page in "$out"/pages/*.1; do groff -ww -z -mandoc -Tutf8 "$page" 2>&1 | sed "s|^|$(basename "$page"): |"; done)
     if [ -n "$warnings" ]; then
         printf '%s\n' "$warnings" >&2
-        echo "man/idflow.1: groff warns about the generated page (see above)" >&2
+        echo "gen-man.sh: groff warns about the generated pages (see above)" >&2
         exit 1
     fi
 else
-    echo "gen-man.sh: groff is not installed; the page was not checked for warnings" >&2
+    echo "gen-man.sh: groff is not installed; the pages were not checked for warnings" >&2
 fi
-cp "$out/idflow.full.1" man/idflow.1
+rm -f man/*.1
+cp "$out"/pages/*.1 man/

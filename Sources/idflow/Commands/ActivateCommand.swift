@@ -28,7 +28,7 @@ struct ActivateCommand: AsyncParsableCommand {
     @Flag(help: "Issue a PROVISIONED user (activated, no password yet) a new activation token; the old one stops working.")
     var reactivate = false
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

@@ -54,7 +54,7 @@ struct ApiCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-refresh"), help: "Send the stored token as it is: no refresh before, no retry after a 401.")
     var noRefresh = false
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

@@ -21,7 +21,7 @@ struct ChallengesCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Wait up to this long for at least one challenge (exit 9 if none comes).", valueName: "seconds"))
     var wait: Int?
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func validate() throws {
         if let wait, wait <= 0 { throw ValidationError("--wait must be positive") }

@@ -19,7 +19,7 @@ struct DoctorCommand: AsyncParsableCommand {
     @Flag(help: "Skip the checks that need the network (org, discovery, JWKS, clock, credentials).")
     var offline = false
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         let environment = CommandRunner.environment

@@ -35,7 +35,7 @@ struct LoginDeviceCommand: AsyncParsableCommand {
 
     @OptionGroup var clientSecret: ClientSecretOption
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func validate() throws {
         if let deviceTimeout, deviceTimeout <= 0 { throw ValidationError("--device-timeout must be positive") }

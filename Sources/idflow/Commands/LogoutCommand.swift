@@ -15,7 +15,7 @@ struct LogoutCommand: AsyncParsableCommand {
     var local = false
 
     @OptionGroup var clientSecret: ClientSecretOption
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

@@ -61,7 +61,7 @@ struct RegisterCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Batch Options") var batch: BatchOptions
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func validate() throws {
         if embedded {

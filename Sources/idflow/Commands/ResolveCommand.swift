@@ -47,7 +47,7 @@ struct ResolveCommand: AsyncParsableCommand {
     var number: String?
 
     @OptionGroup var pin: PINOptions
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func validate() throws {
         guard (transactionId != nil) != next else { throw ValidationError("choose exactly one of --transaction-id or --next") }

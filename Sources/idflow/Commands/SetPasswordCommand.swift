@@ -51,7 +51,7 @@ struct SetPasswordCommand: AsyncParsableCommand {
 
     @OptionGroup var passwordOptions: PasswordOptions
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func validate() throws {
         if activationURLStdin && passwordOptions.passwordStdin {

@@ -25,7 +25,7 @@ struct TOTPCommand: AsyncParsableCommand {
     @Flag(name: .customLong("secret-stdin"), help: "Read the Base32 seed from standard input.")
     var secretStdin = false
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func validate() throws {
         guard (secretFile != nil) != secretStdin else { throw ValidationError("choose exactly one of --secret-file or --secret-stdin") }

@@ -9,7 +9,7 @@ struct UserinfoCommand: AsyncParsableCommand {
     @Flag(name: .customLong("access-token-stdin"), help: "Read the access token from standard input instead of the store.")
     var accessTokenStdin = false
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

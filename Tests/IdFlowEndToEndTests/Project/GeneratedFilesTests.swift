@@ -4,7 +4,7 @@ import IdFlowFoundation
 import IdFlowTestSupport
 import Testing
 
-/// The committed completions and man page are what packagers ship; they must match the binary's command tree.
+/// The committed completions and man pages are what packagers ship; they must match the binary's command tree.
 struct GeneratedFilesTests {
     @Test(arguments: [("bash", "idflow.bash"), ("zsh", "_idflow"), ("fish", "idflow.fish")])
     func completionScriptsMatchTheBinary(shell: String, file: String) async throws {
@@ -17,54 +17,107 @@ struct GeneratedFilesTests {
         }
     }
 
-    /// Every subcommand and every long option of the command tree appears in man/idflow.1.
-    @Test func theManPageCoversEveryCommandAndOption() async throws {
+    static let manualFolder = Fixtures.packageRoot.appendingPathComponent("man", isDirectory: true)
+
+    /// The page of a command: man/idflow-token-get.1 for `idflow token get`.
+    static func page(_ path: [String]) throws -> String {
+        let name = (["idflow"] + path).joined(separator: "-") + ".1"
+        return try String(contentsOf: manualFolder.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    static var pageNames: [String] {
+        get throws {
+            try FileManager.default.contentsOfDirectory(atPath: manualFolder.path).filter { $0.hasSuffix(".1") }.sorted()
+        }
+    }
+
+    /// The group every command takes its configuration options from (`GlobalOptions`), as the dump names it.
+    static let configurationTitle = "Configuration Options"
+
+    /// Every command has its page and no page is left of a command that is gone; every long option of the command
+    /// tree is described in its command's page, or, for a configuration option, once in man/idflow.1 under
+    /// CONFIGURATION OPTIONS, to which the pages of the commands that take them refer.
+    @Test func theManPagesCoverEveryCommandAndOption() async throws {
         let dump = try await IdFlowBinary.run(["--experimental-dump-help"], environment: [:])
         let tree = try JSONValue(data: Data(dump.stdout.utf8))
-        let manual = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("man/idflow.1"), encoding: .utf8)
+        let configurationOptions = try section("CONFIGURATION OPTIONS")
         var missing: [String] = []
-        func walk(_ command: JSONValue, path: [String]) {
+        var expectedPages: [String] = []
+        var configurationFlags: Set<String> = []
+        func described(_ flag: String, in text: String) -> Bool {
+            // mdoc escapes the dash: `Fl -org-url` is how the flag appears, `Fl q , -quiet` with a short name.
+            text.contains("Fl -\(flag)") || text.contains(" , -\(flag)\n") || text.contains(" , -\(flag) ")
+        }
+        func walk(_ command: JSONValue, path: [String]) throws {
             let name = command["commandName"]?.stringValue ?? ""
-            let here = path + [name]
-            // Subcommands are items of the form `.It Em name`.
-            if path.count > 0, !manual.contains(".It Em \(name)\n") { missing.append(here.joined(separator: " ")) }
-            for argument in command["arguments"]?.arrayValue ?? [] where argument["shouldDisplay"] != false {
+            let here = path.isEmpty ? [] : Array(path.dropFirst()) + [name]
+            let label = (["idflow"] + here).joined(separator: " ")
+            expectedPages.append((["idflow"] + here).joined(separator: "-") + ".1")
+            guard let page = try? Self.page(here) else {
+                missing.append("the page of \(label)")
+                return
+            }
+            var takesConfiguration = false
+            for argument in command["arguments"]?.arrayValue ?? [] {
+                let isConfiguration = argument["sectionTitle"]?.stringValue == Self.configurationTitle
+                guard isConfiguration || argument["shouldDisplay"] != false else { continue }
+                takesConfiguration = takesConfiguration || isConfiguration
                 for name in argument["names"]?.arrayValue ?? [] where name["kind"] == "long" {
-                    // mdoc escapes the dash: `Fl -org-url` is how the flag appears, `Fl q , -quiet` with a short name.
-                    if let flag = name["name"]?.stringValue, !manual.contains("Fl -\(flag)"), !manual.contains(" , -\(flag)\n"),
-                        !manual.contains(" , -\(flag) ")
-                    {
-                        missing.append("\(here.joined(separator: " ")) --\(flag)")
+                    guard let flag = name["name"]?.stringValue else { continue }
+                    if isConfiguration {
+                        configurationFlags.insert(flag)
+                        if !described(flag, in: configurationOptions) { missing.append("idflow.1 CONFIGURATION OPTIONS --\(flag)") }
+                        if described(flag, in: page), !here.isEmpty { missing.append("\(label) repeats --\(flag)") }
+                    } else if !described(flag, in: page) {
+                        missing.append("\(label) --\(flag)")
                     }
                 }
             }
-            for sub in command["subcommands"]?.arrayValue ?? [] { walk(sub, path: here) }
+            if takesConfiguration, !page.contains("The configuration options of\n.Xr idflow 1\nare accepted too.\n") {
+                missing.append("\(label) does not refer to the configuration options")
+            }
+            for sub in command["subcommands"]?.arrayValue ?? [] { try walk(sub, path: path + [name]) }
         }
-        walk(tree["command"] ?? .null, path: [])
-        #expect(missing.isEmpty, "man/idflow.1 lacks \(missing); run scripts/gen-man.sh")
+        try walk(tree["command"] ?? .null, path: [])
+        #expect(missing.isEmpty, "man/ lacks \(missing); run scripts/gen-man.sh")
+        #expect(configurationFlags.count >= 25)
+        #expect(try Self.pageNames == expectedPages.sorted(), "man/ has pages of no command, or lacks some: run scripts/gen-man.sh")
         for code in ["OKTA_CLIENT_ORGURL", "IDFLOW_STATE_DIR"] {
-            #expect(manual.contains(code))
+            #expect(try manual.contains(code))
         }
     }
 
     var manual: String {
-        get throws { try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("man/idflow.1"), encoding: .utf8) }
+        get throws { try Self.page([]) }
     }
 
-    /// The lines of one `.Sh` section of man/idflow.1.
-    func section(_ name: String) throws -> String {
-        let lines = try manual.split(separator: "\n", omittingEmptySubsequences: false)
+    /// The lines of one `.Sh` section of a page (man/idflow.1 by default).
+    func section(_ name: String, of page: String? = nil) throws -> String {
+        let lines = try (page ?? manual).split(separator: "\n", omittingEmptySubsequences: false)
         guard let start = lines.firstIndex(where: { $0 == ".Sh \(name)" || $0 == ".Sh \"\(name)\"" }) else { return "" }
         let end = lines[(start + 1)...].firstIndex { $0.hasPrefix(".Sh ") } ?? lines.endIndex
         return lines[start..<end].joined(separator: "\n")
     }
 
     /// A blank line is groff's "mdoc warning: Empty input line"; the sections a man page is read for are there.
-    @Test func theManPageHasTheSectionsOfAManualAndNoBlankLine() async throws {
-        let lines = try manual.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        #expect(!lines.contains(""), "man/idflow.1 has blank lines: run scripts/gen-man.sh")
-        for name in ["DESCRIPTION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"] {
+    @Test func theManPagesHaveTheSectionsOfAManualAndNoBlankLine() async throws {
+        for name in try Self.pageNames {
+            let page = try String(contentsOf: Self.manualFolder.appendingPathComponent(name), encoding: .utf8)
+            #expect(!page.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains(""), "man/\(name) has blank lines")
+            for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS", "SEE ALSO"] {
+                #expect(try !self.section(section, of: page).isEmpty, "man/\(name) lacks \(section)")
+            }
+            if name != "idflow.1" { #expect(try section("EXIT STATUS", of: page).contains(".Xr idflow 1"), "man/\(name)") }
+        }
+        for name in [
+            "DESCRIPTION", "COMMANDS", "CONFIGURATION OPTIONS", "CONFIGURATION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES",
+        ] {
             #expect(try !section(name).isEmpty, "man/idflow.1 lacks \(name)")
+        }
+        // COMMANDS names every other page.
+        let commands = try section("COMMANDS")
+        for name in try Self.pageNames where name != "idflow.1" {
+            #expect(commands.contains(".It Xr \(name.dropLast(2)) 1\n"), "COMMANDS lacks \(name)")
         }
         let files = try section("FILES")
         for path in [
@@ -75,7 +128,7 @@ struct GeneratedFilesTests {
         }
         // The help's examples stay literal, their continuation lines included.
         #expect(
-            try manual.contains(
+            try Self.page(["register"]).contains(
                 ".Bd -literal -offset indent\n$ idflow register --embedded --answer userProfile.email=new@example.com \\e\n"))
     }
 
@@ -115,10 +168,23 @@ struct GeneratedFilesTests {
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff")))
-    func groffRendersTheManPageWithoutAWarning() async throws {
-        let groff = try await ExternalCommand.run(
-            "/usr/bin/groff", ["-ww", "-z", "-mandoc", "-Tutf8", Fixtures.packageRoot.appendingPathComponent("man/idflow.1").path])
-        #expect(groff.status == 0)
-        #expect(groff.standardError.isEmpty, "groff: \(groff.standardError)")
+    func groffRendersEveryManPageWithoutAWarning() async throws {
+        for name in try Self.pageNames {
+            let groff = try await ExternalCommand.run(
+                "/usr/bin/groff", ["-ww", "-z", "-mandoc", "-Tutf8", Self.manualFolder.appendingPathComponent(name).path])
+            #expect(groff.status == 0)
+            #expect(groff.standardError.isEmpty, "groff on man/\(name): \(groff.standardError)")
+        }
+    }
+
+    /// mandoc's checker finds no mistake and nothing it warns about (its style remarks, such as lines longer
+    /// than 80 bytes or pages it cannot find installed, are left).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc")))
+    func mandocFindsNoWarningInAnyManPage() async throws {
+        for name in try Self.pageNames {
+            let mandoc = try await ExternalCommand.run(
+                "/usr/bin/mandoc", ["-T", "lint", "-W", "warning", Self.manualFolder.appendingPathComponent(name).path])
+            #expect(mandoc.status == 0, "mandoc on man/\(name): \(mandoc.output)\(mandoc.standardError)")
+        }
     }
 }

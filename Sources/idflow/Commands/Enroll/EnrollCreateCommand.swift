@@ -40,7 +40,7 @@ struct EnrollCreateCommand: AsyncParsableCommand {
     var totpSecretFile: String?
 
     @OptionGroup var pin: PINOptions
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func validate() throws {
         _ = try PushToken.validate(pushToken)

@@ -21,7 +21,7 @@ struct EnrollDeleteCommand: AsyncParsableCommand {
     var localOnly = false
 
     @OptionGroup var accessToken: AccessTokenOption
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func validate() throws {
         if localOnly && accessToken.accessTokenStdin {

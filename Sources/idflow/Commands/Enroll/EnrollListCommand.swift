@@ -17,7 +17,7 @@ struct EnrollListCommand: AsyncParsableCommand {
     @Flag(help: "Ask the server whether each enrollment still works.")
     var check = false
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

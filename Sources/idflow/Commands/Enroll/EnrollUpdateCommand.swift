@@ -24,7 +24,7 @@ struct EnrollUpdateCommand: AsyncParsableCommand {
 
     @OptionGroup var accessToken: AccessTokenOption
     @OptionGroup var pin: PINOptions
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func validate() throws {
         _ = try PushToken.validate(pushToken)

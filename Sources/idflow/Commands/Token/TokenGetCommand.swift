@@ -35,7 +35,7 @@ struct TokenGetCommand: AsyncParsableCommand {
             "Which token: id or access (default: access for json, id for exec-credential); never refresh.", valueName: "type"))
     var tokenType: TokenKind?
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func validate() throws {
         if minTTL < 0 { throw ValidationError("--min-ttl must be a number of seconds, 0 or more") }

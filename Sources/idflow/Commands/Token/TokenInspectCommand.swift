@@ -32,7 +32,7 @@ struct TokenInspectCommand: AsyncParsableCommand {
     @Flag(help: "Do not ask the issuer for its clock (its Date header); times by this machine's clock only.")
     var offline = false
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

@@ -13,7 +13,7 @@ struct TokenIntrospectCommand: AsyncParsableCommand {
     var type: TokenKind?
 
     @OptionGroup var clientSecret: ClientSecretOption
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

@@ -18,7 +18,7 @@ struct TokenVerifyCommand: AsyncParsableCommand {
             "Require this audience (e.g. api://default for an Okta access token, the client id for an ID token).", valueName: "aud"))
     var audience: String?
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

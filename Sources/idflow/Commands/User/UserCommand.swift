@@ -65,7 +65,7 @@ struct UserLifecycleCommand<Operation: UserOperation>: AsyncParsableCommand {
     }
 
     @OptionGroup var target: UserArgument
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
@@ -88,7 +88,7 @@ struct UserExpirePasswordCommand: AsyncParsableCommand {
     @Flag(name: .customLong("temp-password"), help: "Set and print a temporary password (expire_password_with_temp_password).")
     var tempPassword = false
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
@@ -111,7 +111,7 @@ struct UserResetPasswordCommand: AsyncParsableCommand {
     @Flag(name: .customLong("send-email"), help: "Let the org e-mail the reset link instead of printing it.")
     var sendEmail = false
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
