@@ -79,7 +79,7 @@ public enum ChallengeResponse {
             "userConsent": .string(consent.rawValue), "transactionType": .string(challenge.transactionType),
         ]
         // The number picked in a number challenge. Okta's public device SDKs name no claim for it; this is the one
-        // the sandbox reads (README, "Number challenge").
+        // the sandbox reads (docs/push-mfa.md).
         if let selectedNumber { responseContext["selectedChallengeTextItem"] = .string(selectedNumber) }
         claims["challengeResponseContext"] = .object(responseContext)
         claims["integrations"] = []

@@ -87,7 +87,7 @@ public struct CustomIdentityProvider: Codable, Sendable, Equatable {
         self.maxAttempts = maxAttempts
     }
 
-    /// `invite-code`, `sms-otp` and the disabled `legacy-partner`, as the README documents them.
+    /// `invite-code`, `sms-otp` and the disabled `legacy-partner`, as docs/registration.md documents them.
     public static let builtIn = [
         CustomIdentityProvider(id: "invite-code", type: .oneStep, script: .inviteCode),
         CustomIdentityProvider(id: "sms-otp", type: .twoStep, script: .smsOTP, maxAttempts: 3),
