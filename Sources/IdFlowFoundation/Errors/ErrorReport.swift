@@ -1,7 +1,7 @@
 import Foundation
 
 /// The one JSON line written to stderr on failure, as docs/contract.md spells it:
-/// `{"error": {"kind", "message", "httpStatus", "errorCode", "errorSummary", "causes", "hint"}}`.
+/// `{"error": {"kind", "message", "httpStatus", "errorCode", "errorSummary", "errorId", "causes", "hint", "exitCode"}}`.
 public struct ErrorReport: Encodable, Sendable, Equatable {
     public struct Details: Encodable, Sendable, Equatable {
         public var kind: String

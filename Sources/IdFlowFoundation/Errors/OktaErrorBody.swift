@@ -49,5 +49,16 @@ public struct OAuthErrorBody: Decodable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case error
         case errorDescription = "error_description"
+        /// The camelCase spelling an SDK's recording of the Identity Engine's `/interact` error has
+        /// (docs/protocols/idx.md §2); read when the standard key is absent, so the description is not lost.
+        case camelCaseDescription = "errorDescription"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        error = try container.decode(String.self, forKey: .error)
+        errorDescription =
+            try container.decodeIfPresent(String.self, forKey: .errorDescription)
+            ?? container.decodeIfPresent(String.self, forKey: .camelCaseDescription)
     }
 }

@@ -49,4 +49,15 @@ struct ErrorBodyDecodingTests {
         #expect(error == .oauth(status: 400, body: OAuthErrorBody(error: "invalid_grant", errorDescription: "PKCE verification failed.")))
         #expect(error.exitStatus == .authentication)
     }
+
+    /// An OAuth error whose description is spelled `errorDescription`, as an SDK's recording of the Identity
+    /// Engine's `/interact` error has it: the description still reaches the user; the standard key wins.
+    @Test func anOAuthErrorDescriptionInCamelCaseIsRead() throws {
+        let camel = try JSONDecoder().decode(OAuthErrorBody.self, from: try Fixtures.data("okta-idx/error-interact.json"))
+        #expect(camel.error == "invalid_request")
+        #expect(camel.errorDescription?.hasPrefix("PKCE code challenge is required") == true)
+        let both = try JSONDecoder().decode(
+            OAuthErrorBody.self, from: Data(#"{"error": "x", "error_description": "standard", "errorDescription": "camel"}"#.utf8))
+        #expect(both.errorDescription == "standard")
+    }
 }
