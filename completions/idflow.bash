@@ -144,6 +144,86 @@ __idflow_custom_complete() {
     "${COMP_WORDS[0]}" "${@}" "${words[@]}"
 }
 
+# The configuration options of every command whose function calls __idflow_configuration_values
+# (added by idflow: they are hidden from each command's help, and ArgumentParser completes no hidden option).
+__idflow_configuration_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact)
+__idflow_configuration_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+
+# Completes the value of a configuration option; the arguments are the command's path, for ---completion.
+__idflow_configuration_values() {
+    case "${prev}" in
+    '--org-url')
+        return 0
+        ;;
+    '--api-token-file')
+        __idflow_add_completions -f
+        return 0
+        ;;
+    '--issuer')
+        return 0
+        ;;
+    '--client-id')
+        return 0
+        ;;
+    '--redirect-uri')
+        return 0
+        ;;
+    '--scope')
+        return 0
+        ;;
+    '--profile')
+        __idflow_add_completions -W "$(__idflow_custom_complete ---completion "${@}" -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
+        return 0
+        ;;
+    '--state-dir')
+        __idflow_add_completions -d
+        return 0
+        ;;
+    '--curl-file')
+        __idflow_add_completions -f
+        return 0
+        ;;
+    '--timeout')
+        return 0
+        ;;
+    '--max-retries')
+        return 0
+        ;;
+    '--ca-file')
+        __idflow_add_completions -f
+        return 0
+        ;;
+    '--client-cert')
+        __idflow_add_completions -f
+        return 0
+        ;;
+    '--client-key')
+        __idflow_add_completions -f
+        return 0
+        ;;
+    '--proxy')
+        return 0
+        ;;
+    '--authorization-mode')
+        return 0
+        ;;
+    '--service-client-id')
+        return 0
+        ;;
+    '--service-scopes')
+        return 0
+        ;;
+    '--private-key-file')
+        __idflow_add_completions -f
+        return 0
+        ;;
+    '--private-key-id')
+        return 0
+        ;;
+    esac
+    return 1
+}
+
 _idflow() {
     local state
     state="$(shopt -p;shopt -po)"
@@ -186,10 +266,13 @@ _idflow() {
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --summary-json --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --summary-json --version -h --help)
     repeating_options=(--attr --answer)
-    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --totp-secret-file --client-secret-file --batch --format --concurrency --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --totp-secret-file --client-secret-file --batch --format --concurrency)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'register' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -252,155 +335,22 @@ _idflow_register() {
     '--concurrency')
         return
         ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion register -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
     esac
 }
 
 _idflow_activate() {
     repeating_flags=()
-    non_repeating_flags=(--send-email --reactivate --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--send-email --reactivate --version -h --help)
     repeating_options=()
-    non_repeating_options=(--user --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--user)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'activate' && return
 
     # Offer option value completions
     case "${prev}" in
     '--user')
-        return
-        ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion activate -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
         return
         ;;
     esac
@@ -408,10 +358,13 @@ _idflow_activate() {
 
 _idflow_set-password() {
     repeating_flags=()
-    non_repeating_flags=(--activation-url-stdin --password-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--activation-url-stdin --password-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--activation-token --activation-token-file --activation-url --activation-url-file --password-file --password --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--activation-token --activation-token-file --activation-url --activation-url-file --password-file --password)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'set-password' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -434,74 +387,6 @@ _idflow_set-password() {
         return
         ;;
     '--password')
-        return
-        ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion set-password -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
         return
         ;;
     esac
@@ -532,490 +417,79 @@ _idflow_user() {
 
 _idflow_user_get() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user get -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
-    esac
+    __idflow_configuration_values 'user' 'get' && return
 }
 
 _idflow_user_unlock() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user unlock -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
-    esac
+    __idflow_configuration_values 'user' 'unlock' && return
 }
 
 _idflow_user_suspend() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user suspend -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
-    esac
+    __idflow_configuration_values 'user' 'suspend' && return
 }
 
 _idflow_user_unsuspend() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user unsuspend -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
-    esac
+    __idflow_configuration_values 'user' 'unsuspend' && return
 }
 
 _idflow_user_expire-password() {
     repeating_flags=()
-    non_repeating_flags=(--temp-password --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--temp-password --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user expire-password -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
-    esac
+    __idflow_configuration_values 'user' 'expire-password' && return
 }
 
 _idflow_user_reset-password() {
     repeating_flags=()
-    non_repeating_flags=(--send-email --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--send-email --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion user reset-password -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
-    esac
+    __idflow_configuration_values 'user' 'reset-password' && return
 }
 
 _idflow_login-pkce() {
     repeating_flags=()
-    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --no-store --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --no-store --version -h --help)
     repeating_options=(--answer)
-    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --new-password-file --mfa --mfa-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --new-password-file --mfa --mfa-timeout --client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'login-pkce' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -1067,83 +541,18 @@ _idflow_login-pkce() {
         __idflow_add_completions -f
         return
         ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion login-pkce -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
     esac
 }
 
 _idflow_login-device() {
     repeating_flags=()
-    non_repeating_flags=(--open --no-store --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--open --no-store --version -h --help)
     repeating_options=()
-    non_repeating_options=(--device-timeout --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--device-timeout --client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'login-device' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -1154,156 +563,23 @@ _idflow_login-device() {
         __idflow_add_completions -f
         return
         ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion login-device -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
     esac
 }
 
 _idflow_login-client() {
     repeating_flags=()
-    non_repeating_flags=(--no-store --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--no-store --version -h --help)
     repeating_options=()
-    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'login-client' && return
 
     # Offer option value completions
     case "${prev}" in
     '--client-secret-file')
         __idflow_add_completions -f
-        return
-        ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion login-client -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
         return
         ;;
     esac
@@ -1311,10 +587,13 @@ _idflow_login-client() {
 
 _idflow_refresh() {
     repeating_flags=()
-    non_repeating_flags=(--refresh-token-stdin --no-store --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--refresh-token-stdin --no-store --version -h --help)
     repeating_options=()
-    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'refresh' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -1322,83 +601,18 @@ _idflow_refresh() {
         __idflow_add_completions -f
         return
         ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion refresh -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
     esac
 }
 
 _idflow_api() {
     repeating_flags=()
-    non_repeating_flags=(--include -i --raw --no-refresh --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--include -i --raw --no-refresh --version -h --help)
     repeating_options=(-H --header)
-    non_repeating_options=(-X --method --data --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(-X --method --data)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
+    __idflow_configuration_values 'api' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -1410,74 +624,6 @@ _idflow_api() {
         ;;
     '--data')
         __idflow_add_completions -f
-        return
-        ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion api -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
         return
         ;;
     esac
@@ -1508,10 +654,13 @@ _idflow_token() {
 
 _idflow_token_get() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--min-ttl --output --token-type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--min-ttl --output --token-type)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'token' 'get' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -1526,83 +675,18 @@ _idflow_token_get() {
         __idflow_add_completions -W 'access'$'\n''refresh'$'\n''id'
         return
         ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion token get -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
     esac
 }
 
 _idflow_token_inspect() {
     repeating_flags=()
-    non_repeating_flags=(--offline --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--type)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
+    __idflow_configuration_values 'token' 'inspect' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -1610,83 +694,18 @@ _idflow_token_inspect() {
         __idflow_add_completions -W 'access'$'\n''refresh'$'\n''id'
         return
         ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion token inspect -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
     esac
 }
 
 _idflow_token_verify() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --audience --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--type --audience)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
+    __idflow_configuration_values 'token' 'verify' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -1697,83 +716,18 @@ _idflow_token_verify() {
     '--audience')
         return
         ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion token verify -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
     esac
 }
 
 _idflow_token_introspect() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--type --client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
+    __idflow_configuration_values 'token' 'introspect' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -1783,74 +737,6 @@ _idflow_token_introspect() {
         ;;
     '--client-secret-file')
         __idflow_add_completions -f
-        return
-        ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion token introspect -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
         return
         ;;
     esac
@@ -1858,10 +744,13 @@ _idflow_token_introspect() {
 
 _idflow_token_revoke() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--type --client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--type --client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
+    __idflow_configuration_values 'token' 'revoke' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -1873,236 +762,34 @@ _idflow_token_revoke() {
         __idflow_add_completions -f
         return
         ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion token revoke -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
     esac
 }
 
 _idflow_userinfo() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
-
-    # Offer option value completions
-    case "${prev}" in
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion userinfo -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
-    esac
+    __idflow_configuration_values 'userinfo' && return
 }
 
 _idflow_logout() {
     repeating_flags=()
-    non_repeating_flags=(--local --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--local --version -h --help)
     repeating_options=()
-    non_repeating_options=(--client-secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'logout' && return
 
     # Offer option value completions
     case "${prev}" in
     '--client-secret-file')
         __idflow_add_completions -f
-        return
-        ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion logout -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
         return
         ;;
     esac
@@ -2133,10 +820,13 @@ _idflow_enroll() {
 
 _idflow_enroll_create() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --user-verification --pin-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--push-token --name --totp-secret-file --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--push-token --name --totp-secret-file --pin-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'enroll' 'create' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -2154,163 +844,29 @@ _idflow_enroll_create() {
         __idflow_add_completions -f
         return
         ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion enroll create -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
     esac
 }
 
 _idflow_enroll_list() {
     repeating_flags=()
-    non_repeating_flags=(--check --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--check --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
-
-    # Offer option value completions
-    case "${prev}" in
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion enroll list -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
-    esac
+    __idflow_configuration_values 'enroll' 'list' && return
 }
 
 _idflow_enroll_update() {
     repeating_flags=()
-    non_repeating_flags=(--access-token-stdin --pin-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--access-token-stdin --pin-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--push-token --user-verification --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--push-token --user-verification --pin-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
+    __idflow_configuration_values 'enroll' 'update' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -2323,74 +879,6 @@ _idflow_enroll_update() {
         ;;
     '--pin-file')
         __idflow_add_completions -f
-        return
-        ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion enroll update -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
         return
         ;;
     esac
@@ -2406,82 +894,13 @@ _idflow_enroll_update() {
 
 _idflow_enroll_delete() {
     repeating_flags=()
-    non_repeating_flags=(--local-only --access-token-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--local-only --access-token-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion enroll delete -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
-    esac
+    __idflow_configuration_values 'enroll' 'delete' && return
 
     # Offer positional completions
     case "${positional_number}" in
@@ -2494,10 +913,13 @@ _idflow_enroll_delete() {
 
 _idflow_challenges() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--enrollment --wait --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--enrollment --wait)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'challenges' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -2508,83 +930,18 @@ _idflow_challenges() {
     '--wait')
         return
         ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion challenges -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
     esac
 }
 
 _idflow_resolve() {
     repeating_flags=()
-    non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--next --approve --deny --user-verification --pin-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--transaction-id --enrollment --number --pin-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--transaction-id --enrollment --number --pin-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'resolve' && return
 
     # Offer option value completions
     case "${prev}" in
@@ -2602,156 +959,23 @@ _idflow_resolve() {
         __idflow_add_completions -f
         return
         ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion resolve -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
     esac
 }
 
 _idflow_totp() {
     repeating_flags=()
-    non_repeating_flags=(--secret-stdin --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--secret-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--secret-file --org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=(--secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
+    __idflow_configuration_values 'totp' && return
 
     # Offer option value completions
     case "${prev}" in
     '--secret-file')
         __idflow_add_completions -f
-        return
-        ;;
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion totp -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
         return
         ;;
     esac
@@ -2804,82 +1028,13 @@ _idflow_demo() {
 
 _idflow_doctor() {
     repeating_flags=()
-    non_repeating_flags=(--offline --verbose -v --curl --quiet -q --dpop --pretty --compact --version -h --help)
+    non_repeating_flags=(--offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--org-url --api-token-file --issuer --client-id --redirect-uri --scope --profile --state-dir --curl-file --timeout --max-retries --ca-file --client-cert --client-key --proxy --authorization-mode --service-client-id --service-scopes --private-key-file --private-key-id)
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
-
-    # Offer option value completions
-    case "${prev}" in
-    '--org-url')
-        return
-        ;;
-    '--api-token-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--issuer')
-        return
-        ;;
-    '--client-id')
-        return
-        ;;
-    '--redirect-uri')
-        return
-        ;;
-    '--scope')
-        return
-        ;;
-    '--profile')
-        __idflow_add_completions -W "$(__idflow_custom_complete ---completion doctor -- --profile "${COMP_CWORD}" "$(__idflow_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--state-dir')
-        __idflow_add_completions -d
-        return
-        ;;
-    '--curl-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--max-retries')
-        return
-        ;;
-    '--ca-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-cert')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--client-key')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--proxy')
-        return
-        ;;
-    '--authorization-mode')
-        return
-        ;;
-    '--service-client-id')
-        return
-        ;;
-    '--service-scopes')
-        return
-        ;;
-    '--private-key-file')
-        __idflow_add_completions -f
-        return
-        ;;
-    '--private-key-id')
-        return
-        ;;
-    esac
+    __idflow_configuration_values 'doctor' && return
 }
 
 _idflow_completion() {

@@ -184,6 +184,9 @@ dropping { next }
     exit
 }
 /^\./ { pending_paragraph = 0; print; next }
+# The last paragraph of a command's help (GlobalOptions.helpNote) points at --help-hidden and this page: the
+# reference above says it in a page.
+/^The configuration options \(--profile, / && configured { pending_paragraph = 0; next }
 {
     if (pending_paragraph) print ".Pp"
     pending_paragraph = 0

@@ -17,6 +17,8 @@ struct ActivateCommand: AsyncParsableCommand {
 
               $ tok=$(idflow activate --user "$uid" --reactivate \\
                   | jq -r .activationToken)
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Option(help: ArgumentHelp("The user's id (00u…) or login.", valueName: "id-or-login"))
@@ -28,7 +30,7 @@ struct ActivateCommand: AsyncParsableCommand {
     @Flag(help: "Issue a PROVISIONED user (activated, no password yet) a new activation token; the old one stops working.")
     var reactivate = false
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

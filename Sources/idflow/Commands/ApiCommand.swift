@@ -6,6 +6,7 @@ struct ApiCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "api",
         abstract: "Call your API with the profile's access token, as the app does (refresh on expiry and on a 401).",
+        usage: "idflow api <url> [<options>]",
         discussion: """
             Sends the request with the stored access token and prints the response body on stdout: JSON as the \
             server sent it, any other body only with --raw, nothing for an empty one; --include prints \
@@ -23,6 +24,8 @@ struct ApiCommand: AsyncParsableCommand {
               $ idflow api -X POST --data @order.json https://api.example.com/v1/orders
               $ jq -n '{qty: 2}' | idflow api --data @- https://api.example.com/v1/cart
               $ idflow api --include https://api.example.com/v1/me | jq .status
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Argument(help: ArgumentHelp("The API's full URL (https, or http on loopback).", valueName: "url"))
@@ -54,7 +57,7 @@ struct ApiCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-refresh"), help: "Send the stored token as it is: no refresh before, no retry after a 401.")
     var noRefresh = false
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

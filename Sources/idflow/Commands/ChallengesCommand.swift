@@ -13,6 +13,8 @@ struct ChallengesCommand: AsyncParsableCommand {
               $ idflow challenges \\
                   | jq '.challenges[] | {transactionId, clientOS, clientLocation}'
               $ idflow challenges --wait 60
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Option(help: ArgumentHelp("Only this enrollment's challenges.", valueName: "enrollment-id"), completion: .enrollments)
@@ -21,7 +23,7 @@ struct ChallengesCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Wait up to this long for at least one challenge (exit 9 if none comes).", valueName: "seconds"))
     var wait: Int?
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
         if let wait, wait <= 0 { throw ValidationError("--wait must be positive") }

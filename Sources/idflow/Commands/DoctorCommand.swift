@@ -14,12 +14,14 @@ struct DoctorCommand: AsyncParsableCommand {
 
               $ idflow doctor | jq -r '.checks[] | select(.status == "fail") | .fix'
               $ idflow doctor --offline --profile staging
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Flag(help: "Skip the checks that need the network (org, discovery, JWKS, clock, credentials).")
     var offline = false
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         let environment = CommandRunner.environment

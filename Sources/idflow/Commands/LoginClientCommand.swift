@@ -25,6 +25,8 @@ struct LoginClientCommand: AsyncParsableCommand {
                   --private-key-file key.pem --scope okta.users.read
               $ idflow login-client --client-id 0oa... \\
                   --client-secret-file secret.txt --scope api:read --dpop
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Flag(name: .customLong("no-store"), help: "Print the token without saving it.")
@@ -32,7 +34,7 @@ struct LoginClientCommand: AsyncParsableCommand {
 
     @OptionGroup var clientSecret: ClientSecretOption
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

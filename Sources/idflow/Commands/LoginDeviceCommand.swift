@@ -6,6 +6,7 @@ struct LoginDeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login-device",
         abstract: "Log in from a machine without a browser (OAuth 2.0 device authorization grant, RFC 8628).",
+        usage: "idflow login-device [<options>]",
         discussion: """
             Asks the issuer's device_authorization_endpoint for a code, shows the page and the code on stderr (as \
             text, and as one JSON line {"user_code","verification_uri","verification_uri_complete","expires_in"}), \
@@ -20,6 +21,8 @@ struct LoginDeviceCommand: AsyncParsableCommand {
               $ idflow login-device --open
               $ idflow login-device 2>&1 >tokens.json \\
                   | grep --line-buffered user_code
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Flag(help: "Also open the verification link (with the code in it) with $BROWSER or xdg-open.")
@@ -35,7 +38,7 @@ struct LoginDeviceCommand: AsyncParsableCommand {
 
     @OptionGroup var clientSecret: ClientSecretOption
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
         if let deviceTimeout, deviceTimeout <= 0 { throw ValidationError("--device-timeout must be positive") }

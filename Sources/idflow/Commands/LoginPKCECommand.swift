@@ -65,6 +65,8 @@ struct LoginPKCECommand: AsyncParsableCommand {
               $ idflow login-pkce --embedded --resume "$TX" \\
                   --answer credentials.passcode=@- \\
                   --new-password-file new.txt <<<"$CODE"
+
+            \(GlobalOptions.helpNote)
             """)
 
     @OptionGroup var method: LoginMethodOptions
@@ -98,7 +100,7 @@ struct LoginPKCECommand: AsyncParsableCommand {
 
     @OptionGroup var clientSecret: ClientSecretOption
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
         // With --embedded, --username answers the identifier.

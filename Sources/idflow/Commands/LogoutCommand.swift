@@ -9,13 +9,15 @@ struct LogoutCommand: AsyncParsableCommand {
             A revocation the server refuses keeps the login stored (exit 4), so you can try again. With --local the \
             login is forgotten here anyway: each token the server did not revoke is listed in "notRevoked" and stays \
             valid until it expires.
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Flag(help: "Clear the stored login even when the server refuses to revoke it (the refusal is reported).")
     var local = false
 
     @OptionGroup var clientSecret: ClientSecretOption
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

@@ -6,6 +6,7 @@ struct RefreshCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refresh",
         abstract: "Use the stored refresh token; the rotated one replaces it atomically.",
+        usage: "idflow refresh [<options>]",
         discussion: """
             Holds the profile's lock from reading the store to writing the rotated token, so concurrent runs all \
             succeed. Sends --scope only when you give one. When the server does not rotate, the old refresh token \
@@ -13,6 +14,8 @@ struct RefreshCommand: AsyncParsableCommand {
 
               $ idflow refresh | jq -r .access_token
               $ idflow refresh --refresh-token-stdin --no-store < rt.txt
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Flag(
@@ -24,7 +27,7 @@ struct RefreshCommand: AsyncParsableCommand {
 
     @OptionGroup var clientSecret: ClientSecretOption
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

@@ -43,6 +43,8 @@ struct RegisterCommand: AsyncParsableCommand {
               $ idflow register --embedded --answer userProfile.email=new@example.com \\
                   --answer userProfile.firstName=New --answer userProfile.lastName=User \\
                   --answer credentials.passcode=@- <<<"$PW"
+
+            \(GlobalOptions.helpNote)
             """)
 
     @OptionGroup var profile: ProfileOptions
@@ -61,7 +63,7 @@ struct RegisterCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Batch Options") var batch: BatchOptions
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
         if embedded {

@@ -6,6 +6,7 @@ struct ResolveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve",
         abstract: "Approve or deny a pending push challenge.",
+        usage: "idflow resolve [<options>]",
         discussion: """
             The challenge's signature is checked against the org's published keys first (exit 13, nothing sent, \
             when it does not verify); an expired one is refused (exit 9); an unknown or already answered one \
@@ -18,6 +19,8 @@ struct ResolveCommand: AsyncParsableCommand {
               $ idflow resolve --next --approve | jq -r .decision
               $ idflow resolve --next --approve --number 42
               $ idflow resolve --transaction-id "$TX" --deny
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Option(name: .customLong("transaction-id"), help: ArgumentHelp("The challenge's transactionId.", valueName: "tx"))
@@ -47,7 +50,7 @@ struct ResolveCommand: AsyncParsableCommand {
     var number: String?
 
     @OptionGroup var pin: PINOptions
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
         guard (transactionId != nil) != next else { throw ValidationError("choose exactly one of --transaction-id or --next") }

@@ -8,6 +8,7 @@ struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
         abstract: "Run a local, in-memory, Okta-compatible identity server (like `vault server -dev`).",
+        usage: "idflow sandbox [<options>]",
         discussion: """
             Prints one JSON line {"orgUrl","issuer","apiToken","clientId","redirectUri","customRegistration","idx","listenAddress"} \
             (plus "caFile" with --tls) as \

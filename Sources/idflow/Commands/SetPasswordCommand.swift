@@ -7,6 +7,7 @@ struct SetPasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set-password",
         abstract: "Set a new user's first password with the activation token; prints a single-use session token (ACTIVE).",
+        usage: "idflow set-password [<options>]",
         discussion: """
             Redeems the activation token at POST /api/v1/authn (PASSWORD_RESET), then sets the password at \
             /api/v1/authn/credentials/reset_password. No API token is needed. The password comes from stdin, a file, \
@@ -22,6 +23,8 @@ struct SetPasswordCommand: AsyncParsableCommand {
             with every failed rule in `causes` (so does one the server refuses for a rule it does not publish). The \
             activation stays open for a few minutes: run the command again with the same token and a better password \
             (at a terminal, idflow asks again). A used or expired token exits 4.
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Option(
@@ -51,7 +54,7 @@ struct SetPasswordCommand: AsyncParsableCommand {
 
     @OptionGroup var passwordOptions: PasswordOptions
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
         if activationURLStdin && passwordOptions.passwordStdin {

@@ -15,6 +15,8 @@ struct TOTPCommand: AsyncParsableCommand {
 
               $ idflow totp --secret-file ~/.config/jo.totp | jq -r .code
               $ idflow totp --secret-stdin < seed.txt
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Option(
@@ -25,7 +27,7 @@ struct TOTPCommand: AsyncParsableCommand {
     @Flag(name: .customLong("secret-stdin"), help: "Read the Base32 seed from standard input.")
     var secretStdin = false
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
         guard (secretFile != nil) != secretStdin else { throw ValidationError("choose exactly one of --secret-file or --secret-stdin") }

@@ -3,7 +3,23 @@ import IdFlowCore
 import IdFlowFoundation
 
 /// The configuration flags every subcommand accepts (docs/contract.md, "Configuration").
+///
+/// Each command declares them as `@OptionGroup(title: GlobalOptions.title, visibility: .hidden)`. Hidden, because
+/// the same 28 options described in every command's `--help` (and page, and completion function) would bury the
+/// command's own options: `--help` ends its discussion with `helpNote` instead, `--help-hidden` lists them under
+/// their title, and they are described once, in `man idflow` under CONFIGURATION OPTIONS (scripts/gen-man.sh makes
+/// that list from `idflow doctor --help-hidden`). Hidden and not private: a hidden option still parses like any
+/// other, and `--help-hidden` shows it; a private one would be in no help at all. ArgumentParser completes no
+/// hidden option, so `CompletionScript` adds them back, once per script, to every command that takes them.
 struct GlobalOptions: ParsableArguments {
+    /// The title of the group, as `--help-hidden` and the man pages' tooling find it.
+    static let title = "Configuration Options"
+
+    /// The last paragraph of the discussion of every command that takes these options.
+    static let helpNote =
+        "The configuration options (--profile, --org-url, --issuer, --client-id, -v, -q, --pretty, …) are accepted "
+        + "too: --help-hidden lists them, `man idflow` describes them."
+
     @Option(
         name: Setting.argumentName(.orgURL),
         help: Setting.argumentHelp(.orgURL))

@@ -1,11 +1,17 @@
 import ArgumentParser
+import IdFlowCore
 
 /// The shell completion scripts `idflow completion SHELL` prints (and `--generate-completion-script`, routed
 /// to it): ArgumentParser's, plus the subcommand names after `idflow help`, for which ArgumentParser's
 /// built-in `help` command offers nothing. `scripts/gen-completions.sh` writes them to `completions/`.
+///
+/// The configuration options (`GlobalOptions`) are hidden from each command's help, and ArgumentParser completes
+/// no hidden option; `SharedOptionCompletion` adds them back once per script (a shared array or function that the
+/// function of every command taking them refers to) from the script ArgumentParser writes for a command that has
+/// only them (`ConfigurationOptionsCommand`).
 enum CompletionScript {
     static func text(for shell: CompletionShell, root: any ParsableCommand.Type = IdFlow.self) -> String {
-        let script = root.completionScript(for: shell)
+        let script = withConfigurationOptions(root.completionScript(for: shell), shell: shell, root: root)
         let groups = commandGroups(root)
         switch shell {
         case .bash: return bashWithHelp(script, groups: groups)
@@ -13,6 +19,37 @@ enum CompletionScript {
         case .fish: return fishWithHelp(script, groups: groups)
         default: return script
         }
+    }
+
+    /// A command with nothing but the configuration options, visible, named as the root so that ArgumentParser's
+    /// script for it reads like the real one's.
+    struct ConfigurationOptionsCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "idflow")
+        @OptionGroup var global: GlobalOptions
+    }
+
+    private static func withConfigurationOptions(_ script: String, shell: CompletionShell, root: any ParsableCommand.Type) -> String {
+        let commands = configuredCommands(root)
+        let options = ConfigurationOptionsCommand.completionScript(for: shell)
+        switch shell {
+        case .bash: return SharedOptionCompletion.bash(script, options: options, commands: commands)
+        case .zsh: return SharedOptionCompletion.zsh(script, options: options, commands: commands)
+        case .fish: return SharedOptionCompletion.fish(script, options: options, commands: commands)
+        default: return script
+        }
+    }
+
+    /// The paths below the root of the commands that take the configuration options.
+    static func configuredCommands(_ root: any ParsableCommand.Type) -> [[String]] {
+        var paths: [[String]] = []
+        func walk(_ command: any ParsableCommand.Type, _ path: [String]) {
+            if !path.isEmpty, Mirror(reflecting: command.init()).children.contains(where: { $0.value is OptionGroup<GlobalOptions> }) {
+                paths.append(path)
+            }
+            for subcommand in command.configuration.subcommands { walk(subcommand, path + [name(subcommand)]) }
+        }
+        walk(root, [])
+        return paths
     }
 
     /// `--generate-completion-script[=]SHELL` as the root's first argument becomes `completion SHELL`, so both

@@ -42,4 +42,33 @@ import Testing
         #expect(groups.contains { $0.path == "token" && $0.names == ["get", "inspect", "verify", "introspect", "revoke"] })
         #expect(groups.contains { $0.path == "enroll" && $0.names == ["create", "list", "update", "delete"] })
     }
+
+    /// The configuration options are hidden from each command's help, so ArgumentParser leaves them out of the
+    /// scripts; they come back once per script, and every command that takes them refers to that one definition.
+    @Test func theConfigurationOptionsAreCompletedOnceForEveryCommandThatTakesThem() {
+        let commands = CompletionScript.configuredCommands(IdFlow.self)
+        #expect(commands.count >= 25)
+        #expect(commands.contains(["token", "get"]) && commands.contains(["user", "get"]) && commands.contains(["doctor"]))
+        #expect(!commands.contains(["completion"]) && !commands.contains(["sandbox"]) && !commands.contains(["token"]))
+        func count(_ text: String, in script: String) -> Int { script.components(separatedBy: text).count - 1 }
+
+        let bash = CompletionScript.text(for: .bash)
+        #expect(count("__idflow_configuration_values() {", in: bash) == 1)
+        #expect(count("'--org-url')", in: bash) == 1)
+        for path in commands {
+            let call = "    __idflow_configuration_values \(path.map { "'\($0)'" }.joined(separator: " ")) && return\n"
+            #expect(bash.contains(call), "bash: \(path)")
+        }
+        #expect(count("non_repeating_options+=(\"${__idflow_configuration_options[@]}\")", in: bash) == commands.count)
+
+        let zsh = CompletionScript.text(for: .zsh)
+        #expect(count("typeset -ga __idflow_configuration_arg_specs=(", in: zsh) == 1)
+        #expect(count("'--org-url[", in: zsh) == 1)
+        #expect(count("        \"${__idflow_configuration_arg_specs[@]}\"\n", in: zsh) == commands.count)
+
+        let fish = CompletionScript.text(for: .fish)
+        #expect(count(" $__idflow_configuration_specs", in: fish) == commands.count)
+        #expect(count("-l 'org-url'", in: fish) == 1)
+        for path in commands { #expect(fish.contains("'\((["idflow"] + path).joined(separator: " "))'"), "fish: \(path)") }
+    }
 }

@@ -7,6 +7,7 @@ struct EnrollCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
         abstract: "Enroll this machine as a push authenticator (the default of `enroll`).",
+        usage: "idflow enroll create [<options>]",
         discussion: """
             Needs the user's access token with the scope okta.myAccount.appAuthenticator.manage: the profile's \
             stored login (idflow login-pkce --scope "openid profile offline_access okta.myAccount.appAuthenticator.manage"), \
@@ -14,6 +15,8 @@ struct EnrollCreateCommand: AsyncParsableCommand {
 
               $ idflow enroll --name ci-runner-7 --user-verification \\
                   --pin-stdin <<<"$PIN" | jq -r .enrollmentId
+
+            \(GlobalOptions.helpNote)
             """)
 
     @OptionGroup var accessToken: AccessTokenOption
@@ -40,7 +43,7 @@ struct EnrollCreateCommand: AsyncParsableCommand {
     var totpSecretFile: String?
 
     @OptionGroup var pin: PINOptions
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
         _ = try PushToken.validate(pushToken)

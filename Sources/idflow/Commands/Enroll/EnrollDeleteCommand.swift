@@ -12,6 +12,8 @@ struct EnrollDeleteCommand: AsyncParsableCommand {
             asking the server.
 
               $ idflow enroll delete "$ENROLLMENT_ID" | jq .deleted
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Argument(help: ArgumentHelp("The enrollment id (see `idflow enroll list`).", valueName: "enrollment-id"), completion: .enrollments)
@@ -21,7 +23,7 @@ struct EnrollDeleteCommand: AsyncParsableCommand {
     var localOnly = false
 
     @OptionGroup var accessToken: AccessTokenOption
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
         if localOnly && accessToken.accessTokenStdin {

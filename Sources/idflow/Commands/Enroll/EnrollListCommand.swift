@@ -12,12 +12,14 @@ struct EnrollListCommand: AsyncParsableCommand {
 
               $ idflow enroll list --check \\
                   | jq '.enrollments[] | {enrollmentId, serverStatus}'
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Flag(help: "Ask the server whether each enrollment still works.")
     var check = false
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

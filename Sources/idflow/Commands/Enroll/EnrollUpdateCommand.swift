@@ -6,11 +6,14 @@ struct EnrollUpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Change an enrollment's push token, or switch its user-verification key on or off.",
+        usage: "idflow enroll update <enrollment-id> [<options>]",
         discussion: """
             `on` makes a new key sealed under the PIN (replacing any old one); `off` drops it once the server agreed.
 
               $ idflow enroll update "$ENROLLMENT_ID" --user-verification off \\
                   | jq .userVerification
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Argument(help: ArgumentHelp("The enrollment id (see `idflow enroll list`).", valueName: "enrollment-id"), completion: .enrollments)
@@ -24,7 +27,7 @@ struct EnrollUpdateCommand: AsyncParsableCommand {
 
     @OptionGroup var accessToken: AccessTokenOption
     @OptionGroup var pin: PINOptions
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
         _ = try PushToken.validate(pushToken)

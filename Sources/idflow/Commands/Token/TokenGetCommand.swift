@@ -6,6 +6,7 @@ struct TokenGetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
         abstract: "Print the profile's token for a script or kubectl, refreshed first when it expires within --min-ttl.",
+        usage: "idflow token get [<options>]",
         discussion: """
             Prints {"access_token", "token_type", "expires_at", "scope"} (with --token-type id also "id_token" \
             and "id_token_expires_at"). A token that expires within --min-ttl seconds (default 60) is refreshed \
@@ -19,6 +20,8 @@ struct TokenGetCommand: AsyncParsableCommand {
               $ curl -H "Authorization: Bearer $(idflow token get | \\
                   jq -r .access_token)" https://api.example.com/v1/me
               $ idflow token get --output exec-credential --profile k8s
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Option(
@@ -35,7 +38,7 @@ struct TokenGetCommand: AsyncParsableCommand {
             "Which token: id or access (default: access for json, id for exec-credential); never refresh.", valueName: "type"))
     var tokenType: TokenKind?
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
         if minTTL < 0 { throw ValidationError("--min-ttl must be a number of seconds, 0 or more") }

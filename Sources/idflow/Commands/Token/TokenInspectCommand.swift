@@ -18,6 +18,8 @@ struct TokenInspectCommand: AsyncParsableCommand {
 
               $ idflow token inspect - <<<"$jwt" | jq .claims
               $ idflow token inspect --type id | jq .expiresInSeconds
+
+            \(GlobalOptions.helpNote)
             """)
 
     @Argument(help: ArgumentHelp("The JWT, `-` to read it from stdin, or nothing for the stored one.", valueName: "token"))
@@ -32,7 +34,7 @@ struct TokenInspectCommand: AsyncParsableCommand {
     @Flag(help: "Do not ask the issuer for its clock (its Date header); times by this machine's clock only.")
     var offline = false
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

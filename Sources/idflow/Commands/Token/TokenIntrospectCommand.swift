@@ -4,7 +4,8 @@ import IdFlowFoundation
 
 struct TokenIntrospectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "introspect", abstract: "Ask the authorization server whether a token is active (RFC 7662).")
+        commandName: "introspect", abstract: "Ask the authorization server whether a token is active (RFC 7662).",
+        usage: "idflow token introspect [<token>] [<options>]", discussion: GlobalOptions.helpNote)
 
     @Argument(help: ArgumentHelp("The token, `-` to read it from stdin, or nothing for the stored one.", valueName: "token"))
     var token: String?
@@ -13,7 +14,7 @@ struct TokenIntrospectCommand: AsyncParsableCommand {
     var type: TokenKind?
 
     @OptionGroup var clientSecret: ClientSecretOption
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

@@ -4,7 +4,8 @@ import IdFlowFoundation
 
 struct TokenRevokeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "revoke", abstract: "Revoke a token (RFC 7009); revoking a refresh token ends its whole family on Okta.")
+        commandName: "revoke", abstract: "Revoke a token (RFC 7009); revoking a refresh token ends its whole family on Okta.",
+        usage: "idflow token revoke [<token>] [<options>]", discussion: GlobalOptions.helpNote)
 
     @Argument(help: ArgumentHelp("The token, `-` to read it from stdin, or nothing for the stored one.", valueName: "token"))
     var token: String?
@@ -13,7 +14,7 @@ struct TokenRevokeCommand: AsyncParsableCommand {
     var type: TokenKind?
 
     @OptionGroup var clientSecret: ClientSecretOption
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in

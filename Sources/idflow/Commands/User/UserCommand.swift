@@ -61,11 +61,12 @@ enum UnsuspendOperation: UserOperation {
 
 struct UserLifecycleCommand<Operation: UserOperation>: AsyncParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: Operation.operation.rawValue, abstract: Operation.abstract)
+        CommandConfiguration(
+            commandName: Operation.operation.rawValue, abstract: Operation.abstract, discussion: GlobalOptions.helpNote)
     }
 
     @OptionGroup var target: UserArgument
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
@@ -81,6 +82,8 @@ struct UserExpirePasswordCommand: AsyncParsableCommand {
         discussion: """
             With --temp-password the org sets a temporary password and returns it as "tempPassword" (a secret: \
             hand it over safely); the user signs in with it and chooses a new one.
+
+            \(GlobalOptions.helpNote)
             """)
 
     @OptionGroup var target: UserArgument
@@ -88,7 +91,7 @@ struct UserExpirePasswordCommand: AsyncParsableCommand {
     @Flag(name: .customLong("temp-password"), help: "Set and print a temporary password (expire_password_with_temp_password).")
     var tempPassword = false
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
@@ -104,6 +107,8 @@ struct UserResetPasswordCommand: AsyncParsableCommand {
         discussion: """
             The link ("resetPasswordUrl", a secret) is redeemed with `idflow set-password --activation-url-stdin`, \
             which sets the new password (ACTIVE again).
+
+            \(GlobalOptions.helpNote)
             """)
 
     @OptionGroup var target: UserArgument
@@ -111,7 +116,7 @@ struct UserResetPasswordCommand: AsyncParsableCommand {
     @Flag(name: .customLong("send-email"), help: "Let the org e-mail the reset link instead of printing it.")
     var sendEmail = false
 
-    @OptionGroup(title: "Configuration Options") var global: GlobalOptions
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
