@@ -13,8 +13,8 @@
 # scripts/man-sections.awk adds what the generator cannot: in idflow.1 the list of the pages (COMMANDS), the
 # configuration options, CONFIGURATION from man/configuration.mdoc (which ManualConfigurationSectionTests renders
 # from the settings' declaration), ENVIRONMENT, FILES, EXIT STATUS (the table of `idflow --help`) and EXAMPLES from
-# man/sections.mdoc; in every page, discussions' blank lines and examples turned into mdoc. groff must render every
-# page without a warning.
+# man/sections.mdoc; in every page, discussions' blank lines and examples turned into mdoc, and the rest of a long
+# discussion from man/details/PAGE.txt. groff must render every page without a warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -34,6 +34,13 @@ for page in "$out"/generated/idflow.*.1; do
 done | LC_ALL=C sort > "$out/commands"
 for page in "$out"/generated/*.1; do
     name=$(basename "$page")
+    # man/details/idflow-sandbox.txt, written as a help discussion is, goes on from the command's discussion, before
+    # its options: what is too long for --help (at most 60 lines at 80 columns) but belongs in the page.
+    details=man/details/$(basename "${name//./-}" -1).txt
+    if [ -f "$details" ]; then
+        awk -v details="$details" '/^\.Bl -tag/ && !done { print ""; while ((getline line < details) > 0) { gsub(/\\/, "\\e", line); print line }; done = 1 } 1' \
+            "$page" > "$out/spliced" && mv "$out/spliced" "$page"
+    fi
     if [ "$name" = idflow.1 ]; then
         awk -v root=1 -v options="$out/options" -v commands="$out/commands" -v sections="$out/sections.mdoc" \
             -f scripts/man-sections.awk "$page" > "$out/pages/idflow.1"

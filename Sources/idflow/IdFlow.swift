@@ -10,34 +10,26 @@ struct IdFlow: AsyncParsableCommand {
         abstract: "Drive every step of a user's identity life cycle against Okta (or the embedded sandbox) from a terminal.",
         discussion: """
             Every command prints one JSON document on stdout (NDJSON lines with register --batch) and human messages \
-            on stderr. On failure stdout stays empty, except for a stop a script can continue (an embedded sign-in's \
-            pending form, a custom registration's step to retry, the batch lines done), and the last line of stderr \
-            is always one JSON error line, usage errors included. The exit code says what happened:
+            on stderr; on failure the last line of stderr is one JSON error line. The exit code says what happened:
 
                0  success
                1  internal failure (a bug)
                3  the server rejected the request (validation, conflict, policy)
-               4  authentication or authorization failed (401/403, invalid_grant, bad or expired token, proxy 407)
+               4  authentication or authorization failed (401/403, invalid_grant, 407)
                5  not found (user, enrollment, challenge, transaction)
-               6  network or TLS failure (untrusted issuer: --ca-file; client certificate: --client-cert), timeout
+               6  network or TLS failure, or a timeout (untrusted issuer: --ca-file)
                7  server error (5xx), or still rate-limited (429) after the retries
                8  the user or a policy said no (push denied, device code denied)
                9  gave up waiting (browser redirect, MFA, push challenge, device code)
               10  custom registration: recoverable status (4000-4999); retry the step
               11  custom registration: unrecoverable status (5000-5999); start again
               12  local state problem (nothing stored, store unreadable, lock not obtained)
-              13  security check failed (plain http to a remote host, state, ID-token checks, open key file)
+              13  security check failed (remote plain http, state, ID token, open key file)
               64  usage error (bad flags, missing configuration)
-             130  interrupted (Ctrl-C, or SIGTERM) while waiting or at a prompt; nothing half-stored
+             130  interrupted (Ctrl-C, SIGTERM) waiting or at a prompt; nothing half-stored
 
-            Configuration comes from flags, then the environment (IDFLOW_ISSUER, IDFLOW_CLIENT_ID, \
-            IDFLOW_REDIRECT_URI, IDFLOW_CLIENT_SECRET_FILE, IDFLOW_SCOPE, IDFLOW_PROFILE, IDFLOW_STATE_DIR, \
-            IDFLOW_VERBOSE, IDFLOW_TIMEOUT, IDFLOW_MAX_RETRIES; for Okta OKTA_CLIENT_ORGURL and OKTA_CLIENT_TOKEN, \
-            and Okta's OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID, OKTA_OAUTH2_REDIRECTURI as aliases), then the profile in \
-            $XDG_CONFIG_HOME/idflow/config.yaml, then ~/.okta/okta.yaml. The configuration flags may also come \
-            before the subcommand: `idflow -v --profile staging register --email jo@example.com`.
-
-            Start offline with `idflow sandbox`, a local Okta-compatible server.
+            Start offline with `idflow sandbox`. `man idflow` describes the configuration, the environment and the \
+            files; `idflow COMMAND --help-hidden` lists the configuration options.
             """,
         version: IdFlowVersion.string,
         subcommands: [

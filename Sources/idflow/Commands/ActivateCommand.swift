@@ -5,7 +5,7 @@ import IdFlowFoundation
 struct ActivateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "activate",
-        abstract: "Activate a STAGED user and print the one-time activation token and link (PROVISIONED).",
+        abstract: "Activate a STAGED user; print its activation link.",
         discussion: """
             Sends POST /api/v1/users/{id}/lifecycle/activate?sendEmail=false and reads the user back for its status. \
             With --send-email the server mails the link instead, and the output has no token or URL.

@@ -5,7 +5,7 @@ import IdFlowFoundation
 struct ApiCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "api",
-        abstract: "Call your API with the profile's access token, as the app does (refresh on expiry and on a 401).",
+        abstract: "Call your API with the profile's access token.",
         usage: "idflow api <url> [<options>]",
         discussion: """
             Sends the request with the stored access token and prints the response body on stdout: JSON as the \

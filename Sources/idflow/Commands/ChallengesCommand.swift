@@ -5,7 +5,7 @@ import IdFlowFoundation
 struct ChallengesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "challenges",
-        abstract: "List the push challenges pending for this machine's enrollments.",
+        abstract: "List the push challenges pending for this machine.",
         discussion: """
             Each enrollment fetches its own maintenance token (the JWT-bearer grant signed by its device key), \
             so no user login is needed after `idflow enroll`. Signatures are checked by `idflow resolve`.

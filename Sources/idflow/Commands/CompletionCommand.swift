@@ -6,7 +6,7 @@ import IdFlowFoundation
 struct CompletionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "completion",
-        abstract: "Print the shell completion script for bash, zsh or fish.",
+        abstract: "Print the shell completion script (bash, zsh, fish).",
         discussion: """
             Completes subcommands and flags, files for --batch, --config and every *-file option, profile names \
             for --profile, kept enrollment ids for enroll update|delete, stopped sign-ins for --resume, and the \

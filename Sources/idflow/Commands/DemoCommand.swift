@@ -8,7 +8,7 @@ struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract:
-            "Run the whole chain on an embedded sandbox: register, activate, set-password, login-pkce, refresh, push MFA, register --idp.",
+            "Run the whole chain on an embedded sandbox.",
         discussion: """
             Starts an in-process sandbox on a random loopback port and a temporary state directory, runs each step \
             with the same code as its command, prints one JSON document per step on stdout (one per line) and a \

@@ -5,7 +5,7 @@ import IdFlowFoundation
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the configuration, the org, discovery, the JWKS, the clock, the API token and the state directory.",
+        abstract: "Check the configuration, the org, keys, clock, state.",
         discussion: """
             Prints {"ok", "checks": [{"name", "status", "detail", "fix"}]} on stdout and one line per check on stderr; \
             status is ok, warn, fail or skipped. Exits 0 when no check failed, else with the code of the most severe \

@@ -5,7 +5,7 @@ import IdFlowFoundation
 struct LoginClientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login-client",
-        abstract: "Get a token for a client itself (OAuth 2.0 client credentials), with a secret or a private key.",
+        abstract: "Get a client's own token (client credentials).",
         discussion: """
             The grant machine-to-machine clients use, against any OpenID provider: the client proves itself with \
             its secret (--client-secret-file, HTTP Basic) or its private key (--private-key-file, a private_key_jwt \

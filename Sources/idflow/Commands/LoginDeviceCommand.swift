@@ -5,7 +5,7 @@ import IdFlowFoundation
 struct LoginDeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login-device",
-        abstract: "Log in from a machine without a browser (OAuth 2.0 device authorization grant, RFC 8628).",
+        abstract: "Log in without a browser (device grant, RFC 8628).",
         usage: "idflow login-device [<options>]",
         discussion: """
             Asks the issuer's device_authorization_endpoint for a code, shows the page and the code on stderr (as \

@@ -6,93 +6,45 @@ import IdFlowFoundation
 struct LoginPKCECommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login-pkce",
-        abstract: "Log in with OAuth 2.0 authorization code + PKCE (S256) and save the tokens for the profile.",
+        abstract: "Log in (authorization code + PKCE); save the tokens.",
         discussion: """
-            Choose one way to get the authorization code:
+            Gets the authorization code one way: --session-token (Okta, headless), --username (Okta primary \
+            authentication), --browser (a loopback redirect), --manual (paste the redirect URL back) or --embedded \
+            (the Identity Engine's forms, answered with --answer). The ID token is validated before anything is \
+            printed or stored (exit 13 when it fails). `man idflow-login-pkce` tells more: MFA, the embedded \
+            sign-in, expired and forgotten passwords.
 
-              --session-token      Okta: redeem a session token (from set-password) headlessly, prompt=none
-              --username           Okta: primary authentication (/api/v1/authn), then the session token
-              --browser            open a browser, catch the redirect on http://127.0.0.1:PORT/callback (RFC 8252)
-              --manual             print the URL, paste the redirect URL (or the code) back on stdin
-              --embedded           Okta Identity Engine: answer the sign-in's forms with --answer, no browser
-
-            Endpoints come from {issuer}/.well-known/openid-configuration; --browser and --manual work with any \
-            OpenID Connect provider. The ID token is validated (signature against the JWKS, iss, aud, exp/iat, \
-            nonce, at_hash) before anything is printed or stored; a failure exits 13. With --mfa push, a sign-in \
-            that needs MFA sends a push and waits for it (denied: exit 8; nobody answered: exit 9).
-
-            With --embedded, each --answer fills one field of the forms the Identity Engine asks for, by its \
-            path (identifier, credentials.passcode, authenticator=okta_email); name=@FILE reads the value from a \
-            file, name=@- from standard input. At a terminal, what was not answered is asked for (secrets without \
-            echo, choices by number) and a refused answer is asked again; Ctrl-C cancels the sign-in on the \
-            server and exits 130. In a script, when a form needs an answer that was not given (an e-mailed code), \
-            whatever the server must do first is done (the code is sent), the form is printed on stdout as \
-            {"transaction", "remediation", "fields", "messages"} and the run exits 3; --resume with that \
-            transaction and the missing answers continues it (kept 0600 under {state-dir}/idx/ until it \
-            succeeds, fails or expires); --remediation resend asks for another code. An Okta Verify push is \
-            waited for at the server's pace up to --mfa-timeout (approve it with `idflow resolve`; denied: exit \
-            8, no answer: exit 9). Refused credentials exit 4, an expired sign-in too.
-
-              $ idflow login-pkce --session-token-stdin <<<"$st" \\
-                  | jq -r .access_token
+              $ idflow login-pkce --browser
               $ printf '%s' "$PW" \\
                   | idflow login-pkce --username jo@example.com --password-stdin
-              $ printf '%s' "$PW" \\
-                  | idflow login-pkce --username jo@example.com --password-stdin \\
-                      --mfa push
-              $ idflow login-pkce --browser
-              $ idflow login-pkce --embedded --answer identifier=jo@example.com \\
-                  --answer credentials.passcode=@- <<<"$PW"
-              $ idflow login-pkce --embedded --resume "$TX" \\
-                  --answer credentials.passcode=@- <<<"$CODE"
-
-            Account recovery: a password that has expired is replaced during the login (--username: Authn's \
-            PASSWORD_EXPIRED, the old password sent again; --embedded: reenroll-authenticator), from \
-            --new-password-stdin, --new-password-file or IDFLOW_NEW_PASSWORD, or typed twice at a terminal; in a \
-            script without one the run exits 3 saying which option to add (--embedded keeps the transaction for \
-            --resume). The new password is checked against the rules the server publishes before it is sent. A \
-            password about to expire only warns, on stderr and as "password_warning" in the output, unless a new \
-            one is given; "password_changed" is true when the login changed it. --embedded --recover resets a \
-            forgotten password (verify with an e-mailed or texted code, then the new password); --embedded \
-            --unlock unlocks a locked-out account the same way and then signs in with --password-*. A refused \
-            sign-in of a locked-out, suspended or deactivated account says so when an API token is configured \
-            (Okta answers them like a wrong password); `idflow user` has the admin's side.
-
-              $ idflow login-pkce --username jo@example.com --password-file old.txt \\
-                  --new-password-file new.txt
-              $ idflow login-pkce --embedded --recover --username jo@example.com \\
-                  --answer authenticator=okta_email
-              $ idflow login-pkce --embedded --resume "$TX" \\
-                  --answer credentials.passcode=@- \\
-                  --new-password-file new.txt <<<"$CODE"
 
             \(GlobalOptions.helpNote)
             """)
 
     @OptionGroup var method: LoginMethodOptions
 
-    @Flag(help: "Sign in through the Okta Identity Engine's forms (interaction code flow), answered with --answer.")
+    @Flag(help: "Answer the Identity Engine's sign-in forms (--answer).")
     var embedded = false
 
     @OptionGroup var answers: AnswerOptions
 
-    @Flag(help: "With --embedded: reset a forgotten password (the password's recover), verifying with an e-mailed or texted code.")
+    @Flag(help: "With --embedded: reset a forgotten password.")
     var recover = false
 
-    @Flag(help: "With --embedded: unlock a locked-out account (unlock-account), verifying with an e-mailed or texted code, then sign in.")
+    @Flag(help: "With --embedded: unlock a locked-out account, sign in.")
     var unlock = false
 
     @OptionGroup var newPassword: NewPasswordOptions
 
     @Option(
         help: ArgumentHelp(
-            "With --username: answer an MFA_REQUIRED sign-in with this factor, waiting for it (progress on stderr).", valueName: "factor"))
+            "With --username: answer MFA this way.", valueName: "factor"))
     var mfa: MFAFactor?
 
     @Option(
         name: .customLong("mfa-timeout"),
         help: ArgumentHelp(
-            "Seconds to wait for a push (--mfa push, or Okta Verify in --embedded) to be answered (exit 9 after).", valueName: "seconds"))
+            "Seconds a push may take (exit 9 after).", valueName: "seconds"))
     var mfaTimeout: Int = 300
 
     @Flag(name: .customLong("no-store"), help: "Print the tokens without saving them.")

@@ -4,7 +4,7 @@ import IdFlowFoundation
 
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "logout", abstract: "Revoke the profile's refresh and access tokens and clear its store.",
+        commandName: "logout", abstract: "Revoke the profile's tokens and clear its store.",
         discussion: """
             A revocation the server refuses keeps the login stored (exit 4), so you can try again. With --local the \
             login is forgotten here anyway: each token the server did not revoke is listed in "notRevoked" and stays \

@@ -5,7 +5,7 @@ import IdFlowFoundation
 struct RefreshCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refresh",
-        abstract: "Use the stored refresh token; the rotated one replaces it atomically.",
+        abstract: "Refresh the stored tokens (the rotated one saved).",
         usage: "idflow refresh [<options>]",
         discussion: """
             Holds the profile's lock from reading the store to writing the rotated token, so concurrent runs all \

@@ -7,42 +7,15 @@ struct RegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
         abstract:
-            "Create a user with no password (STAGED), many from a file (--batch), register one through a custom identity provider (--idp), or sign up through the Identity Engine (--embedded).",
+            "Create users (STAGED, or many with --batch), or sign up with --idp or --embedded.",
         discussion: """
-            With --email: sends POST /api/v1/users?activate=false with the profile and prints the user object as the \
-            server returns it. Needs the org URL and a management API token.
+            With --email: creates a STAGED user (POST /api/v1/users?activate=false) and prints it; needs the org URL \
+            and an API token. With --batch: one user per input line, NDJSON results in input order. With --idp: \
+            custom registration at the Token Server. With --embedded: self-service sign-up through the Identity \
+            Engine. `man idflow-register` tells more.
 
               $ uid=$(idflow register --email jo@example.com --first-name Jo \\
                   --last-name Doe | jq -r .id)
-
-            A login that already exists gives the server's E0000001 error with its cause (exit 3).
-
-            With --idp: custom registration at the Token Server (POST /oauth/custom-registration/{idp}/init and \
-            /complete, HTTP Basic with --client-id and the client secret). --init-data makes it two-step. The \
-            complete step issues the tokens, which are validated like login-pkce's and saved for the profile; \
-            prints {"status","identityProvider","data","tokens"}.
-
-              $ idflow register --idp invite-code --data-stdin \\
-                  --client-secret-file secret <<<"$INVITE" | jq -r .tokens.access_token
-
-            A recoverable status (4000-4999) exits 10 with {"status","step","transactionId","data","identityProvider"} \
-            on stdout; continue with --transaction-id and other --data. At a terminal idflow asks again instead. \
-            An unrecoverable status (5000-5999, or any other) exits 11 and the transaction is dropped.
-
-            With --batch, one user per input line, NDJSON results in input order, a summary on stderr:
-
-              $ idflow register --batch users.ndjson --activate --concurrency 8 \\
-                  > results.ndjson
-
-            With --embedded: self-service sign-up through the Okta Identity Engine (select-enroll-profile, \
-            enroll-profile, then the authenticators the policy enrolls: the password, an e-mailed code), answered \
-            with --answer, at prompts, or stopped and resumed (--resume) as login-pkce --embedded is; the new \
-            user is signed in and the output is login-pkce's (--no-store: nothing saved). A policy without \
-            sign-up exits 3.
-
-              $ idflow register --embedded --answer userProfile.email=new@example.com \\
-                  --answer userProfile.firstName=New --answer userProfile.lastName=User \\
-                  --answer credentials.passcode=@- <<<"$PW"
 
             \(GlobalOptions.helpNote)
             """)
@@ -51,12 +24,12 @@ struct RegisterCommand: AsyncParsableCommand {
 
     @OptionGroup var customRegistration: CustomRegistrationOptions
 
-    @Flag(help: "Sign up through the Okta Identity Engine's forms (interaction code flow), answered with --answer.")
+    @Flag(help: "Sign up via the Identity Engine's forms (--answer).")
     var embedded = false
 
     @OptionGroup var answers: AnswerOptions
 
-    @Flag(name: .customLong("no-store"), help: "With --embedded: print the new user's tokens without saving them.")
+    @Flag(name: .customLong("no-store"), help: "With --embedded: print the tokens, save nothing.")
     var noStore = false
 
     @OptionGroup var clientSecret: ClientSecretOption

@@ -7,19 +7,13 @@ import IdFlowSandbox
 struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
-        abstract: "Run a local, in-memory, Okta-compatible identity server (like `vault server -dev`).",
+        abstract: "Run a local, in-memory, Okta-compatible server.",
         usage: "idflow sandbox [<options>]",
         discussion: """
-            Prints one JSON line {"orgUrl","issuer","apiToken","clientId","redirectUri","customRegistration","idx","listenAddress"} \
-            (plus "caFile" with --tls) as \
-            soon as it listens, then serves until SIGINT or SIGTERM. Everything lives in memory and is gone when it stops. \
-            customRegistration names the client (id and secret) and the identity providers of the custom-registration \
-            endpoints POST /oauth/custom-registration/{idp}/init and /complete; idx is the Identity Engine's policy \
-            {"authenticators": ["password"] | ["password","email"] | ["password","okta_verify"], "signUp": bool}, set \
-            with the configuration file's idx key. serviceApp is an OAuth 2.0 service app for management calls without \
-            the API token ({"clientId","privateKeyFile","keyId","scopes"}: its RSA key, made at start, written 0600 to a \
-            temporary file; idflow --authorization-mode PrivateKey); the configuration's serviceApps key registers apps \
-            of your own (with "requireDPoP"), dpopBoundAccessTokens makes OAuth clients' tokens DPoP-bound.
+            Prints one JSON line {"orgUrl", "issuer", "apiToken", "clientId", "redirectUri", "customRegistration", \
+            "idx", "listenAddress", "serviceApp"} (plus "caFile" with --tls) as soon as it listens, then serves until \
+            SIGINT or SIGTERM. Everything lives in memory and is gone when it stops. `man idflow-sandbox` describes \
+            the JSON, the configuration file and the admin endpoints (outbox, faults, clock, rate limits).
 
               $ idflow sandbox > sandbox.json &
               $ export OKTA_CLIENT_ORGURL=$(jq -r .orgUrl sandbox.json) \\
@@ -30,21 +24,8 @@ struct SandboxCommand: AsyncParsableCommand {
               $ idflow sandbox --env > sandbox.env &
               $ until [ -s sandbox.env ]; do sleep 0.1; done; . ./sandbox.env
 
-            With --tls it serves https only, and every URL it prints and serves is https. It generates a CA and a \
-            server certificate for 127.0.0.1, ::1, localhost (and --host) at start, writes the CA's PEM (mode 0600) to \
-            a temporary file, removed when it stops, and prints its path as "caFile" (with --env, IDFLOW_CA_FILE) for \
-            clients to trust with --ca-file. --tls-cert and --tls-key serve a certificate of your own instead (no \
-            caFile then). --tls-client-ca requires, on every route, a client certificate signed by a CA of that file, as \
-            a mutual-TLS gateway does:
-
-              $ idflow sandbox --tls --env > sandbox.env &
-              $ until [ -s sandbox.env ]; do sleep 0.1; done; . ./sandbox.env
-              $ idflow register --email jo@example.com   # trusts $IDFLOW_CA_FILE
-
-            Admin endpoints (Authorization: SSWS <apiToken>): GET /sandbox/info (the JSON line again), \
-            GET /sandbox/outbox (mailed activation links and sign-in codes, texted registration codes), \
-            POST/GET/DELETE /sandbox/faults (inject failures), GET/POST /sandbox/clock (move time forward or back, or {"reset": true}), \
-            GET/POST /sandbox/rate-limits (per endpoint-family limits). See the README.
+            With --tls it serves https only, with a CA made at start whose file it prints as "caFile" \
+            (IDFLOW_CA_FILE with --env) for clients' --ca-file.
             """)
 
     @Option(

@@ -6,7 +6,7 @@ import IdFlowFoundation
 struct SetPasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set-password",
-        abstract: "Set a new user's first password with the activation token; prints a single-use session token (ACTIVE).",
+        abstract: "Set a new user's first password; print a session token.",
         usage: "idflow set-password [<options>]",
         discussion: """
             Redeems the activation token at POST /api/v1/authn (PASSWORD_RESET), then sets the password at \

@@ -6,7 +6,7 @@ import IdFlowFoundation
 struct TOTPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "totp",
-        abstract: "Print the current TOTP code of a kept authenticator-app seed, as Google Authenticator would show it.",
+        abstract: "Print the current TOTP code of a kept seed.",
         discussion: """
             Prints {"code", "period", "expiresIn"}: the 6-digit RFC 6238 code (HMAC-SHA1, 30-second steps) of the seed \
             that `login-pkce --embedded --totp-secret-file F` or `register --embedded --totp-secret-file F` kept, for a \

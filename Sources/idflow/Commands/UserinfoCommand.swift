@@ -4,7 +4,7 @@ import IdFlowFoundation
 
 struct UserinfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "userinfo", abstract: "Fetch the OIDC userinfo claims for the stored (or given) access token.",
+        commandName: "userinfo", abstract: "Fetch the OIDC userinfo claims of an access token.",
         discussion: GlobalOptions.helpNote)
 
     @Flag(name: .customLong("access-token-stdin"), help: "Read the access token from standard input instead of the store.")

@@ -9,26 +9,26 @@ struct AnswerOptions: ParsableArguments {
     @Option(
         name: .customLong("answer"),
         help: ArgumentHelp(
-            "With --embedded: the answer for one field, name=value, name=@FILE or name=@- (stdin); repeatable.",
+            "With --embedded: a field's answer, name=value, name=@FILE or name=@- (stdin); repeatable.",
             valueName: "name=value"))
     var answers: [String] = []
 
     @Option(
         help: ArgumentHelp(
-            "With --embedded: continue the sign-in a run stopped for a missing answer (its \"transaction\").", valueName: "transaction"),
+            "With --embedded: continue a stopped sign-in.", valueName: "transaction"),
         completion: .idxTransactions)
     var resume: String?
 
     @Option(
         help: ArgumentHelp(
-            "With --embedded: take the remediation (or the authenticator's resend/poll) of this name once, instead of the first the answers cover.",
+            "With --embedded: take this remediation once (resend).",
             valueName: "name"))
     var remediation: String?
 
     @Option(
         name: .customLong("totp-secret-file"),
         help: ArgumentHelp(
-            "With --embedded: keep an authenticator app's seed in this new file (0600) when the flow enrolls one, and answer TOTP forms with codes computed from it.",
+            "With --embedded: keep an enrolled TOTP seed (0600).",
             valueName: "file"),
         completion: .file())
     var totpSecretFile: String?

@@ -7,40 +7,31 @@ struct BatchOptions: ParsableArguments {
     @Option(
         name: .customLong("batch"),
         help: ArgumentHelp(
-            "Create one user per line of this file (- reads stdin); prints one NDJSON line per input line, in input order.",
-            discussion: """
-                NDJSON lines are {"email", "firstName"?, "lastName"?, "login"?, "attrs"?: {…}}; a CSV starts with a header row \
-                naming the same columns, and any other column is a profile attribute. A malformed line is reported for that \
-                line and the rest still run.
-                """,
+            "Create a user per line of this file (- for stdin).",
             valueName: "file"),
         completion: .file())
     var file: String?
 
     @Option(
         help: ArgumentHelp(
-            "The format of the --batch input; default: by the file's extension (.csv, .ndjson, .jsonl), else by its first line.",
+            "The --batch input's format; default: by its name.",
             valueName: "format"))
     var format: BatchFormat?
 
-    @Option(help: ArgumentHelp("Requests in flight at once with --batch (1–64, default 4).", valueName: "n"))
+    @Option(help: ArgumentHelp("Requests in flight with --batch (1–64, default 4).", valueName: "n"))
     var concurrency: Int?
 
-    @Flag(help: "With --batch: activate each user after creating it (PROVISIONED; its activation token and URL in its line).")
+    @Flag(help: "With --batch: activate each user (PROVISIONED).")
     var activate = false
 
     @Flag(
         name: .customLong("skip-existing"),
-        help:
-            "With --batch: a login that already exists is looked up and reported with \"skipped\": true, so a rerun finishes an interrupted batch."
-    )
+        help: "With --batch: report existing logins as skipped.")
     var skipExisting = false
 
     @Flag(
         name: .customLong("summary-json"),
-        help:
-            "With --batch: end stderr with the summary as one JSON line {\"summary\": {\"lines\", \"created\", \"skipped\", \"failed\", \"notRun\", \"requests\", \"elapsedSeconds\", \"interrupted\", \"exitCode\"}}."
-    )
+        help: "With --batch: end stderr with a JSON summary line.")
     var summaryJSON = false
 
     /// The batch-only flags given, as typed; `validate()` of the command refuses them without `--batch`.

@@ -8,7 +8,7 @@ struct ClientSecretOption: ParsableArguments {
     @Option(
         name: .customLong("client-secret-file"),
         help: ArgumentHelp(
-            "A file holding the client secret of a confidential client, sent with HTTP Basic (env IDFLOW_CLIENT_SECRET_FILE; Okta's OKTA_OAUTH2_CLIENTSECRET holds the secret itself).",
+            "A confidential client's secret, in a file (env IDFLOW_CLIENT_SECRET_FILE).",
             valueName: "path"),
         completion: .file())
     var clientSecretFile: String?

@@ -6,35 +6,35 @@ import IdFlowFoundation
 struct CustomRegistrationOptions: ParsableArguments {
     @Option(
         name: .customLong("idp"),
-        help: ArgumentHelp("Register through this custom identity provider of the Token Server instead of --email.", valueName: "idp"))
+        help: ArgumentHelp("Register through this custom identity provider.", valueName: "idp"))
     var identityProvider: String?
 
     @Option(
         name: .customLong("init-data"),
         help: ArgumentHelp(
-            "The init step's data: the text, @FILE, or - for stdin. Makes the registration two-step.", valueName: "data"))
+            "The init step's data: text, @FILE or - (two-step).", valueName: "data"))
     var initData: String?
 
     @Option(
         help: ArgumentHelp(
-            "The complete step's data: the text, @FILE, or - for stdin (read after init has answered).", valueName: "data"))
+            "The complete step's data: text, @FILE or - (stdin).", valueName: "data"))
     var data: String?
 
-    @Flag(name: .customLong("data-stdin"), help: "Read the complete step's data from stdin (same as --data -).")
+    @Flag(name: .customLong("data-stdin"), help: "Read the complete step's data from stdin.")
     var dataStdin = false
 
     @Option(
         name: .customLong("transaction-id"),
-        help: ArgumentHelp("Continue the registration that a recoverable status (exit 10) stopped.", valueName: "id"))
+        help: ArgumentHelp("Continue a registration stopped by exit 10.", valueName: "id"))
     var transactionID: String?
 
-    @Flag(help: "With --transaction-id: forget that registration (exit 0).")
+    @Flag(help: "With --transaction-id: forget that registration.")
     var cancel = false
 
     @Option(
         name: .customLong("token-server"),
         help: ArgumentHelp(
-            "The Token Server's base URL; default the org URL (env IDFLOW_TOKEN_SERVER, profile tokenServer).", valueName: "url"))
+            "The Token Server's URL (env IDFLOW_TOKEN_SERVER).", valueName: "url"))
     var tokenServer: String?
 
     /// The flags given other than --idp, in the order of the help.

@@ -16,9 +16,7 @@ struct GlobalOptions: ParsableArguments {
     static let title = "Configuration Options"
 
     /// The last paragraph of the discussion of every command that takes these options.
-    static let helpNote =
-        "The configuration options (--profile, --org-url, --issuer, --client-id, -v, -q, --pretty, …) are accepted "
-        + "too: --help-hidden lists them, `man idflow` describes them."
+    static let helpNote = "The configuration options (--profile, -v, …) work too: see --help-hidden."
 
     @Option(
         name: Setting.argumentName(.orgURL),

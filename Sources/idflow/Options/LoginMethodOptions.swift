@@ -8,32 +8,32 @@ struct LoginMethodOptions: ParsableArguments {
     @Option(
         name: .customLong("session-token"),
         help: ArgumentHelp(
-            "An Okta session token (single use, 5 minutes); visible in `ps`, prefer --session-token-stdin.", valueName: "token"))
+            "An Okta session token (single use); visible in `ps`.", valueName: "token"))
     var sessionToken: String?
 
     @Flag(name: .customLong("session-token-stdin"), help: "Read the session token from standard input.")
     var sessionTokenStdin = false
 
-    @Option(help: ArgumentHelp("Sign in with this username (Okta primary authentication).", valueName: "username"))
+    @Option(help: ArgumentHelp("Sign in as this user (Okta primary authentication).", valueName: "username"))
     var username: String?
 
     @OptionGroup var passwordOptions: PasswordOptions
 
-    @Flag(help: "Sign in in a browser; the redirect comes back to a listener on 127.0.0.1.")
+    @Flag(help: "Sign in in a browser, redirected to 127.0.0.1.")
     var browser = false
 
     @Option(
         help: ArgumentHelp(
-            "The loopback port for --browser; default: the configured loopback redirect URI's, else any free port. A provider that matches redirect URIs exactly (against RFC 8252) needs the registered port here or in --redirect-uri.",
+            "The loopback port for --browser; default: the redirect URI's, else any free one.",
             valueName: "port"))
     var port: UInt16?
 
     @Option(
         name: .customLong("browser-timeout"),
-        help: ArgumentHelp("Seconds to wait for the browser redirect (exit 9 after).", valueName: "seconds"))
+        help: ArgumentHelp("Seconds to wait for it (exit 9 after).", valueName: "seconds"))
     var browserTimeout: Int = 300
 
-    @Flag(help: "Print the authorization URL and read the redirect URL (or the code) back from stdin.")
+    @Flag(help: "Print the URL; read the redirect URL (or code) back.")
     var manual = false
 
     /// The methods given (the session token counts once, from either flag).

@@ -7,7 +7,7 @@ import IdFlowFoundation
 struct NewPasswordOptions: ParsableArguments {
     @Flag(
         name: .customLong("new-password-stdin"),
-        help: "Read the new password (for an expired or expiring one, or after --recover) from standard input.")
+        help: "Read the new password (expired, --recover) from stdin.")
     var newPasswordStdin = false
 
     @Option(

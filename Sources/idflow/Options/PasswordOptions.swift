@@ -5,7 +5,7 @@ import IdFlowFoundation
 /// Where a password comes from: stdin, a file, `IDFLOW_PASSWORD`, (warned about) the command line, or at a terminal
 /// a hidden prompt.
 struct PasswordOptions: ParsableArguments {
-    @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input (one trailing newline is dropped).")
+    @Flag(name: .customLong("password-stdin"), help: "Read the password from stdin (one newline dropped).")
     var passwordStdin = false
 
     @Option(
@@ -13,7 +13,7 @@ struct PasswordOptions: ParsableArguments {
     var passwordFile: String?
 
     @Option(
-        help: ArgumentHelp("The password on the command line (visible in `ps`; warns). IDFLOW_PASSWORD works too.", valueName: "password"))
+        help: ArgumentHelp("The password (visible in `ps`); or IDFLOW_PASSWORD.", valueName: "password"))
     var password: String?
 
     var given: Bool { passwordStdin || passwordFile != nil || password != nil }

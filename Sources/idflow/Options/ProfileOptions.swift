@@ -4,7 +4,7 @@ import IdFlowFoundation
 
 /// One user's profile for the Users API (`register --email`).
 struct ProfileOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The user's e-mail address; also the login unless --login is given.", valueName: "email"))
+    @Option(help: ArgumentHelp("The user's e-mail address (the login by default).", valueName: "email"))
     var email: String?
 
     @Option(name: .customLong("first-name"), help: ArgumentHelp("The user's first name.", valueName: "name"))
@@ -13,13 +13,13 @@ struct ProfileOptions: ParsableArguments {
     @Option(name: .customLong("last-name"), help: ArgumentHelp("The user's last name.", valueName: "name"))
     var lastName: String?
 
-    @Option(help: ArgumentHelp("The login (Okta requires e-mail form); default: the e-mail address.", valueName: "login"))
+    @Option(help: ArgumentHelp("The login (e-mail form); default: the e-mail address.", valueName: "login"))
     var login: String?
 
     @Option(
         name: .customLong("attr"),
         help: ArgumentHelp(
-            "An extra profile attribute as key=value (repeatable), e.g. --attr mobilePhone=+1-555-0100. Values are sent as strings.",
+            "An extra profile attribute, key=value; repeatable.",
             valueName: "key=value"))
     var attributes: [String] = []
 

@@ -126,6 +126,14 @@ struct GeneratedFilesTests {
         ] {
             #expect(files.contains(path), "FILES lacks \(path)")
         }
+        // What is too long for a command's --help is in its page (man/details/PAGE.txt), and only a page has details.
+        let details = Self.manualFolder.appendingPathComponent("details", isDirectory: true)
+        let pages = try Self.pageNames
+        for file in try FileManager.default.contentsOfDirectory(atPath: details.path) {
+            let page = String(file.dropLast(".txt".count)) + ".1"
+            #expect(file.hasSuffix(".txt") && pages.contains(page), "man/details/\(file) belongs to no page")
+        }
+        #expect(try Self.page(["login-pkce"]).contains("Options in detail: a session token is single use"))
         // The help's examples stay literal, their continuation lines included.
         #expect(
             try Self.page(["register"]).contains(

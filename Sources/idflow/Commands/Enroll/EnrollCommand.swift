@@ -5,7 +5,7 @@ import IdFlowFoundation
 struct EnrollCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "enroll",
-        abstract: "Make this machine a push authenticator of the signed-in user, and manage its enrollments.",
+        abstract: "Make this machine a push authenticator; manage it.",
         discussion: """
             Device keys (EC P-256) are kept under {state-dir}/devices/<org>/, 0600 files in 0700 folders; the \
             user-verification key is sealed under a PIN (scrypt + AES-GCM).

@@ -6,6 +6,7 @@ struct EnrollDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete an enrollment on the server and forget it (and its keys) here.",
+        usage: "idflow enroll delete <enrollment-id> [<options>]",
         discussion: """
             An answer saying the enrollment, device or user is already gone (E0000154, E0000156, E0000153, E0000008) \
             or suspended (E0000152, E0000155, E0000180) counts as deleted. --local-only forgets it here without \

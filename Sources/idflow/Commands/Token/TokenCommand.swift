@@ -6,7 +6,7 @@ struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract:
-            "Get a fresh token for scripts and kubectl, or inspect, verify, introspect or revoke one (given, `-` for stdin, or stored).",
+            "Get a token for scripts; inspect, verify, revoke one.",
         subcommands: [
             TokenGetCommand.self, TokenInspectCommand.self, TokenVerifyCommand.self, TokenIntrospectCommand.self, TokenRevokeCommand.self,
         ])

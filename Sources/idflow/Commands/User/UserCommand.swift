@@ -6,7 +6,7 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract:
-            "Read a user's status, and the admin's lifecycle calls for sign-in trouble: unlock, suspend, expire or reset the password.",
+            "Read a user; unlock, suspend, expire, reset a password.",
         discussion: """
             Management calls with the API token (OKTA_CLIENT_TOKEN), POST /api/v1/users/{id}/lifecycle/…; the user \
             is named by id (00u…) or login. Each prints {"userId", "login", "status"} as read back after the call \
