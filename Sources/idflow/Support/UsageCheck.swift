@@ -84,9 +84,11 @@ enum UsageCheck {
             // Short flags bundled together (`-vh`) are ArgumentParser's to judge.
             if !argument.hasPrefix("--"), argument.count > 2 { continue }
             let suggestion = Suggestion.closest(to: name, among: longNames)
+            // The configuration options are hidden from --help (GlobalOptions): --help-hidden lists them.
+            let help = suggestion.flatMap { GlobalOptions.names[$0] } != nil ? "--help-hidden" : "--help"
             return Mistake(
                 message: "Unknown option '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? ""),
-                hint: "`\((["idflow"] + path + ["--help"]).joined(separator: " "))` lists the options",
+                hint: "`\((["idflow"] + path + [help]).joined(separator: " "))` lists the options",
                 commandPath: path)
         }
         return nil
