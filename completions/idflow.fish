@@ -213,13 +213,13 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" client-secret-file' -l 'client-secret-file' -d 'A confidential client\'s secret, in a file (env IDFLOW_CLIENT_SECRET_FILE).' -rF
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" batch' -l 'batch' -d 'Create a user per line of this file (- for stdin).' -rF
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" format' -l 'format' -d 'The --batch input\'s format; default: by its name.' -rfka 'ndjson csv'
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" concurrency' -l 'concurrency' -d 'Requests in flight with --batch (1–64, default 4).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" concurrency' -l 'concurrency' -d 'Requests in flight with --batch (1 to 64, default 4).' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" activate' -l 'activate' -d 'With --batch: activate each user (PROVISIONED).'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" skip-existing' -l 'skip-existing' -d 'With --batch: report existing logins as skipped.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" summary-json' -l 'summary-json' -d 'With --batch: end stderr with a JSON summary line.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" version' -l 'version' -d 'Show the version.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" user' -l 'user' -d 'The user\'s id (00u…) or login.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" user' -l 'user' -d 'The user\'s id (00u...) or login.' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" send-email' -l 'send-email' -d 'Let the server e-mail the activation link instead of printing it.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" reactivate' -l 'reactivate' -d 'Issue a PROVISIONED user (activated, no password yet) a new activation token; the old one stops working.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow activate" version' -l 'version' -d 'Show the version.'

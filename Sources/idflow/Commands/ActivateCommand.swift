@@ -21,7 +21,7 @@ struct ActivateCommand: AsyncParsableCommand {
             \(GlobalOptions.helpNote)
             """)
 
-    @Option(help: ArgumentHelp("The user's id (00u…) or login.", valueName: "id-or-login"))
+    @Option(help: ArgumentHelp("The user's id (00u...) or login.", valueName: "id-or-login"))
     var user: String
 
     @Flag(name: .customLong("send-email"), help: "Let the server e-mail the activation link instead of printing it.")

@@ -18,7 +18,7 @@ struct BatchOptions: ParsableArguments {
             valueName: "format"))
     var format: BatchFormat?
 
-    @Option(help: ArgumentHelp("Requests in flight with --batch (1–64, default 4).", valueName: "n"))
+    @Option(help: ArgumentHelp("Requests in flight with --batch (1 to 64, default 4).", valueName: "n"))
     var concurrency: Int?
 
     @Flag(help: "With --batch: activate each user (PROVISIONED).")

@@ -9,7 +9,7 @@ struct UserCommand: AsyncParsableCommand {
             "Read a user; unlock, suspend, expire, reset a password.",
         discussion: """
             Management calls with the API token (OKTA_CLIENT_TOKEN), POST /api/v1/users/{id}/lifecycle/…; the user \
-            is named by id (00u…) or login. Each prints {"userId", "login", "status"} as read back after the call \
+            is named by id (00u...) or login. Each prints {"userId", "login", "status"} as read back after the call \
             (`get` prints the whole user object), plus "tempPassword" or "resetPasswordUrl" when the org returns one.
 
               $ idflow user get jo@example.com | jq -r .status
@@ -29,7 +29,7 @@ struct UserCommand: AsyncParsableCommand {
 
 /// The user a lifecycle subcommand acts on.
 struct UserArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The user's id (00u…) or login.", valueName: "user"))
+    @Argument(help: ArgumentHelp("The user's id (00u...) or login.", valueName: "user"))
     var user: String
 }
 
