@@ -43,7 +43,7 @@ struct SandboxCommand: AsyncParsableCommand {
     var apiToken: String?
 
     @Option(
-        help: ArgumentHelp("A JSON configuration file (rate limits, clients, token lifetimes); see the README.", valueName: "file"),
+        help: ArgumentHelp("A JSON configuration file (rate limits, clients, token lifetimes); see docs/sandbox.md.", valueName: "file"),
         completion: .file(extensions: ["json"]))
     var config: String?
 

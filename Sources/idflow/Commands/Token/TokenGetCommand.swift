@@ -15,7 +15,7 @@ struct TokenGetCommand: AsyncParsableCommand {
 
             --output exec-credential prints kubectl's ExecCredential (client.authentication.k8s.io/v1) with the ID \
             token (or, with --token-type access, the access token) and its expiry, so idflow is a kubectl \
-            credential plugin: see the README's kubectl section for the kubeconfig stanza.
+            credential plugin: docs/calling-apis.md has the kubeconfig stanza.
 
               $ curl -H "Authorization: Bearer $(idflow token get | \\
                   jq -r .access_token)" https://api.example.com/v1/me
