@@ -66,4 +66,7 @@ public enum NonceFreeGrant: String, Sendable, Equatable {
     /// A custom identity provider's complete step (custom-registration.md §3.3) issues the tokens itself,
     /// with no authorization request of this client's a nonce could travel in.
     case customRegistration = "custom registration"
+    /// Okta Direct Authentication (direct-auth.md §3.1): the grant is a form POST to the token endpoint with no
+    /// authorization request; the one-time code, `oob_code` or `mfa_token`, issued to this client, binds it.
+    case directAuthentication = "direct authentication"
 }

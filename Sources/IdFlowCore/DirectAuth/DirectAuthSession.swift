@@ -1,0 +1,175 @@
+import Foundation
+import IdFlowFoundation
+import OneTimePasscode
+
+/// One Direct Authentication sign-in under way: the first factor, then, on `mfa_required`, the second at
+/// `/challenge`; out-of-band answers waited for (push) or asked for (SMS, voice).
+struct DirectAuthSession: Sendable {
+    let login: LoginDirect
+    let server: AuthorizationServer
+    let endpoints: DirectAuthEndpoints
+    let scope: String
+    let context: IdFlowContext
+
+    /// The tokens; `showNumber` is told the number of a number challenge, for the JSON output.
+    func signIn(showNumber: @Sendable (String) -> Void) async throws(IdFlowError) -> TokenResponse {
+        let outcome: DirectTokenRequest.Outcome
+        switch login.primary {
+        case .otp(let code):
+            let otp = try await oneTimeCode(code)
+            outcome = try await token(.otp, [("login_hint", login.username), ("otp", otp)])
+        case .password(let source):
+            let password = try context.secrets.read("password", from: source)
+            do throws(IdFlowError) {
+                outcome = try await token(.password, [("username", login.username), ("password", password.value)])
+            } catch {
+                guard case .oauth(_, let body, _) = error, body.error == "invalid_grant" else { throw error }
+                throw await RefusedSignIn.explain(error, username: login.username, context: context)
+            }
+        case .oob(let channel):
+            let start = try await primaryStart(channel)
+            outcome = try await answer(start, grant: .oob, mfaToken: nil, showNumber: showNumber)
+        }
+        switch outcome {
+        case .tokens(let tokens): return tokens
+        case .mfaRequired(let mfa): return try await secondFactor(mfa, showNumber: showNumber)
+        case .pending, .slowDown: throw .protocolViolation("the token endpoint asked to wait although nothing was sent out of band")
+        }
+    }
+
+    private func token(_ grant: DirectAuthGrant, _ fields: [(String, String)]) async throws(IdFlowError) -> DirectTokenRequest.Outcome {
+        try await server.http.send(
+            DirectTokenRequest(
+                endpoint: endpoints.token, client: server.client, grant: grant, scope: scope, acrValues: login.acrValues, fields: fields))
+    }
+
+    /// `/primary-authenticate`, or `/oob-authenticate` where the server does not know the newer name.
+    private func primaryStart(_ channel: OOBChannel) async throws(IdFlowError) -> OOBStart {
+        var request = PrimaryAuthenticateRequest(
+            endpoints: endpoints, client: server.client, username: login.username, channel: channel, acrValues: login.acrValues)
+        if let start = try await server.http.send(request) { return start }
+        context.message("direct: /primary-authenticate is not there (404); trying its older name /oob-authenticate")
+        request.legacy = true
+        guard let start = try await server.http.send(request) else { throw .protocolViolation("/oob-authenticate answered 404") }
+        return start
+    }
+
+    /// Waits for a push, or asks for the SMS or voice code, then redeems the out-of-band code.
+    private func answer(_ start: OOBStart, grant: DirectAuthGrant, mfaToken: String?, showNumber: @Sendable (String) -> Void)
+        async throws(IdFlowError) -> DirectTokenRequest.Outcome
+    {
+        var fields = [("oob_code", start.oobCode)]
+        if let mfaToken { fields.append(("mfa_token", mfaToken)) }
+        if start.bindingMethod == .prompt {
+            let code = try readBindingCode(start.channel)
+            return try await token(grant, fields + [("binding_code", code.value)])
+        }
+        if start.bindingMethod == .transfer, let number = start.bindingCode {
+            showNumber(number)
+            // What the person must act on: set apart, and shown even with --quiet.
+            for line in ["", "    Pick \(number) on the phone to approve the sign-in.", ""] { context.notice(line) }
+        }
+        return try await OOBPolling(start: start, context: context).poll { () throws(IdFlowError) in
+            try await token(grant, fields)
+        }
+    }
+
+    /// The code an SMS or voice call brought: from `--binding-code-stdin`, or typed at a terminal.
+    private func readBindingCode(_ channel: OOBChannel) throws(IdFlowError) -> Secret {
+        let what = "code sent by \(channel == .sms ? "SMS" : "voice call")"
+        if let source = login.bindingCode { return try context.secrets.read(what, from: source) }
+        guard context.console.isInteractive else {
+            throw .rejected(
+                "the \(what) is needed to finish the sign-in, and there is no terminal to ask for it",
+                hint:
+                    "rerun with --binding-code-stdin and pipe the code in once it arrives (idflow cannot resume this sign-in yet; the rerun sends a new code)"
+            )
+        }
+        let typed = try PromptInterruption.run { context.console.promptLine("Enter the \(what): ") } ?? ""
+        guard !typed.isEmpty else { throw .invalidInput("no \(what) was typed", hint: "run login-direct again and type the code") }
+        return Secret(typed)
+    }
+
+    /// The code to send: given, or the seed's code for a step not spent yet (the ledger the embedded sign-in uses).
+    private func oneTimeCode(_ code: LoginDirect.Code?) async throws(IdFlowError) -> String {
+        switch code {
+        case .given(let source): return try context.secrets.read("one-time code", from: source).value
+        case .seed(let file):
+            let totp = TOTP(secret: try file.read())
+            let code = try await TOTPStepLedger(stateDirectory: context.configuration.stateDirectory).spendCode(
+                totp, context: context, sleep: { [http = context.http] in try await http.sleep($0) })
+            context.message("totp: answering with the code of \(file.url.lastPathComponent)")
+            return code
+        case nil:
+            guard context.console.isInteractive else {
+                throw .invalidInput("--mfa otp needs the code", hint: "give it with --otp-stdin or --totp-secret-file")
+            }
+            let typed = try PromptInterruption.run { context.console.promptSecret("One-time code: ") } ?? ""
+            guard !typed.isEmpty else { throw .invalidInput("no one-time code was typed", hint: "run login-direct again and type it") }
+            return typed
+        }
+    }
+
+    /// The second factor at `/challenge`, then its token request.
+    private func secondFactor(_ mfa: MFARequired, showNumber: @Sendable (String) -> Void) async throws(IdFlowError) -> TokenResponse {
+        let factor: LoginDirect.SecondFactor
+        if let chosen = login.mfa {
+            factor = chosen
+        } else {
+            factor = try SecondFactorChoice(offered: mfa.supportedChallengeTypes, context: context).choose()
+        }
+        let grant: DirectAuthGrant = factor == .otp ? .mfaOTP : .mfaOOB
+        let channel = OOBChannel(rawValue: factor.rawValue)
+        context.message("direct: a second factor is needed; answering with \(factor.rawValue)")
+        let challenge = try await server.http.send(
+            ChallengeRequest(
+                endpoint: endpoints.challenge, client: server.client, mfaToken: mfa.mfaToken, grant: grant, channel: channel,
+                acrValues: login.acrValues))
+        let outcome: DirectTokenRequest.Outcome
+        switch challenge {
+        case .otp:
+            let otp = try await oneTimeCode(login.mfaCode)
+            outcome = try await token(.mfaOTP, [("mfa_token", mfa.mfaToken), ("otp", otp)])
+        case .oob(let start):
+            outcome = try await answer(start, grant: .mfaOOB, mfaToken: mfa.mfaToken, showNumber: showNumber)
+        }
+        guard case .tokens(let tokens) = outcome else {
+            throw .protocolViolation("the server asked for yet another factor after the second one")
+        }
+        return tokens
+    }
+}
+
+/// Which second factor to use when `--mfa` did not say: asked at a terminal among those the server offers, a
+/// stop with a hint in a script (exit 3).
+struct SecondFactorChoice {
+    var offered: [String]?
+    var context: IdFlowContext
+
+    /// The factors idflow can answer among the grants offered (all when the server did not say).
+    var factors: [LoginDirect.SecondFactor] {
+        guard let offered else { return LoginDirect.SecondFactor.allCases }
+        var factors: [LoginDirect.SecondFactor] = []
+        if offered.contains(DirectAuthGrant.mfaOTP.rawValue) { factors.append(.otp) }
+        if offered.contains(DirectAuthGrant.mfaOOB.rawValue) { factors += [.push, .sms, .voice] }
+        return factors
+    }
+
+    func choose() throws(IdFlowError) -> LoginDirect.SecondFactor {
+        let names = factors.map(\.rawValue)
+        guard !names.isEmpty else {
+            throw .rejected(
+                "the server asks for a second factor idflow cannot answer (offered: \((offered ?? []).joined(separator: " ")))",
+                hint: "WebAuthn is not supported by login-direct yet; sign in with login-pkce --browser")
+        }
+        guard context.console.isInteractive else {
+            throw .rejected(
+                "the sign-in needs a second factor (mfa_required) and no --mfa says which",
+                hint: "rerun with --mfa \(names.joined(separator: "|")) (what the server offers)")
+        }
+        let typed = try PromptInterruption.run { context.console.promptLine("Second factor (\(names.joined(separator: ", "))): ") } ?? ""
+        guard let factor = LoginDirect.SecondFactor(rawValue: typed.trimmingCharacters(in: .whitespaces)), names.contains(factor.rawValue)
+        else { throw .invalidInput("\(typed) is not one of \(names.joined(separator: ", "))", hint: "run login-direct again with --mfa") }
+        return factor
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import IdFlowFoundation
+import OneTimePasscode
+
+/// Okta Direct Authentication (docs/protocols/direct-auth.md): the browserless grants of today's native apps, a
+/// one-time code, an out-of-band push, SMS or voice call, or a password followed by a second factor at
+/// `/challenge`. The tokens end the login as every login's do (``AuthorizationServer/completeLogin``): the ID token
+/// validated, then stored, DPoP-bound with `--dpop`.
+public struct LoginDirect: Sendable {
+    /// Where a one-time code comes from.
+    public enum Code: Sendable, Equatable {
+        /// Typed or piped (`--otp-stdin`).
+        case given(SecretSource)
+        /// Computed from a kept seed (`--totp-secret-file`), each step's code sent once (`TOTPStepLedger`).
+        case seed(TOTPSeedFile)
+    }
+
+    /// The first factor.
+    public enum Primary: Sendable, Equatable {
+        case otp(Code)
+        case oob(OOBChannel)
+        case password(SecretSource)
+    }
+
+    /// The second factor, after `mfa_required`.
+    public enum SecondFactor: String, Sendable, CaseIterable {
+        case otp, push, sms, voice
+    }
+
+    public var username: String
+    public var primary: Primary
+    /// The second factor; nil asks at a terminal and stops a script (exit 3).
+    public var mfa: SecondFactor?
+    /// The code of an OTP second factor (with `--mfa otp`).
+    public var mfaCode: Code?
+    /// Where the SMS or voice code comes from (`--binding-code-stdin`); nil asks at a terminal.
+    public var bindingCode: SecretSource?
+    public var acrValues: String?
+    public var clientSecret: Secret?
+    public var store: Bool
+
+    public init(
+        username: String, primary: Primary, mfa: SecondFactor? = nil, mfaCode: Code? = nil, bindingCode: SecretSource? = nil,
+        acrValues: String? = nil, clientSecret: Secret? = nil, store: Bool = true
+    ) {
+        self.username = username
+        self.primary = primary
+        self.mfa = mfa
+        self.mfaCode = mfaCode
+        self.bindingCode = bindingCode
+        self.acrValues = acrValues
+        self.clientSecret = clientSecret
+        self.store = store
+    }
+
+    /// The ACR asking Okta only to attest MFA (§8): its answer has no access token to store.
+    static let mfaAttestation = "urn:okta:app:mfa:attestation"
+
+    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> DirectLoginOutput {
+        if acrValues?.split(separator: " ").contains(Substring(Self.mfaAttestation)) == true {
+            throw .invalidInput(
+                "--acr-values \(Self.mfaAttestation) asks for an ID token alone (MFA attestation), which login-direct cannot store as a login yet",
+                hint: "leave that value out of --acr-values")
+        }
+        let server = try await AuthorizationServer.discoverForLogin(context, clientSecret: clientSecret)
+        let session = DirectAuthSession(
+            login: self, server: server, endpoints: try DirectAuthEndpoints(tokenEndpoint: server.metadata.tokenEndpoint),
+            scope: context.configuration.scope, context: context)
+        let shown = Locked<String?>(nil)
+        let tokens = try await server.completeLogin(
+            context, scope: session.scope, nonce: .notInThisGrant(.directAuthentication), store: store
+        ) { () throws(IdFlowError) in
+            try await Interruption.cancellingOnInterrupt("interrupted while signing in") { () throws(IdFlowError) in
+                try await session.signIn { code in shown.withLock { $0 = code } }
+            }
+        }
+        return DirectLoginOutput(tokens: tokens, bindingCode: shown.current)
+    }
+}
+
+/// What `login-direct` prints: the token output's keys, and `binding_code` when a push asked to pick a number.
+public struct DirectLoginOutput: Encodable, Sendable, Equatable {
+    public var tokens: TokenOutput
+    public var bindingCode: String?
+
+    enum CodingKeys: String, CodingKey {
+        case bindingCode = "binding_code"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try tokens.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(bindingCode, forKey: .bindingCode)
+    }
+}
