@@ -253,13 +253,13 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|user|login-pkce|login-device|login-client|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|doctor|completion|help)
+    register|activate|set-password|user|login-pkce|login-direct|login-device|login-client|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|doctor|completion|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion help' -- "${cur}"))
         ;;
     esac
 }
@@ -535,6 +535,47 @@ _idflow_login-pkce() {
         return
         ;;
     '--mfa-timeout')
+        return
+        ;;
+    '--client-secret-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_idflow_login-direct() {
+    repeating_flags=()
+    non_repeating_flags=(--otp-stdin --binding-code-stdin --password-stdin --no-store --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--username --totp-secret-file --oob --password-file --mfa --acr-values --client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
+    __idflow_offer_flags_options 0
+    __idflow_configuration_values 'login-direct' && return
+
+    # Offer option value completions
+    case "${prev}" in
+    '--username')
+        return
+        ;;
+    '--totp-secret-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--oob')
+        __idflow_add_completions -W 'push'$'\n''sms'$'\n''voice'
+        return
+        ;;
+    '--password-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--mfa')
+        __idflow_add_completions -W 'otp'$'\n''push'$'\n''sms'$'\n''voice'
+        return
+        ;;
+    '--acr-values')
         return
         ;;
     '--client-secret-file')
@@ -1062,7 +1103,7 @@ _idflow_help() {
     # The subcommand names (added by idflow: the help command of ArgumentParser completes none).
     case "${COMP_WORDS[*]:2:COMP_CWORD-2}" in
     '')
-        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion' -- "${cur}"))
         ;;
     'user')
         COMPREPLY+=($(compgen -W 'get unlock suspend unsuspend expire-password reset-password' -- "${cur}"))

@@ -1,6 +1,6 @@
 # The configuration options of the commands named here
 # (added by idflow: they are hidden from each command's help, and ArgumentParser completes no hidden option).
-set -g __idflow_configured_commands 'idflow register' 'idflow activate' 'idflow set-password' 'idflow user get' 'idflow user unlock' 'idflow user suspend' 'idflow user unsuspend' 'idflow user expire-password' 'idflow user reset-password' 'idflow login-pkce' 'idflow login-device' 'idflow login-client' 'idflow refresh' 'idflow api' 'idflow token get' 'idflow token inspect' 'idflow token verify' 'idflow token introspect' 'idflow token revoke' 'idflow userinfo' 'idflow logout' 'idflow enroll create' 'idflow enroll list' 'idflow enroll update' 'idflow enroll delete' 'idflow challenges' 'idflow resolve' 'idflow totp' 'idflow doctor'
+set -g __idflow_configured_commands 'idflow register' 'idflow activate' 'idflow set-password' 'idflow user get' 'idflow user unlock' 'idflow user suspend' 'idflow user unsuspend' 'idflow user expire-password' 'idflow user reset-password' 'idflow login-pkce' 'idflow login-direct' 'idflow login-device' 'idflow login-client' 'idflow refresh' 'idflow api' 'idflow token get' 'idflow token inspect' 'idflow token verify' 'idflow token introspect' 'idflow token revoke' 'idflow userinfo' 'idflow logout' 'idflow enroll create' 'idflow enroll list' 'idflow enroll update' 'idflow enroll delete' 'idflow challenges' 'idflow resolve' 'idflow totp' 'idflow doctor'
 set -g __idflow_configuration_specs 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'curl' 'curl-file=' 'q/quiet' 'timeout=' 'max-retries=' 'ca-file=' 'client-cert=' 'client-key=' 'proxy=' 'authorization-mode=' 'service-client-id=' 'service-scopes=' 'private-key-file=' 'private-key-id=' 'dpop' 'pretty' 'compact'
 
 function __idflow_should_offer_configuration_options
@@ -62,6 +62,8 @@ function __idflow_parse_tokens -S
             end
         case 'login-pkce'
             __idflow_parse_subcommand 0 'session-token=' 'session-token-stdin' 'username=' 'password-stdin' 'password-file=' 'password=' 'browser' 'port=' 'browser-timeout=' 'manual' 'embedded' 'answer=+' 'resume=' 'remediation=' 'totp-secret-file=' 'recover' 'unlock' 'new-password-stdin' 'new-password-file=' 'mfa=' 'mfa-timeout=' 'no-store' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
+        case 'login-direct'
+            __idflow_parse_subcommand 0 'username=' 'otp-stdin' 'totp-secret-file=' 'oob=' 'binding-code-stdin' 'password-stdin' 'password-file=' 'mfa=' 'acr-values=' 'no-store' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
         case 'login-device'
             __idflow_parse_subcommand 0 'open' 'device-timeout=' 'no-store' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
         case 'login-client'
@@ -176,6 +178,7 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflo
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'set-password' -d 'Set a new user\'s first password; print a session token.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'user' -d 'Read a user; unlock, suspend, expire, reset a password.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'login-pkce' -d 'Log in (authorization code + PKCE); save the tokens.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'login-direct' -d 'Log in without a browser (Okta Direct Authentication).'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'login-device' -d 'Log in without a browser (device grant, RFC 8628).'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'login-client' -d 'Get a client\'s own token (client credentials).'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'refresh' -d 'Refresh the stored tokens (the rotated one saved).'
@@ -281,6 +284,19 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" client-secret-file' -l 'client-secret-file' -d 'A confidential client\'s secret, in a file (env IDFLOW_CLIENT_SECRET_FILE).' -rF
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" version' -l 'version' -d 'Show the version.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" username' -l 'username' -d 'The user\'s login (login_hint).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" otp-stdin' -l 'otp-stdin' -d 'Read the one-time code from stdin.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" totp-secret-file' -l 'totp-secret-file' -d 'Compute the code from this kept TOTP seed, each once.' -rF
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" oob' -l 'oob' -d 'Sign in out of band through this channel.' -rfka 'push sms voice'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" binding-code-stdin' -l 'binding-code-stdin' -d 'Read the SMS or voice code from stdin.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" password-stdin' -l 'password-stdin' -d 'Sign in with a password read from stdin.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" password-file' -l 'password-file' -d 'Sign in with a password read from a file.' -rF
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" mfa' -l 'mfa' -d 'After a password: the second factor to answer.' -rfka 'otp push sms voice'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" acr-values' -l 'acr-values' -d 'Authentication context classes to ask for (space-separated).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" no-store' -l 'no-store' -d 'Print the tokens without saving them.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" client-secret-file' -l 'client-secret-file' -d 'A confidential client\'s secret, in a file (env IDFLOW_CLIENT_SECRET_FILE).' -rF
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-device" open' -l 'open' -d 'Also open the verification link (with the code in it) with $BROWSER or xdg-open.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-device" device-timeout' -l 'device-timeout' -d 'Seconds to wait for the approval (exit 9 after); default: as long as the code lives.' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-device" no-store' -l 'no-store' -d 'Print the tokens without saving them.'
@@ -438,7 +454,7 @@ complete -c 'idflow' -n '__idflow_should_offer_configuration_options dpop' -l 'd
 complete -c 'idflow' -n '__idflow_should_offer_configuration_options pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
 complete -c 'idflow' -n '__idflow_should_offer_configuration_options compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
 # The subcommand names after `idflow help` (added by idflow: the help command of ArgumentParser completes none).
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 1' -fa 'register activate set-password user login-pkce login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 1' -fa 'register activate set-password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = user' -fa 'get unlock suspend unsuspend expire-password reset-password'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = token' -fa 'get inspect verify introspect revoke'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = enroll' -fa 'create list update delete'

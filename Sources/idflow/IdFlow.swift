@@ -34,7 +34,8 @@ struct IdFlow: AsyncParsableCommand {
         version: IdFlowVersion.string,
         subcommands: [
             RegisterCommand.self, ActivateCommand.self, SetPasswordCommand.self, UserCommand.self, LoginPKCECommand.self,
-            LoginDeviceCommand.self, LoginClientCommand.self, RefreshCommand.self, ApiCommand.self, TokenCommand.self, UserinfoCommand.self,
+            LoginDirectCommand.self, LoginDeviceCommand.self, LoginClientCommand.self, RefreshCommand.self, ApiCommand.self,
+            TokenCommand.self, UserinfoCommand.self,
             LogoutCommand.self,
             EnrollCommand.self, ChallengesCommand.self, ResolveCommand.self, TOTPCommand.self, SandboxCommand.self, DemoCommand.self,
             DoctorCommand.self, CompletionCommand.self,

@@ -72,6 +72,16 @@ import Testing
         (["login-pkce", "--embedded", "--remediation", "identify", "--answer", "identifier=jo@example.com"], LoginPKCECommand.self),
         (["login-pkce", "--embedded", "--resume", "tx1", "--answer", "credentials.passcode=123456"], LoginPKCECommand.self),
         (["login-pkce", "--embedded", "--answer", "identifier=jo@example.com", "--mfa-timeout", "60"], LoginPKCECommand.self),
+        (["login-direct", "--username", "jo@example.com", "--otp-stdin"], LoginDirectCommand.self),
+        (["login-direct", "--username", "jo@example.com", "--totp-secret-file", "seed", "--acr-values", "phr"], LoginDirectCommand.self),
+        (["login-direct", "--username", "jo@example.com", "--oob", "push", "--dpop", "--scope", "openid"], LoginDirectCommand.self),
+        (["login-direct", "--username", "jo@example.com", "--oob", "sms", "--binding-code-stdin"], LoginDirectCommand.self),
+        (["login-direct", "--username", "jo@example.com", "--password-stdin", "--mfa", "push"], LoginDirectCommand.self),
+        (
+            ["login-direct", "--username", "jo", "--password-file", "pw", "--mfa", "otp", "--otp-stdin", "--no-store"],
+            LoginDirectCommand.self
+        ),
+        (["login-direct", "--username", "jo", "--password-file", "pw", "--mfa", "voice", "--binding-code-stdin"], LoginDirectCommand.self),
         (["login-device"], LoginDeviceCommand.self),
         (["login-device", "--open", "--device-timeout", "120"], LoginDeviceCommand.self),
         (["login-device", "--no-store", "--client-secret-file", "s.txt", "--scope", "openid"], LoginDeviceCommand.self),
@@ -147,6 +157,39 @@ import Testing
     }
 
     static let invalid: [(arguments: [String], message: String)] = [
+        (
+            ["login-direct", "--username", "jo"],
+            "choose one way in: --otp-stdin, --totp-secret-file, --oob CHANNEL, or --password-stdin/--password-file"
+        ),
+        (
+            ["login-direct", "--username", "jo", "--oob", "push", "--otp-stdin"],
+            "choose one way in: --otp-stdin, --totp-secret-file, --oob CHANNEL, or --password-stdin/--password-file"
+        ),
+        (
+            ["login-direct", "--username", "jo", "--oob", "email"],
+            "The value 'email' is invalid for '--oob <channel>'. Please provide one of 'push', 'sms' or 'voice'."
+        ),
+        (
+            ["login-direct", "--username", "jo", "--password-stdin", "--mfa", "webauthn"],
+            "The value 'webauthn' is invalid for '--mfa <factor>'. Please provide one of 'otp', 'push', 'sms' or 'voice'."
+        ),
+        (
+            ["login-direct", "--username", "jo", "--otp-stdin", "--mfa", "push"],
+            "--mfa follows a password (--password-stdin or --password-file)"
+        ),
+        (
+            ["login-direct", "--username", "jo", "--oob", "push", "--binding-code-stdin"],
+            "--binding-code-stdin goes with --oob sms|voice or --mfa sms|voice"
+        ),
+        (
+            ["login-direct", "--username", "jo", "--password-stdin", "--mfa", "otp", "--otp-stdin"],
+            "only one secret can come from standard input; read the password from a file (--password-file)"
+        ),
+        (
+            ["login-direct", "--username", "jo", "--password-file", "p", "--otp-stdin"],
+            "with a password, --otp-stdin and --totp-secret-file go with --mfa otp"
+        ),
+        (["login-direct", "--username", "jo", "--otp-stdin", "--password", "pw"], "Unknown option '--password'"),
         (["register"], "give --email for one user, --batch FILE for many, --idp IDP for custom registration, or --embedded to sign up"),
         (["register", "--data", "K7Q2"], "--data needs --idp"),
         (["register", "--embedded", "--email", "jo@example.com"], "--email cannot be used with --embedded"),

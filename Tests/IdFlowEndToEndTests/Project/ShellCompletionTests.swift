@@ -83,7 +83,10 @@ import Testing
     @Test func helpOffersTheSubcommands() async throws {
         let top = try await complete(["idflow", "help", ""])
         #expect(top.contains("register") && top.contains("sandbox") && top.contains("completion"))
-        #expect(try await complete(["idflow", "help", "lo"]).sorted() == ["login-client", "login-device", "login-pkce", "logout"])
+        #expect(
+            try await complete(["idflow", "help", "lo"]).sorted() == [
+                "login-client", "login-device", "login-direct", "login-pkce", "logout",
+            ])
         #expect(try await complete(["idflow", "help", "token", ""]) == ["get", "inspect", "verify", "introspect", "revoke"])
     }
 

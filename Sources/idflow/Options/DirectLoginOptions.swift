@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import IdFlowCore
+import IdFlowFoundation
+
+extension OOBChannel: ExpressibleByArgument {}
+extension LoginDirect.SecondFactor: ExpressibleByArgument {}
+
+/// The ways into `login-direct` and their rules: one first factor (a code, an out-of-band channel, or a
+/// password), the second factor after `mfa_required`, and where each secret comes from (stdin or a file, never argv).
+struct DirectLoginOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The user's login (login_hint).", valueName: "login"))
+    var username: String
+
+    @Flag(name: .customLong("otp-stdin"), help: "Read the one-time code from stdin.")
+    var otpStdin = false
+
+    @Option(
+        name: .customLong("totp-secret-file"),
+        help: ArgumentHelp("Compute the code from this kept TOTP seed, each once.", valueName: "path"), completion: .file())
+    var totpSecretFile: String?
+
+    @Option(help: ArgumentHelp("Sign in out of band through this channel.", valueName: "channel"))
+    var oob: OOBChannel?
+
+    @Flag(name: .customLong("binding-code-stdin"), help: "Read the SMS or voice code from stdin.")
+    var bindingCodeStdin = false
+
+    @Flag(name: .customLong("password-stdin"), help: "Sign in with a password read from stdin.")
+    var passwordStdin = false
+
+    @Option(
+        name: .customLong("password-file"), help: ArgumentHelp("Sign in with a password read from a file.", valueName: "path"),
+        completion: .file())
+    var passwordFile: String?
+
+    @Option(help: ArgumentHelp("After a password: the second factor to answer.", valueName: "factor"))
+    var mfa: LoginDirect.SecondFactor?
+
+    var password: Bool { passwordStdin || passwordFile != nil }
+    var code: Bool { otpStdin || totpSecretFile != nil }
+    var usesPrompt: Bool { [.sms, .voice].contains(oob) || [.sms, .voice].contains(mfa) }
+
+    func validate() throws {
+        let ways = [password, oob != nil, code && !password].filter { $0 }.count
+        guard ways == 1 else {
+            throw ValidationError("choose one way in: --otp-stdin, --totp-secret-file, --oob CHANNEL, or --password-stdin/--password-file")
+        }
+        if passwordStdin && passwordFile != nil { throw ValidationError("give --password-stdin or --password-file, not both") }
+        if otpStdin && totpSecretFile != nil { throw ValidationError("give --otp-stdin or --totp-secret-file, not both") }
+        if mfa != nil && !password { throw ValidationError("--mfa follows a password (--password-stdin or --password-file)") }
+        if password && code && mfa != .otp {
+            throw ValidationError("with a password, --otp-stdin and --totp-secret-file go with --mfa otp")
+        }
+        if bindingCodeStdin && !usesPrompt { throw ValidationError("--binding-code-stdin goes with --oob sms|voice or --mfa sms|voice") }
+        if [passwordStdin, otpStdin, bindingCodeStdin].filter({ $0 }).count > 1 {
+            throw ValidationError("only one secret can come from standard input; read the password from a file (--password-file)")
+        }
+    }
+
+    /// The flow these flags choose.
+    func login(acrValues: String?, clientSecret: Secret?, store: Bool) -> LoginDirect {
+        let code: LoginDirect.Code? =
+            otpStdin ? .given(.standardInput) : totpSecretFile.map { .seed(TOTPSeedFile(URL(fileURLWithPath: $0))) }
+        let primary: LoginDirect.Primary
+        if passwordStdin {
+            primary = .password(.standardInput)
+        } else if let passwordFile {
+            primary = .password(.file(passwordFile))
+        } else if let oob {
+            primary = .oob(oob)
+        } else {
+            primary = .otp(code ?? .given(.standardInput))
+        }
+        return LoginDirect(
+            username: username, primary: primary, mfa: mfa, mfaCode: password ? code : nil,
+            bindingCode: bindingCodeStdin ? .standardInput : nil, acrValues: acrValues, clientSecret: clientSecret, store: store)
+    }
+}
