@@ -58,6 +58,7 @@ func buildRoutes(state: SandboxState) -> RouteRegistry {
     AuthorizeController(state: state).register(in: routes)
     TokenController(state: state).register(in: routes)
     DeviceAuthorizationController(state: state).register(in: routes)
+    DirectAuthController(state: state).register(in: routes)
     UserInfoController(state: state).register(in: routes)
     LogoutController(state: state).register(in: routes)
     PushAuthenticatorController(state: state).register(in: routes)

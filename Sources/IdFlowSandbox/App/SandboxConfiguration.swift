@@ -73,6 +73,8 @@ public struct SandboxConfiguration: Codable, Sendable {
     /// client assertion's `aud` may name the org URL with one of these hosts, same scheme and port. Only these
     /// count, never the request's `Host` header, which whoever replays a proof chooses.
     public var orgHostAliases: [String] = []
+    /// Okta Direct Authentication: polling interval, lifetimes, number challenge, each client's grants.
+    public var directAuth = DirectAuthSettings()
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -180,6 +182,7 @@ public struct SandboxConfiguration: Codable, Sendable {
             throw SandboxConfigurationError.invalidValue(
                 key: "orgHostAliases", reason: "\(alias) is not a host name or address (no scheme, port, path or user)")
         }
+        try directAuth.validate(clientIds: oauthClientIds)
         let unknownBound = dpopBoundAccessTokens.filter { !oauthClientIds.contains($0) }
         if !unknownBound.isEmpty {
             throw SandboxConfigurationError.invalidValue(
@@ -199,6 +202,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         case passwordPolicy
         case serviceApps, dpopBoundAccessTokens
         case orgHostAliases
+        case directAuth
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -238,6 +242,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         serviceApps = try container.decodeIfPresent([ServiceAppConfiguration].self, forKey: .serviceApps)
         dpopBoundAccessTokens = try container.decodeIfPresent([String].self, forKey: .dpopBoundAccessTokens) ?? []
         orgHostAliases = try container.decodeIfPresent([String].self, forKey: .orgHostAliases) ?? []
+        directAuth = try container.decodeIfPresent(DirectAuthSettings.self, forKey: .directAuth) ?? defaults.directAuth
     }
 }
 

@@ -26,13 +26,16 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
     public var passwordPolicy: PasswordPolicySettings?
     /// The default OAuth 2.0 service app (`ServiceAppInfo`), absent when the configuration lists its own.
     public var serviceApp: ServiceAppInfo?
+    /// The Direct Authentication grants (`grant_type` values) of each OAuth client, by client id (`directAuth.grants`).
+    public var directAuthGrants: [String: [String]]?
 
     public init(
         orgUrl: String, issuer: String, apiToken: String, clientId: String, redirectUri: String,
         customRegistration: CustomRegistrationInfo? = nil, idx: IDXPolicy? = nil, listenAddress: String? = nil,
         caFile: String? = nil, resource: ResourceInfo? = nil, passwordPolicy: PasswordPolicySettings? = nil,
-        serviceApp: ServiceAppInfo? = nil
+        serviceApp: ServiceAppInfo? = nil, directAuthGrants: [String: [String]]? = nil
     ) {
+        self.directAuthGrants = directAuthGrants
         self.serviceApp = serviceApp
         self.passwordPolicy = passwordPolicy
         self.orgUrl = orgUrl
@@ -82,6 +85,10 @@ public struct SandboxInfo: Codable, Sendable, Equatable {
         }
         if let passwordPolicy { object["passwordPolicy"] = passwordPolicy.json }
         if let serviceApp { object["serviceApp"] = serviceApp.json }
+        if let directAuthGrants {
+            object["directAuthGrants"] = .object(
+                JSONObject(directAuthGrants.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value.map { .string($0) })) }))
+        }
         return .object(object)
     }
 }

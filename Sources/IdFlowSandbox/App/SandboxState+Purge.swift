@@ -23,7 +23,7 @@ extension SandboxState {
         let stores = [
             directory.recordCounts, recovery.recordCounts, authn.recordCounts, oauth.recordCounts,
             deviceGrant.recordCounts, push.recordCounts, idx.recordCounts, oauthService.recordCounts,
-            customRegistration.recordCounts,
+            customRegistration.recordCounts, directAuth.recordCounts,
         ]
         return stores.reduce(into: [:]) { counts, store in counts.merge(store) { first, _ in first } }
     }
@@ -53,6 +53,7 @@ extension SandboxState {
         idx.purge(now: now, authorizationCodes: oauth.authorizationCodes)
         push.purge(now: now)
         oauthService.purge(now: now)
+        directAuth.purge(now: now)
 
         let kept = recordCounts().filter { $0.key != "users" }.values.reduce(0, +)
         sweep = SweepSchedule(lastSweep: now, recordsKept: kept)

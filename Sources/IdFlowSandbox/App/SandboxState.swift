@@ -32,6 +32,7 @@ public actor SandboxState {
     var idx = IDXStore()
     var oauthService = OAuthServiceStore()
     var customRegistration = CustomRegistrationStore()
+    var directAuth = DirectAuthStore()
 
     /// When expired records were last purged (`SandboxState+Purge.swift`).
     var sweep = SweepSchedule(lastSweep: Date())
@@ -98,7 +99,8 @@ public actor SandboxState {
                 url: ProtectedResource.api.identifier(orgURL: orgURL), adminUrl: orgURL + ProtectedResource.adminPath,
                 adminScope: ProtectedResource.adminScope, metadataUrl: ProtectedResource.api.metadataURL(orgURL: orgURL),
                 orgIssuerUrl: ProtectedResource.orgAPI.identifier(orgURL: orgURL)),
-            passwordPolicy: configuration.passwordPolicy, serviceApp: oauthService.appInfo)
+            passwordPolicy: configuration.passwordPolicy, serviceApp: oauthService.appInfo,
+            directAuthGrants: configuration.directAuthGrantsByClient)
     }
 
     /// Records the address the server actually bound, so every URL the sandbox writes is reachable.

@@ -81,6 +81,8 @@ struct TokenController {
             guard client.allowsDeviceGrant else { throw DeviceAuthorizationController.unauthorizedClient }
             let deviceCode = try Required.value(form["device_code"], else: OAuthErrorResponse.missingParameter("device_code"))
             grant = try await state.pollDeviceCode(deviceCode, client: client, server: server)
+        case let type where DirectAuthGrants.handles(type):
+            grant = try await DirectAuthGrants(state: state).grant(form, client: client, server: server)
         case nil:
             throw OAuthErrorResponse.missingParameter("grant_type")
         default:
@@ -108,6 +110,7 @@ struct TokenController {
         var response = Response.json(.object(body))
         response.headers[.cacheControl] = "no-store"
         response.headers[.pragma] = "no-cache"
+        if DirectAuthGrants.handles(form["grant_type"]) { response.headers[.contentType] = DirectAuthWire.contentType }
         return response
     }
 

@@ -215,7 +215,7 @@ struct TokenControllerTests {
             #expect(wrongSecret.status == .unauthorized)
 
             let unsupported = try await api.postForm(
-                "/oauth2/default/v1/token", [("grant_type", "password"), ("client_id", "0oaidflowsandbox0000")])
+                "/oauth2/default/v1/token", [("grant_type", "implicit"), ("client_id", "0oaidflowsandbox0000")])
             #expect(unsupported.status == .badRequest)
             #expect(try unsupported.object()["error"] as? String == "unsupported_grant_type")
         }

@@ -52,6 +52,8 @@ struct OktaResponseMiddleware: RouterMiddleware {
             return try error.response(from: request, context: context)
         case let error as OAuthErrorResponse:
             return try error.response(from: request, context: context)
+        case let error as DirectAuthError:
+            return try error.response(from: request, context: context)
         case let error as ResourceChallenge:
             return try error.response(from: request, context: context)
         case let error as OktaResourceChallenge:
