@@ -11,8 +11,8 @@ struct DirectAuthSession: Sendable {
     let scope: String
     let context: IdFlowContext
 
-    /// The tokens; `showNumber` is told the number of a number challenge, for the JSON output.
-    func signIn(showNumber: @Sendable (String) -> Void) async throws(IdFlowError) -> TokenResponse {
+    /// The tokens; `noteBinding` is told how an out-of-band answer was tied to the sign-in, for the JSON output.
+    func signIn(noteBinding: @Sendable (DirectLoginOutput.Binding) -> Void) async throws(IdFlowError) -> TokenResponse {
         let outcome: DirectTokenRequest.Outcome
         switch login.primary {
         case .otp(let code):
@@ -28,11 +28,11 @@ struct DirectAuthSession: Sendable {
             }
         case .oob(let channel):
             let start = try await primaryStart(channel)
-            outcome = try await answer(start, grant: .oob, mfaToken: nil, showNumber: showNumber)
+            outcome = try await answer(start, grant: .oob, mfaToken: nil, noteBinding: noteBinding)
         }
         switch outcome {
         case .tokens(let tokens): return tokens
-        case .mfaRequired(let mfa): return try await secondFactor(mfa, showNumber: showNumber)
+        case .mfaRequired(let mfa): return try await secondFactor(mfa, noteBinding: noteBinding)
         case .pending, .slowDown: throw .protocolViolation("the token endpoint asked to wait although nothing was sent out of band")
         }
     }
@@ -55,17 +55,20 @@ struct DirectAuthSession: Sendable {
     }
 
     /// Waits for a push, or asks for the SMS or voice code, then redeems the out-of-band code.
-    private func answer(_ start: OOBStart, grant: DirectAuthGrant, mfaToken: String?, showNumber: @Sendable (String) -> Void)
+    private func answer(
+        _ start: OOBStart, grant: DirectAuthGrant, mfaToken: String?, noteBinding: @Sendable (DirectLoginOutput.Binding) -> Void
+    )
         async throws(IdFlowError) -> DirectTokenRequest.Outcome
     {
         var fields = [("oob_code", start.oobCode)]
         if let mfaToken { fields.append(("mfa_token", mfaToken)) }
         if start.bindingMethod == .prompt {
             let code = try readBindingCode(start.channel)
+            noteBinding(DirectLoginOutput.Binding(method: BindingMethod.prompt.rawValue))
             return try await token(grant, fields + [("binding_code", code.value)])
         }
         if start.bindingMethod == .transfer, let number = start.bindingCode {
-            showNumber(number)
+            noteBinding(DirectLoginOutput.Binding(method: BindingMethod.transfer.rawValue, number: number))
             // What the person must act on: set apart, and shown even with --quiet.
             for line in ["", "    Pick \(number) on the phone to approve the sign-in.", ""] { context.notice(line) }
         }
@@ -111,7 +114,9 @@ struct DirectAuthSession: Sendable {
     }
 
     /// The second factor at `/challenge`, then its token request.
-    private func secondFactor(_ mfa: MFARequired, showNumber: @Sendable (String) -> Void) async throws(IdFlowError) -> TokenResponse {
+    private func secondFactor(_ mfa: MFARequired, noteBinding: @Sendable (DirectLoginOutput.Binding) -> Void) async throws(IdFlowError)
+        -> TokenResponse
+    {
         let factor: LoginDirect.SecondFactor
         if let chosen = login.mfa {
             factor = chosen
@@ -131,7 +136,7 @@ struct DirectAuthSession: Sendable {
             let otp = try await oneTimeCode(login.mfaCode)
             outcome = try await token(.mfaOTP, [("mfa_token", mfa.mfaToken), ("otp", otp)])
         case .oob(let start):
-            outcome = try await answer(start, grant: .mfaOOB, mfaToken: mfa.mfaToken, showNumber: showNumber)
+            outcome = try await answer(start, grant: .mfaOOB, mfaToken: mfa.mfaToken, noteBinding: noteBinding)
         }
         guard case .tokens(let tokens) = outcome else {
             throw .protocolViolation("the server asked for yet another factor after the second one")

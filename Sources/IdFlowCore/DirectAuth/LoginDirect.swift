@@ -66,30 +66,37 @@ public struct LoginDirect: Sendable {
         let session = DirectAuthSession(
             login: self, server: server, endpoints: try DirectAuthEndpoints(tokenEndpoint: server.metadata.tokenEndpoint),
             scope: context.configuration.scope, context: context)
-        let shown = Locked<String?>(nil)
+        let binding = Locked<DirectLoginOutput.Binding?>(nil)
         let tokens = try await server.completeLogin(
             context, scope: session.scope, nonce: .notInThisGrant(.directAuthentication), store: store
         ) { () throws(IdFlowError) in
             try await Interruption.cancellingOnInterrupt("interrupted while signing in") { () throws(IdFlowError) in
-                try await session.signIn { code in shown.withLock { $0 = code } }
+                try await session.signIn { used in binding.withLock { $0 = used } }
             }
         }
-        return DirectLoginOutput(tokens: tokens, bindingCode: shown.current)
+        return DirectLoginOutput(tokens: tokens, binding: binding.current)
     }
 }
 
-/// What `login-direct` prints: the token output's keys, and `binding_code` when a push asked to pick a number.
+/// What `login-direct` prints (docs/contract.md): the token output's keys, and `binding` when the out-of-band
+/// answer was tied to the sign-in: `{"method": "transfer", "number"}` for a push that made the user pick a number,
+/// `{"method": "prompt"}` for an SMS or voice code typed back.
 public struct DirectLoginOutput: Encodable, Sendable, Equatable {
+    public struct Binding: Encodable, Sendable, Equatable {
+        public var method: String
+        public var number: String?
+    }
+
     public var tokens: TokenOutput
-    public var bindingCode: String?
+    public var binding: Binding?
 
     enum CodingKeys: String, CodingKey {
-        case bindingCode = "binding_code"
+        case binding
     }
 
     public func encode(to encoder: any Encoder) throws {
         try tokens.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(bindingCode, forKey: .bindingCode)
+        try container.encodeIfPresent(binding, forKey: .binding)
     }
 }

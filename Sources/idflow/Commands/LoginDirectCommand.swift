@@ -9,7 +9,7 @@ struct LoginDirectCommand: AsyncParsableCommand {
         usage: "idflow login-direct --username <login> [<options>]",
         discussion: """
             Signs in as Okta's native apps do, with no browser: a one-time code, a push (the number of a number \
-            challenge is shown on stderr and printed as binding_code), an SMS or voice code, or a password and \
+            challenge is shown on stderr and printed in "binding"), an SMS or voice code, or a password and \
             then the second factor --mfa names. The ID token is validated and the tokens printed and saved as \
             login-pkce's are. A grant the app may not use: exit 4, naming it. A push denied: exit 8; expired: \
             exit 9. A second factor or a code no script gave: exit 3.

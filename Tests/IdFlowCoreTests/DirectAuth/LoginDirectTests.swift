@@ -68,7 +68,7 @@ import Testing
         let output = try await LoginDirect(username: "jo@example.com", primary: .oob(.push)).run(context)
 
         #expect(output.tokens.response.accessToken == "at-direct")
-        #expect(output.bindingCode == nil)
+        #expect(output.binding == nil)
         let start = try #require(transport.requests.first { $0.route.hasSuffix("/primary-authenticate") })
         #expect(start.formBody["challenge_hint"] == DirectAuthGrant.oob.rawValue)
         #expect(start.formBody["channel_hint"] == "push")
@@ -145,18 +145,19 @@ import Testing
             [nil], routes: ["POST \(Self.base)/primary-authenticate": Self.start(binding: "transfer", number: "95")])
         let output = try await LoginDirect(username: "jo", primary: .oob(.push), store: false).run(context(transport))
 
-        #expect(output.bindingCode == "95")
+        #expect(output.binding == DirectLoginOutput.Binding(method: "transfer", number: "95"))
         #expect(messages.current.contains("    Pick 95 on the phone to approve the sign-in."))
         let json = String(decoding: try JSONOutput.encode(output, style: .compact), as: UTF8.self)
-        #expect(json.contains(#""binding_code":"95""#))
+        #expect(json.contains(#""binding":{"method":"transfer","number":"95"}"#))
         #expect(tokenRequests(transport).allSatisfy { $0.formBody["binding_code"] == nil })
     }
 
     @Test func anSMSCodeFromStdinIsSentBackOnce() async throws {
         let transport = self.transport(
             [nil], routes: ["POST \(Self.base)/primary-authenticate": Self.start(channel: "sms", binding: "prompt")])
-        _ = try await LoginDirect(username: "jo", primary: .oob(.sms), bindingCode: .standardInput, store: false)
+        let output = try await LoginDirect(username: "jo", primary: .oob(.sms), bindingCode: .standardInput, store: false)
             .run(context(transport, stdin: "482910\n"))
+        #expect(output.binding == DirectLoginOutput.Binding(method: "prompt"))
 
         #expect(tokenRequests(transport).map { $0.formBody["binding_code"] } == ["482910"])
         #expect(sleeps.current.isEmpty, "an SMS code is not polled for")
