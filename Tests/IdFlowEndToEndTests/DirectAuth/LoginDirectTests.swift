@@ -1,6 +1,7 @@
 import Foundation
 import IdFlowCore
 import IdFlowFoundation
+import IdFlowSandbox
 import IdFlowTestSupport
 import Testing
 
@@ -29,6 +30,15 @@ struct LoginDirectEndToEndTests {
         let enroll = try await sandbox.idflow(arguments)
         guard enroll.exitCode == 0 else { throw LiveSandbox.StepFailed(step: "enroll", result: enroll) }
         return sandbox
+    }
+
+    /// The first push challenge `challenges` lists, polled while a sign-in in another process sends it.
+    static func firstPendingChallenge(_ sandbox: LiveSandbox) async throws -> JSONValue {
+        for _ in 0..<50 {
+            if let first = try? await sandbox.idflow(["challenges"]).json()["challenges"]?.arrayValue?.first { return first }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw LiveSandbox.StepFailed(step: "challenges", result: try await sandbox.idflow(["challenges"]))
     }
 
     /// Two sign-ins from one seed, one right after the other: the sandbox accepts a step's code once, so both
@@ -62,13 +72,9 @@ struct LoginDirectEndToEndTests {
         let after = try #require(line.range(of: "Pick ")).upperBound
         let number = String(line[after...].prefix { $0.isNumber })
 
-        var challenge: JSONValue?
-        for _ in 0..<50 where challenge == nil {
-            challenge = try? await sandbox.idflow(["challenges"]).json()["challenges"]?.arrayValue?.first
-            if challenge == nil { try await Task.sleep(for: .milliseconds(200)) }
-        }
-        let offered = (try #require(challenge)["challengeTextItems"]?.arrayValue ?? []).compactMap(\.stringValue)
-        #expect(offered.contains(number), "\(String(describing: challenge))")
+        let challenge = try await Self.firstPendingChallenge(sandbox)
+        let offered = (challenge["challengeTextItems"]?.arrayValue ?? []).compactMap(\.stringValue)
+        #expect(offered.contains(number), "\(challenge)")
         let resolved = try await sandbox.idflow(["resolve", "--next", "--approve", "--number", number])
         #expect(resolved.exitCode == 0, "\(resolved)")
 
@@ -76,5 +82,76 @@ struct LoginDirectEndToEndTests {
         #expect(login.exitCode == 0, "\(login)")
         #expect(try login.json()["binding"] == ["method": "transfer", "number": .string(number)])
         #expect(try login.json()["id_token_claims"]?["sub"] != nil)
+    }
+
+    @Test func aPasswordThenAPushAnsweredFromASecondProcess() async throws {
+        let sandbox = try await Self.enrolled("mfa@example.com")
+        defer { sandbox.stop() }
+        async let signIn = sandbox.idflow(
+            ["login-direct", "--username", "mfa@example.com", "--password-stdin", "--mfa", "push"], stdin: Self.password)
+        _ = try await Self.firstPendingChallenge(sandbox)
+        let resolved = try await sandbox.idflow(["resolve", "--next", "--approve"])
+        #expect(resolved.exitCode == 0, "\(resolved)")
+        let login = try await signIn
+        #expect(login.exitCode == 0, "\(login)")
+        #expect(try login.json()["binding"] == nil)
+        #expect(try login.json()["id_token_claims"]?["amr"]?.arrayValue?.contains("pwd") == true, "\(login)")
+    }
+
+    @Test func aSecondFactorNoScriptChoseIsExit3NamingTheChoices() async throws {
+        let sandbox = try await Self.enrolled("choose@example.com")
+        defer { sandbox.stop() }
+        let login = try await sandbox.idflow(
+            ["login-direct", "--username", "choose@example.com", "--password-stdin"], stdin: Self.password)
+        #expect(login.exitCode == 3, "\(login)")
+        #expect(login.error?["hint"]?.stringValue?.contains("--mfa") == true, "\(login)")
+        #expect(login.stdout.isEmpty)
+    }
+
+    @Test func aDeniedPushIsExit8AndStoresNothing() async throws {
+        let sandbox = try await Self.enrolled("deny@example.com")
+        defer { sandbox.stop() }
+        let before = try sandbox.storedLogin()
+        async let signIn = sandbox.idflow(["login-direct", "--username", "deny@example.com", "--oob", "push"])
+        _ = try await Self.firstPendingChallenge(sandbox)
+        let resolved = try await sandbox.idflow(["resolve", "--next", "--deny"])
+        #expect(resolved.exitCode == 0, "\(resolved)")
+        let login = try await signIn
+        #expect(login.exitCode == 8, "\(login)")
+        #expect(login.stdout.isEmpty)
+        #expect(try sandbox.storedLogin() == before, "the enrollment's login is left as it was")
+    }
+
+    @Test func aPushNobodyAnswersEndsWhenItsCodeExpires() async throws {
+        let sandbox = try await Self.enrolled("silent@example.com", config: #"{"directAuth": {"expiresInSeconds": 2}}"#)
+        defer { sandbox.stop() }
+        let login = try await sandbox.idflow(["login-direct", "--username", "silent@example.com", "--oob", "push", "--no-store"])
+        #expect(login.exitCode == 9, "\(login)")
+        #expect(login.stdout.isEmpty)
+    }
+
+    @Test func aGrantTheAppMayNotUseIsExit4NamingIt() async throws {
+        let sandbox = try await Self.enrolled(
+            "grant@example.com", config: #"{"directAuth": {"grants": {"\#(SandboxConfiguration.defaultClientId)": ["password"]}}}"#)
+        defer { sandbox.stop() }
+        let login = try await sandbox.idflow(["login-direct", "--username", "grant@example.com", "--otp-stdin"], stdin: "123456")
+        #expect(login.exitCode == 4, "\(login)")
+        #expect(login.error?["hint"]?.stringValue?.contains("\"OTP\"") == true, "\(login)")
+    }
+
+    @Test func ctrlCWhileThePushWaitsIsExit130AndStoresNothing() async throws {
+        let sandbox = try await Self.enrolled("impatient@example.com")
+        defer { sandbox.stop() }
+        let before = try sandbox.storedLogin()
+        let session = try InteractiveSession.start(
+            ["login-direct", "--username", "impatient@example.com", "--oob", "push"], environment: sandbox.environment)
+        _ = try await Self.firstPendingChallenge(sandbox)
+        _ = try await session.waitForStderrLine { $0.contains("Waiting for the push") }
+        kill(session.processIdentifier, SIGINT)
+        let login = try await session.finish()
+        #expect(login.exitCode == 130, "\(login)")
+        #expect(login.error?["kind"] == "interrupted")
+        #expect(login.stdout.isEmpty)
+        #expect(try sandbox.storedLogin() == before)
     }
 }
