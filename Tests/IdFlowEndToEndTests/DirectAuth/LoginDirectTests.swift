@@ -154,4 +154,33 @@ struct LoginDirectEndToEndTests {
         #expect(login.stdout.isEmpty)
         #expect(try sandbox.storedLogin() == before)
     }
+
+    /// A phone enrolled through the Identity Engine sign-up; the SMS code of `login-direct --oob sms` is read from the
+    /// sandbox's outbox and piped in once it was sent (idflow reads stdin only then).
+    @Test func anSMSCodeFromTheOutboxIsPipedIn() async throws {
+        let sandbox = try await EmbeddedPolicyTests.sandbox(#"{"enroll": {"required": ["password", "phone"]}, "signIn": {"factors": 2}}"#)
+        defer { sandbox.stop() }
+        let number = "+15555550188"
+        let stopped = try await AuthenticatorTests.signUpPasswordFirst(
+            sandbox, "sms@example.com", ["--answer", "phoneNumber=\(number)", "--answer", "methodType=sms"])
+        let enrollment = try #require(try stopped.json()["transaction"]?.stringValue, "\(stopped)")
+        let enrolled = try await sandbox.idflow(
+            ["register", "--embedded", "--resume", enrollment, "--answer", "credentials.passcode=@-"],
+            stdin: try await AuthenticatorTests.sentCode(sandbox, to: number).code)
+        #expect(enrolled.exitCode == 0, "\(enrolled)")
+        let sent = try await sandbox.call("GET", "/sandbox/outbox").1?.arrayValue?.count ?? 0
+
+        let session = try InteractiveSession.start(
+            ["login-direct", "--username", "sms@example.com", "--oob", "sms", "--binding-code-stdin", "--no-store"],
+            environment: sandbox.environment)
+        var code: String?
+        for _ in 0..<50 where code == nil {
+            let outbox = try await sandbox.call("GET", "/sandbox/outbox").1?.arrayValue ?? []
+            if outbox.count > sent { code = outbox.last { $0["to"]?.stringValue == number }?["code"]?.stringValue }
+            if code == nil { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        let login = try await session.finish(stdin: try #require(code) + "\n")
+        #expect(login.exitCode == 0, "\(login)")
+        #expect(try login.json()["binding"] == ["method": "prompt"])
+    }
 }
