@@ -183,4 +183,39 @@ struct LoginDirectEndToEndTests {
         #expect(login.exitCode == 0, "\(login)")
         #expect(try login.json()["binding"] == ["method": "prompt"])
     }
+
+    @Test func aPasswordThenACodeFromTheSeed() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("direct-mfa-otp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let seedFile = home.appendingPathComponent("ov.totp")
+        let sandbox = try await Self.enrolled("mfaotp@example.com", seedFile: seedFile)
+        defer { sandbox.stop() }
+        let passwordFile = home.appendingPathComponent("password.txt")
+        try Self.password.write(to: passwordFile, atomically: true, encoding: .utf8)
+        let login = try await sandbox.idflow([
+            "login-direct", "--username", "mfaotp@example.com", "--password-file", passwordFile.path, "--mfa", "otp",
+            "--totp-secret-file", seedFile.path,
+        ])
+        #expect(login.exitCode == 0, "\(login)")
+        let amr = try login.json()["id_token_claims"]?["amr"]?.arrayValue ?? []
+        #expect(amr.contains("pwd") && amr.contains("otp"), "\(login)")
+    }
+
+    /// `--dpop` binds the tokens to a new key, as every login's (an app in `dpopBoundAccessTokens`); `api` then
+    /// presents them with a proof.
+    @Test func dpopBindsTheTokensAndTheAPICallPresentsThem() async throws {
+        let config = #"{"dpopBoundAccessTokens": ["\#(SandboxConfiguration.defaultClientId)"]}"#
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("direct-dpop-\(UUID().uuidString).json")
+        try config.write(to: file, atomically: true, encoding: .utf8)
+        let sandbox = try await LiveSandbox.start(["--config", file.path])
+        defer { sandbox.stop() }
+        _ = try await sandbox.createActiveUser(email: "dpop@example.com", password: Self.password)
+        let login = try await sandbox.idflow(
+            ["login-direct", "--username", "dpop@example.com", "--password-stdin", "--dpop"], stdin: Self.password)
+        #expect(login.exitCode == 0, "\(login)")
+        #expect(try login.json()["token_type"] == "DPoP", "\(login)")
+        let resource = try #require(sandbox.info["resource"]?["url"]?.stringValue)
+        let called = try await sandbox.idflow(["api", resource])
+        #expect(called.exitCode == 0, "\(called)")
+    }
 }
