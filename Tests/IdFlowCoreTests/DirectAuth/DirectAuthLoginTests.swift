@@ -12,7 +12,7 @@ import Testing
 
 /// `LoginDirect` against a fake authorization server whose Direct Authentication endpoints answer from lists;
 /// the client's sleep returns at once and records what it was asked to wait, so the polling can be read off.
-@Suite struct LoginDirectTests {
+@Suite struct DirectAuthLoginTests {
     let server = FakeAuthorizationServer()
     let sleeps = Locked<[Duration]>([])
     let messages = Locked<[String]>([])

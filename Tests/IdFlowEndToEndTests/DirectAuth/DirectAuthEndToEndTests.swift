@@ -8,7 +8,7 @@ import Testing
 /// `login-direct` as ops use it, the built idflow against `idflow sandbox`: a code from a kept seed (never one
 /// twice), and a push with a number challenge answered from a second idflow process that enrolled this machine.
 @Suite(.serialized)
-struct LoginDirectEndToEndTests {
+struct DirectAuthEndToEndTests {
     static let manageScope = "openid profile offline_access okta.myAccount.appAuthenticator.manage"
     static let password = "Str0ng-Passw0rd!"
 
