@@ -17,6 +17,9 @@ public enum Redactor {
         // Authenticator apps: the seed an enrollment shows (`sharedSecret`, and `secret=` in an otpauth:// URI) and
         // Okta Verify's code.
         "sharedsecret", "secret", "totp",
+        // Direct Authentication (direct-auth.md §3): the one-time code, the SMS or voice code, and the two handles
+        // that, with the client id, buy the tokens of a sign-in in progress.
+        "otp", "binding_code", "oob_code", "mfa_token",
     ]
 
     /// Keys that are secret only on some endpoints: a custom registration's `data` carries what the identity

@@ -171,7 +171,7 @@ struct DirectAuthEndToEndTests {
         let sent = try await sandbox.call("GET", "/sandbox/outbox").1?.arrayValue?.count ?? 0
 
         let session = try InteractiveSession.start(
-            ["login-direct", "--username", "sms@example.com", "--oob", "sms", "--binding-code-stdin", "--no-store"],
+            ["login-direct", "--username", "sms@example.com", "--oob", "sms", "--binding-code-stdin", "--no-store", "--verbose"],
             environment: sandbox.environment)
         var code: String?
         for _ in 0..<50 where code == nil {
@@ -182,6 +182,10 @@ struct DirectAuthEndToEndTests {
         let login = try await session.finish(stdin: try #require(code) + "\n")
         #expect(login.exitCode == 0, "\(login)")
         #expect(try login.json()["binding"] == ["method": "prompt"])
+        // The --verbose trace shows the calls, never the code typed or the handle that buys the tokens.
+        let typed = try #require(code)
+        #expect(login.stderr.contains("binding_code=<redacted>") && !login.stderr.contains(typed), "\(login.stderr)")
+        #expect(login.stderr.contains("oob_code"))
     }
 
     @Test func aPasswordThenACodeFromTheSeed() async throws {
