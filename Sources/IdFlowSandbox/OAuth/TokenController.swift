@@ -48,6 +48,25 @@ struct TokenController {
     ) async throws -> Response {
         var request = request
         let parsed = try await request.formBody(context: context)
+        guard DirectAuthGrants.handles(parsed["grant_type"]) else {
+            return try await issue(parsed, request: request, context: context, server: server)
+        }
+        // Every answer to a Direct Authentication grant is exactly `application/json`, a refusal of the client or of
+        // its DPoP proof included: the Kotlin SDK reads no other (direct-auth.md §1).
+        var response: Response
+        do {
+            response = try await issue(parsed, request: request, context: context, server: server)
+        } catch {
+            response = try OktaResponseMiddleware.render(error, request: request, context: context)
+        }
+        response.headers[.contentType] = DirectAuthWire.contentType
+        return response
+    }
+
+    /// The grant of a form already read: the token response, or the error that refuses it.
+    private func issue(
+        _ parsed: FormParameters, request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
+    ) async throws -> Response {
         if parsed["grant_type"] == ClientCredentialsGrant.grantType {
             return try await ClientCredentialsGrant(state: state).respond(form: parsed, request: request, context: context, server: server)
         }
@@ -110,7 +129,6 @@ struct TokenController {
         var response = Response.json(.object(body))
         response.headers[.cacheControl] = "no-store"
         response.headers[.pragma] = "no-cache"
-        if DirectAuthGrants.handles(form["grant_type"]) { response.headers[.contentType] = DirectAuthWire.contentType }
         return response
     }
 

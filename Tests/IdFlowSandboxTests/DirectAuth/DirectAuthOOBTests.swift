@@ -159,6 +159,10 @@ struct DirectAuthOOBTests {
                 .badRequest, "invalid_request", "'password' is not supported as a 'challenge_hint'. Try again with another value.")
             let noClient = try await api.postForm("/oauth2/v1/primary-authenticate", [("login_hint", "ada@example.com")])
             #expect(noClient.status == .unauthorized && noClient.header("Content-Type") == "application/json")
+            // The token endpoint refuses an unknown client before it reads the grant: still without a charset.
+            let unknownClient = try await api.directToken(
+                SandboxClient.otpGrant, [("login_hint", "ada@example.com"), ("otp", "123456")], client: "0oanobody")
+            #expect(unknownClient.status == .unauthorized && unknownClient.header("Content-Type") == "application/json")
             let unknownServer = try await api.primaryAuthenticate("ada@example.com", base: "/oauth2/nope/v1")
             #expect(unknownServer.status == .notFound)
         }
