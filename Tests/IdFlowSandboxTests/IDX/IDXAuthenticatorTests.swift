@@ -257,7 +257,13 @@ extension IDXDocument {
 
     @Test(arguments: [(-2, false), (-1, true), (0, true), (1, true), (2, false)])
     func totpCodesAreAcceptedWithinOneStepOfSkew(steps: Int64, accepted: Bool) async throws {
-        try await withSandbox(configure: Self.configure(IDXPolicy(required: [.password, .googleOTP], factors: 2))) { api in
+        // The sandbox clock stands still, so a step boundary passing while a loaded machine runs the test cannot turn
+        // the code of one step into the next.
+        let policy = IDXPolicy(required: [.password, .googleOTP], factors: 2)
+        try await withSandbox(configure: {
+            $0.idx = policy
+            $0.freezeClock = true
+        }) { api in
             let secret = try await Self.googleEnrolled(api, email: "skew@example.com")
             try await api.advanceClock(seconds: 120)
             let (stateHandle, _) = try await api.passwordAccepted(login: "skew@example.com", pkce: PKCEPair())
