@@ -15,38 +15,42 @@ public enum ExternalCommand {
     }
 
     /// Runs `executable` and blocks the calling thread until it ends, which must not be a cooperative one
-    /// (`DedicatedThread`): tests call the async `run`. Both streams are read side by side on threads of their own, so
-    /// a program that fills one pipe while nobody reads it cannot stall. `mergeOutput` sends stderr into stdout.
+    /// (`DedicatedThread`): tests call the async `run`. Both streams are read side by side on threads of their own, and
+    /// `stdin` is written on another, so a program that fills one pipe while nobody reads it cannot stall.
+    /// `mergeOutput` sends stderr into stdout. Without `stdin`, the program reads /dev/null.
     static func waitFor(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
-        mergeOutput: Bool = false
+        stdin: Data? = nil, mergeOutput: Bool = false
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let errors = mergeOutput ? output : Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let process = try ChildProcess.spawn(
+            executable, arguments, environment: environment, directory: directory?.path,
+            standardInput: stdin == nil ? .nullDevice : .pipe, standardOutput: .pipe,
+            standardError: mergeOutput ? .sameAsStandardOutput : .pipe)
         let stdout = Locked(Data())
         let stderr = Locked(Data())
         let reading = DispatchGroup()
-        for (pipe, sink) in mergeOutput ? [(output, stdout)] : [(output, stdout), (errors, stderr)] {
+        for (handle, sink) in [(process.standardOutput, stdout), (process.standardError, stderr)] {
+            guard let handle else { continue }
             reading.enter()
             Thread.detachNewThread {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                let data = handle.readDataToEndOfFile()
                 sink.withLock { $0 = data }
                 reading.leave()
             }
         }
+        if let stdin, let input = process.standardInput {
+            reading.enter()
+            Thread.detachNewThread {
+                // A program that exits without reading it all makes this write fail (EPIPE), which is its business.
+                try? input.write(contentsOf: stdin)
+                try? input.close()
+                reading.leave()
+            }
+        }
         reading.wait()
-        process.waitUntilExit()
+        let status = process.terminationStatus
         return Result(
-            status: process.terminationStatus, standardOutput: stdout.current,
+            status: status, standardOutput: stdout.current,
             standardError: String(decoding: mergeOutput ? stdout.current : stderr.current, as: UTF8.self))
     }
 
@@ -54,10 +58,10 @@ public enum ExternalCommand {
     /// Swift's cooperative pool that the code under test in parallel tests needs.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
-        mergeOutput: Bool = false
+        stdin: Data? = nil, mergeOutput: Bool = false
     ) async throws -> Result {
         try await DedicatedThread.run {
-            try waitFor(executable, arguments, environment: environment, directory: directory, mergeOutput: mergeOutput)
+            try waitFor(executable, arguments, environment: environment, directory: directory, stdin: stdin, mergeOutput: mergeOutput)
         }
     }
 }

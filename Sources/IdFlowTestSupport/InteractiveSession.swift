@@ -7,7 +7,7 @@ import IdFlowFoundation
 /// pseudo-terminal as stdin, stderr and controlling terminal (stdout stays a pipe, as in `idflow … | jq`), so
 /// it sees a person at the keyboard, prompts without echo, and gets Ctrl-C from the terminal.
 public final class InteractiveSession: @unchecked Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let input: FileHandle
     private let isTerminal: Bool
     private let stdout = Locked(Data())
@@ -15,7 +15,7 @@ public final class InteractiveSession: @unchecked Sendable {
     private var readers: [Thread] = []
     private let arguments: [String]
 
-    private init(process: Process, input: FileHandle, isTerminal: Bool, arguments: [String]) {
+    private init(process: ChildProcess, input: FileHandle, isTerminal: Bool, arguments: [String]) {
         self.process = process
         self.input = input
         self.isTerminal = isTerminal
@@ -35,19 +35,15 @@ public final class InteractiveSession: @unchecked Sendable {
 
     /// Starts `idflow arguments…` with exactly `environment` (plus PATH).
     public static func start(_ arguments: [String], environment: [String: String]) throws -> InteractiveSession {
-        let process = Self.process(IdFlowBinary.url, arguments, environment)
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        let session = InteractiveSession(process: process, input: input.fileHandleForWriting, isTerminal: false, arguments: arguments)
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
+        let process = try Self.spawn(
+            IdFlowBinary.url, arguments, environment, standardInput: .pipe, standardOutput: .pipe, standardError: .pipe)
+        let output = process.standardOutput!
+        let errors = process.standardError!
+        let session = InteractiveSession(process: process, input: process.standardInput!, isTerminal: false, arguments: arguments)
         session.readers = [
-            session.drain(session.stdout) { output.fileHandleForReading.availableData },
-            session.drain(session.stderr) { errors.fileHandleForReading.availableData },
+            session.drain(session.stdout) { output.availableData },
+            session.drain(session.stderr) { errors.availableData },
         ]
-        try process.run()
         for reader in session.readers { reader.start() }
         return session
     }
@@ -68,16 +64,21 @@ public final class InteractiveSession: @unchecked Sendable {
         }
         let terminal = open(String(cString: name), O_RDWR | O_NOCTTY)
         guard terminal >= 0 else { throw TerminalUnavailable(reason: String(cString: strerror(errno))) }
-        let process = Self.process(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", "-c", IdFlowBinary.url.path] + arguments, environment)
-        let output = Pipe()
+        defer { close(terminal) }
+        let process: ChildProcess
+        do {
+            process = try Self.spawn(
+                URL(fileURLWithPath: "/usr/bin/setsid"), ["-w", "-c", IdFlowBinary.url.path] + arguments, environment,
+                standardInput: .fileDescriptor(terminal), standardOutput: .pipe, standardError: .fileDescriptor(terminal))
+        } catch {
+            close(master)
+            throw error
+        }
+        let output = process.standardOutput!
         let session = InteractiveSession(
             process: process, input: FileHandle(fileDescriptor: master, closeOnDealloc: true), isTerminal: true, arguments: arguments)
-        let terminalHandle = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
-        process.standardInput = terminalHandle
-        process.standardError = terminalHandle
-        process.standardOutput = output
         session.readers = [
-            session.drain(session.stdout) { output.fileHandleForReading.availableData },
+            session.drain(session.stdout) { output.availableData },
             session.drain(session.stderr) {
                 // Once the child has exited and closed the terminal, reading the master fails (EIO): the end.
                 var buffer = [UInt8](repeating: 0, count: 4096)
@@ -85,20 +86,19 @@ public final class InteractiveSession: @unchecked Sendable {
                 return count > 0 ? Data(buffer[0..<count]) : Data()
             },
         ]
-        try process.run()
-        close(terminal)
         for reader in session.readers { reader.start() }
         return session
     }
 
-    private static func process(_ executable: URL, _ arguments: [String], _ environment: [String: String]) -> Process {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+    private static func spawn(
+        _ executable: URL, _ arguments: [String], _ environment: [String: String], standardInput: ChildProcess.Stream,
+        standardOutput: ChildProcess.Stream, standardError: ChildProcess.Stream
+    ) throws -> ChildProcess {
         var env = environment
         env["PATH"] = env["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = env
-        return process
+        return try ChildProcess.spawn(
+            executable.path, arguments, environment: env, standardInput: standardInput, standardOutput: standardOutput,
+            standardError: standardError)
     }
 
     public var processIdentifier: Int32 { process.processIdentifier }
@@ -161,7 +161,7 @@ public final class InteractiveSession: @unchecked Sendable {
 
     /// Kills the process without letting it clean up, as a crash or `kill -9` would.
     public func kill() async throws {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         try await LiveSandbox.exit(of: process)
     }
 

@@ -5,7 +5,7 @@ import IdFlowFoundation
 /// A real `idflow sandbox` process on 127.0.0.1 with a random port, for end-to-end tests; plus an isolated
 /// home and state directory so a test never reads the developer's own configuration or tokens.
 public final class LiveSandbox: @unchecked Sendable {
-    public let process: Process
+    package let process: ChildProcess
     /// The one-line JSON the sandbox printed: orgUrl, issuer, apiToken, clientId, redirectUri.
     public let info: JSONValue
     public let home: URL
@@ -21,22 +21,21 @@ public final class LiveSandbox: @unchecked Sendable {
     public static func start(_ extra: [String] = []) async throws -> LiveSandbox {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("idflow-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = IdFlowBinary.url
-        process.arguments = ["sandbox", "--port", "0"] + extra
-        process.environment = ["HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
+        let process = try ChildProcess.spawn(
+            IdFlowBinary.url.path, ["sandbox", "--port", "0"] + extra,
+            environment: ["HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+            standardOutput: .pipe)
+        let output = process.standardOutput!
         let line: String? = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var bytes = Data()
                 while true {
-                    let chunk = output.fileHandleForReading.readData(ofLength: 1)
+                    let chunk = output.readData(ofLength: 1)
                     if chunk.isEmpty || chunk == Data("\n".utf8) { break }
                     bytes.append(chunk)
                 }
+                // Nothing reads the rest of stdout, as before: the sandbox's later writes there fail (it logs to stderr).
+                try? output.close()
                 continuation.resume(returning: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self))
             }
         }
@@ -47,7 +46,7 @@ public final class LiveSandbox: @unchecked Sendable {
         return LiveSandbox(process: process, info: info, home: home)
     }
 
-    private init(process: Process, info: JSONValue, home: URL) {
+    private init(process: ChildProcess, info: JSONValue, home: URL) {
         self.process = process
         self.info = info
         self.home = home
@@ -157,7 +156,7 @@ public final class LiveSandbox: @unchecked Sendable {
     }
 
     /// Waits, off the cooperative pool, until `process` has exited.
-    public static func exit(of process: Process) async throws {
+    package static func exit(of process: ChildProcess) async throws {
         try await DedicatedThread.run { process.waitUntilExit() }
     }
 

@@ -27,29 +27,32 @@ public struct BrowserOpener: Sendable {
         guard (try? TransportSecurity.check(url)) != nil, url.host?.isEmpty == false, !url.absoluteString.hasPrefix("-") else {
             return "not opening \(TerminalText.safe(url.absoluteString)) in a browser: only https (or http on this machine) URLs are opened"
         }
-        let process = Process()
+        let executable: String
+        let arguments: [String]
         if let browser = environment["BROWSER"]?.split(separator: ":").first.map(String.init), !browser.isEmpty {
             // The URL is passed as "$1", never spliced into the shell text, so it cannot inject commands.
             let command = browser.contains("%s") ? browser.replacingOccurrences(of: "%s", with: "\"$1\"") : "\(browser) \"$1\""
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command, "idflow-browser", url.absoluteString]
+            executable = "/bin/sh"
+            arguments = ["-c", command, "idflow-browser", url.absoluteString]
         } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            executable = "/usr/bin/env"
             #if os(macOS)
-                process.arguments = ["open", url.absoluteString]
+                arguments = ["open", url.absoluteString]
             #else
-                process.arguments = ["xdg-open", url.absoluteString]
+                arguments = ["xdg-open", url.absoluteString]
             #endif
         }
-        // The browser gets the caller's environment without a single secret of idflow's (see ProcessHardening).
-        process.environment = ProcessHardening.childEnvironment(from: environment)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.standardError
         do {
-            try process.run()
+            // The browser gets the caller's environment without a single secret of idflow's (see ProcessHardening),
+            // and idflow's stdout stays the command's JSON: what the launcher prints goes to stderr.
+            let process = try ChildProcess.spawn(
+                executable, arguments, environment: ProcessHardening.childEnvironment(from: environment),
+                standardInput: .nullDevice, standardOutput: .fileDescriptor(STDERR_FILENO))
+            // Reaped when it ends, whenever that is, so no finished launcher lingers as a zombie while idflow waits.
+            Thread.detachNewThread { process.waitUntilExit() }
             return nil
         } catch {
-            return "could not start a browser (\(error.localizedDescription)); open the URL yourself"
+            return "could not start a browser (\(error)); open the URL yourself"
         }
     }
 }

@@ -113,19 +113,9 @@ struct AuthorizeControllerTests {
         guard FileManager.default.isExecutableFile(atPath: sed.path) else { return }
         try await withSandbox { api in
             let page = try await api.authorize(api.authorizePath(pkce: PKCEPair()))
-            let process = Process()
-            process.executableURL = sed
-            process.arguments = ["-n", #"s/.*name="txn" value="\([^"]*\)".*/\1/p"#]
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            input.fileHandleForWriting.write(Data(page.text.utf8))
-            try input.fileHandleForWriting.close()
-            try await LiveSandbox.exit(of: process)
-            let extracted = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let sedOutput = try await ExternalCommand.run(
+                sed.path, ["-n", #"s/.*name="txn" value="\([^"]*\)".*/\1/p"#], stdin: Data(page.text.utf8))
+            let extracted = sedOutput.output.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(!extracted.isEmpty)
             #expect(extracted == signInTransaction(page.text))
         }
