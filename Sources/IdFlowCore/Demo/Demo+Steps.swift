@@ -33,6 +33,7 @@ extension Demo {
                 ("push-sign-in", { (run: inout Run) throws(IdFlowError) in try await run.startPushSignIn() }),
                 ("challenges", { (run: inout Run) throws(IdFlowError) in try await run.challenges() }),
                 ("resolve", { (run: inout Run) throws(IdFlowError) in try await run.resolve() }),
+                ("login-direct", { (run: inout Run) throws(IdFlowError) in try await run.loginDirect() }),
             ]
             if callingTheAPI {
                 // Right after the refresh: the app calls its API with the access token it holds now.
@@ -162,6 +163,48 @@ extension Demo {
             }
             try Demo.expect(login.idTokenClaims?["sub"] == .string(userID), "the push sign-in is not for \(userID)")
             return (try Demo.json(answer), "push approved (\(answer.keyType)); the waiting sign-in got its tokens")
+        }
+
+        /// Direct Authentication with a push, no browser and no password: the sign-in waits while this machine, the
+        /// user's push authenticator, approves the challenge, picking the number when the server asks for one
+        /// (the number the sign-in reported, as a person reads it off the terminal).
+        func loginDirect() async throws(IdFlowError) -> (JSONValue, String) {
+            let number = Locked<String?>(nil)
+            var waiting = context
+            waiting.notice = { _ in }  // the number is in this step's headline and JSON
+            let (email, waitingContext) = (demo.email, waiting)
+            let signIn = Task {
+                try await LoginDirect(username: email, primary: .oob(.push), store: false)
+                    .run(waitingContext) { binding in number.withLock { $0 = binding.number } }
+            }
+            do throws(IdFlowError) {
+                let listed = try await ListChallenges(wait: .seconds(30), pollInterval: .milliseconds(250)).run(context)
+                guard let challenge = listed.challenges.first else { throw .timedOut("no push challenge arrived for login-direct") }
+                if challenge.challengeTextItems?.isEmpty == false {
+                    // The sign-in reports its number as soon as the server answers, which is when the challenge appears.
+                    for _ in 0..<100 where number.current == nil { try? await context.http.sleep(.milliseconds(50)) }
+                }
+                _ = try await ResolveChallenge(target: .transaction(challenge.transactionId), approve: true, number: number.current)
+                    .run(context)
+            } catch {
+                signIn.cancel()
+                throw error
+            }
+            let output: DirectLoginOutput
+            do {
+                output = try await signIn.value
+            } catch let error as IdFlowError {
+                throw error
+            } catch {
+                throw .internalFailure("the Direct Authentication sign-in failed: \(error)")
+            }
+            try Demo.expect(
+                output.tokens.idTokenClaims?["sub"] == .string(userID), "the Direct Authentication sign-in is not for \(userID)")
+            let picked = output.binding?.number.map { ", the number \($0) picked" } ?? ""
+            return (
+                try Demo.json(output),
+                "signed in with Direct Authentication: a push approved by this machine\(picked); no browser, no password"
+            )
         }
 
         func registerThroughIdentityProvider() async throws(IdFlowError) -> (JSONValue, String) {

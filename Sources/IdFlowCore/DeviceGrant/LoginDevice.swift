@@ -20,8 +20,6 @@ public struct LoginDevice: Sendable {
         self.opener = opener
     }
 
-    /// RFC 8628 §3.5: each `slow_down` adds this to the interval, for that poll and every later one.
-    static let slowDownStep = Duration.seconds(5)
     /// How often a "still waiting" line reaches stderr while nothing else happens.
     static let progressEvery = Duration.seconds(60)
 
@@ -106,39 +104,27 @@ public struct LoginDevice: Sendable {
         return groups.joined(separator: " ")
     }
 
-    static func duration(_ duration: Duration) -> String {
-        let seconds = Int(duration.inSeconds.rounded())
-        guard seconds >= 120 else { return "\(seconds) s" }
-        return seconds % 60 == 0 ? "\(seconds / 60) minutes" : "\(seconds / 60) min \(seconds % 60) s"
-    }
-
     /// Polls until the tokens come, the server ends the code (denied, expired), or `limit` has passed; a poll
     /// is only made a full interval after the last one, so rather than poll early it stops at the limit.
     static func poll(
         _ tokenEndpoint: TokenEndpoint, _ authorization: DeviceAuthorization, limit: Duration, _ context: IdFlowContext
     ) async throws(IdFlowError) -> TokenResponse {
-        var interval = Duration.seconds(max(1, authorization.interval))
-        var clock = PollingClock(context, limit: limit, interruption: .interrupted("interrupted while waiting for the device sign-in"))
-        var lastProgress = Duration.zero
-        context.message("Waiting for the sign-in (polling every \(duration(interval)), for up to \(duration(limit)))…")
-        while true {
-            guard try await clock.waitFullInterval(interval) else {
-                throw .timedOut(
-                    "the sign-in was not approved within \(duration(limit))",
-                    hint: "approve the code sooner, or give more time with --device-timeout SECONDS")
-            }
+        var polling = IntervalPolling(
+            context, interval: .seconds(authorization.interval), limit: limit, waitingFor: "the sign-in", progressEvery: progressEvery,
+            pollsAtOnce: false, interruption: .interrupted("interrupted while waiting for the device sign-in"))
+        context.message("Waiting for the sign-in (polling every \(duration(polling.interval)), for up to \(duration(limit)))…")
+        return try await polling.run(
+            timedOut: .timedOut(
+                "the sign-in was not approved within \(duration(limit))",
+                hint: "approve the code sooner, or give more time with --device-timeout SECONDS")
+        ) { () throws(IdFlowError) in
             switch try await tokenEndpoint.poll(deviceCode: authorization.deviceCode) {
-            case .tokens(let response):
-                return response
-            case .pending:
-                if clock.slept - lastProgress >= progressEvery {
-                    lastProgress = clock.slept
-                    context.message("still waiting for the sign-in (\(duration(max(limit - clock.slept, .zero))) left)…")
-                }
-            case .slowDown:
-                interval += slowDownStep
-                context.message("the server asked to poll less often; polling every \(duration(interval)) now")
+            case .tokens(let response): return .done(response)
+            case .pending: return .pending
+            case .slowDown: return .slowDown
             }
         }
     }
+
+    static func duration(_ duration: Duration) -> String { IntervalPolling.duration(duration) }
 }

@@ -29,6 +29,8 @@ struct DirectAuthSession: Sendable {
         case .oob(let channel):
             let start = try await primaryStart(channel)
             outcome = try await answer(start, grant: .oob, mfaToken: nil, noteBinding: noteBinding)
+        case .resume(let id):
+            outcome = try await resume(id, noteBinding: noteBinding)
         }
         switch outcome {
         case .tokens(let tokens): return tokens
@@ -63,7 +65,9 @@ struct DirectAuthSession: Sendable {
         var fields = [("oob_code", start.oobCode)]
         if let mfaToken { fields.append(("mfa_token", mfaToken)) }
         if start.bindingMethod == .prompt {
-            let code = try readBindingCode(start.channel)
+            guard let code = try readBindingCode(start.channel) else {
+                throw try keep(start, grant: grant, mfaToken: mfaToken)
+            }
             noteBinding(DirectLoginOutput.Binding(method: BindingMethod.prompt.rawValue))
             return try await token(grant, fields + [("binding_code", code.value)])
         }
@@ -77,20 +81,59 @@ struct DirectAuthSession: Sendable {
         }
     }
 
-    /// The code an SMS or voice call brought: from `--binding-code-stdin`, or typed at a terminal.
-    private func readBindingCode(_ channel: OOBChannel) throws(IdFlowError) -> Secret {
+    /// The code an SMS or voice call brought: from `--binding-code-stdin`, or typed at a terminal; nil in a script
+    /// that gave none.
+    private func readBindingCode(_ channel: OOBChannel) throws(IdFlowError) -> Secret? {
         let what = "code sent by \(channel == .sms ? "SMS" : "voice call")"
         if let source = login.bindingCode { return try context.secrets.read(what, from: source) }
-        guard context.console.isInteractive else {
-            throw .rejected(
-                "the \(what) is needed to finish the sign-in, and there is no terminal to ask for it",
-                hint:
-                    "rerun with --binding-code-stdin and pipe the code in once it arrives (idflow cannot resume this sign-in yet; the rerun sends a new code)"
-            )
-        }
+        guard context.console.isInteractive else { return nil }
         let typed = try PromptInterruption.run { context.console.promptLine("Enter the \(what): ") } ?? ""
         guard !typed.isEmpty else { throw .invalidInput("no \(what) was typed", hint: "run login-direct again and type the code") }
         return Secret(typed)
+    }
+
+    /// A script gave no SMS or voice code: the sign-in is kept so `--resume` redeems the code that was sent rather
+    /// than sending another, and the run stops (exit 3) with the transaction on stdout.
+    private func keep(_ start: OOBStart, grant: DirectAuthGrant, mfaToken: String?) throws(IdFlowError) -> IdFlowError {
+        let expiry = context.now().addingTimeInterval(TimeInterval(start.expiresIn))
+        let pending = LoginDirect.PendingCode(
+            id: RandomValue.hex(bytes: 12), issuer: server.issuer.absoluteString, clientID: server.client.clientID,
+            username: login.username, channel: start.channel, grant: grant, oobCode: start.oobCode, mfaToken: mfaToken,
+            expiresAt: ISO8601.string(expiry))
+        let kept = LoginDirect.PendingCode.kept(stateDirectory: context.configuration.stateDirectory)
+        kept.removeExpired(now: context.now())
+        try kept.save(pending)
+        return .stopped(LoginDirect.CodeNeeded(transaction: pending.id, channel: pending.channel, expiresAt: pending.expiresAt))
+    }
+
+    /// `--resume ID`: redeems the kept SMS or voice code with the code now given. A wrong code keeps the sign-in
+    /// for another try, as the server does until its limit of attempts; an expired one ends it.
+    private func resume(_ id: String, noteBinding: @Sendable (DirectLoginOutput.Binding) -> Void) async throws(IdFlowError)
+        -> DirectTokenRequest.Outcome
+    {
+        let kept = LoginDirect.PendingCode.kept(stateDirectory: context.configuration.stateDirectory)
+        let pending = try kept.kept(id, issuer: server.issuer, clientID: server.client.clientID, now: context.now())
+        guard let code = try readBindingCode(pending.channel) else {
+            throw .invalidInput(
+                "--resume \(id) needs the code sent by \(pending.channel == .sms ? "SMS" : "voice call")",
+                hint: "pipe it in with --binding-code-stdin")
+        }
+        noteBinding(DirectLoginOutput.Binding(method: BindingMethod.prompt.rawValue))
+        var fields = [("oob_code", pending.oobCode), ("binding_code", code.value)]
+        if let mfaToken = pending.mfaToken { fields.append(("mfa_token", mfaToken)) }
+        do throws(IdFlowError) {
+            let outcome = try await token(pending.grant, fields)
+            try? kept.remove(id)
+            return outcome
+        } catch {
+            // The server forgot the code (expired, or too many wrong ones): so does idflow. Otherwise (a wrong code,
+            // the network) the kept sign-in stays for another try.
+            if case .timedOut = error {
+                try? kept.remove(id)
+                throw error
+            }
+            throw error.addingHint("if that code was mistyped, --resume \(id) again with the right one (the server allows a few tries)")
+        }
     }
 
     /// The code to send: given, or the seed's code for a step not spent yet (the ledger the embedded sign-in uses).

@@ -20,6 +20,8 @@ public struct LoginDirect: Sendable {
         case otp(Code)
         case oob(OOBChannel)
         case password(SecretSource)
+        /// Continue an SMS or voice sign-in a script stopped (`--resume`), with the code now given.
+        case resume(String)
     }
 
     /// The second factor, after `mfa_required`.
@@ -27,6 +29,7 @@ public struct LoginDirect: Sendable {
         case otp, push, sms, voice
     }
 
+    /// The user's login; empty with `.resume`, whose kept sign-in knows it.
     public var username: String
     public var primary: Primary
     /// The second factor; nil asks at a terminal and stops a script (exit 3).
@@ -56,7 +59,11 @@ public struct LoginDirect: Sendable {
     /// The ACR asking Okta only to attest MFA (§8): its answer has no access token to store.
     static let mfaAttestation = "urn:okta:app:mfa:attestation"
 
-    public func run(_ context: IdFlowContext) async throws(IdFlowError) -> DirectLoginOutput {
+    /// `noteBinding` hears how an out-of-band answer is tied to the sign-in as soon as the server says (a push's
+    /// number, before the wait), so the demo's own authenticator can pick it while the sign-in waits.
+    public func run(
+        _ context: IdFlowContext, noteBinding: @escaping @Sendable (DirectLoginOutput.Binding) -> Void = { _ in }
+    ) async throws(IdFlowError) -> DirectLoginOutput {
         if acrValues?.split(separator: " ").contains(Substring(Self.mfaAttestation)) == true {
             throw .invalidInput(
                 "--acr-values \(Self.mfaAttestation) asks for an ID token alone (MFA attestation), which login-direct cannot store as a login yet",
@@ -71,7 +78,10 @@ public struct LoginDirect: Sendable {
             context, scope: session.scope, nonce: .notInThisGrant(.directAuthentication), store: store
         ) { () throws(IdFlowError) in
             try await Interruption.cancellingOnInterrupt("interrupted while signing in") { () throws(IdFlowError) in
-                try await session.signIn { used in binding.withLock { $0 = used } }
+                try await session.signIn { used in
+                    binding.withLock { $0 = used }
+                    noteBinding(used)
+                }
             }
         }
         return DirectLoginOutput(tokens: tokens, binding: binding.current)

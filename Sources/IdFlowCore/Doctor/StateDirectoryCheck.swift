@@ -80,7 +80,9 @@ enum StateDirectoryCheck {
         if lines.isEmpty { lines.append("no login stored") }
         let enrollments = (try? DeviceStore(stateDirectory: stateDirectory).enrollments(orgURL: nil).count) ?? 0
         lines.append("\(enrollments) push enrollment\(enrollments == 1 ? "" : "s")")
-        let transactions = IDX.Transactions(stateDirectory: stateDirectory).pendingIDs(now: now).count
+        let transactions =
+            IDX.Transactions(stateDirectory: stateDirectory).pendingIDs(now: now).count
+            + LoginDirect.PendingCode.kept(stateDirectory: stateDirectory).pendingIDs(now: now).count
         lines.append("\(transactions) kept sign-in transaction\(transactions == 1 ? "" : "s")")
         return lines
     }

@@ -51,8 +51,9 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var pushChallengeSeconds: Int = 300
     /// The `interval` of device authorizations (RFC 8628): polls sooner than this get `slow_down`.
     public var deviceIntervalSeconds: Int = 5
-    /// For tests only (not a configuration-file key): the sandbox clock stands still at start-up and moves only
-    /// by `/sandbox/clock`, so timing assertions do not depend on how fast the machine is.
+    /// The sandbox clock stands still at start-up and moves only by `/sandbox/clock`, so timing assertions do not
+    /// depend on how fast the machine is (`"freezeClock": true`: an end-to-end test of `slow_down` needs polls that
+    /// come "at once" by the sandbox clock however slowly the machine runs them).
     public var freezeClock = false
     /// Serve https only, with a generated or given certificate (`idflow sandbox --tls`); nil (the default) serves
     /// plain http. Not a configuration-file key: the flags set it.
@@ -196,7 +197,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         case refreshTokenGraceSeconds, accessTokenLifetimeSeconds, activationURLStyle
         case confidentialClientId, confidentialClientSecret, tlsClientAuthClient
         case mfaPolicy, pushUserVerification, pushChallengeSeconds
-        case deviceIntervalSeconds
+        case deviceIntervalSeconds, freezeClock
         case customRegistration
         case idx
         case passwordPolicy
@@ -235,6 +236,7 @@ public struct SandboxConfiguration: Codable, Sendable {
             try container.decodeIfPresent(Int.self, forKey: .pushChallengeSeconds) ?? defaults.pushChallengeSeconds
         deviceIntervalSeconds =
             try container.decodeIfPresent(Int.self, forKey: .deviceIntervalSeconds) ?? defaults.deviceIntervalSeconds
+        freezeClock = try container.decodeIfPresent(Bool.self, forKey: .freezeClock) ?? defaults.freezeClock
         customRegistration =
             try container.decodeIfPresent(CustomRegistrationConfiguration.self, forKey: .customRegistration) ?? defaults.customRegistration
         idx = try container.decodeIfPresent(IDXPolicy.self, forKey: .idx) ?? defaults.idx

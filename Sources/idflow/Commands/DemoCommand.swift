@@ -37,6 +37,9 @@ struct DemoCommand: AsyncParsableCommand {
                 var configuration = SandboxConfiguration()
                 // A second factor from Google Authenticator: the demo enrolls it and signs in with it unattended.
                 configuration.idx = IDXPolicy(required: [.password], optional: [.googleOTP], factors: 2)
+                // Direct Authentication's push shows a number to pick, and is polled each second, not each five.
+                configuration.directAuth.numberChallenge = true
+                configuration.directAuth.intervalSeconds = 1
                 if tls { configuration.tls = SandboxTLSConfiguration() }
                 server = try await SandboxServer.start(configuration)
             } catch {

@@ -10,7 +10,12 @@ extension LoginDirect.SecondFactor: ExpressibleByArgument {}
 /// password), the second factor after `mfa_required`, and where each secret comes from (stdin or a file, never argv).
 struct DirectLoginOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The user's login (login_hint).", valueName: "login"))
-    var username: String
+    var username: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Finish an SMS or voice sign-in a script stopped (its \"transaction\").", valueName: "transaction"))
+    var resume: String?
 
     @Flag(name: .customLong("otp-stdin"), help: "Read the one-time code from stdin.")
     var otpStdin = false
@@ -42,6 +47,13 @@ struct DirectLoginOptions: ParsableArguments {
     var usesPrompt: Bool { [.sms, .voice].contains(oob) || [.sms, .voice].contains(mfa) }
 
     func validate() throws {
+        if resume != nil {
+            guard username == nil, !password, !code, oob == nil, mfa == nil else {
+                throw ValidationError("--resume continues a kept sign-in: give only the code, with --binding-code-stdin")
+            }
+            return
+        }
+        guard username != nil else { throw ValidationError("--username is required (or --resume a stopped sign-in)") }
         let ways = [password, oob != nil, code && !password].filter { $0 }.count
         guard ways == 1 else {
             throw ValidationError("choose one way in: --otp-stdin, --totp-secret-file, --oob CHANNEL, or --password-stdin/--password-file")
@@ -63,7 +75,9 @@ struct DirectLoginOptions: ParsableArguments {
         let code: LoginDirect.Code? =
             otpStdin ? .given(.standardInput) : totpSecretFile.map { .seed(TOTPSeedFile(URL(fileURLWithPath: $0))) }
         let primary: LoginDirect.Primary
-        if passwordStdin {
+        if let resume {
+            primary = .resume(resume)
+        } else if passwordStdin {
             primary = .password(.standardInput)
         } else if let passwordFile {
             primary = .password(.file(passwordFile))
@@ -73,7 +87,7 @@ struct DirectLoginOptions: ParsableArguments {
             primary = .otp(code ?? .given(.standardInput))
         }
         return LoginDirect(
-            username: username, primary: primary, mfa: mfa, mfaCode: password ? code : nil,
+            username: username ?? "", primary: primary, mfa: mfa, mfaCode: password ? code : nil,
             bindingCode: bindingCodeStdin ? .standardInput : nil, acrValues: acrValues, clientSecret: clientSecret, store: store)
     }
 }

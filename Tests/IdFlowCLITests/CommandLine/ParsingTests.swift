@@ -178,6 +178,11 @@ import Testing
             "--mfa follows a password (--password-stdin or --password-file)"
         ),
         (
+            ["login-direct", "--resume", "abc", "--username", "jo", "--binding-code-stdin"],
+            "--resume continues a kept sign-in: give only the code, with --binding-code-stdin"
+        ),
+        (["login-direct", "--oob", "push"], "--username is required (or --resume a stopped sign-in)"),
+        (
             ["login-direct", "--username", "jo", "--oob", "push", "--binding-code-stdin"],
             "--binding-code-stdin goes with --oob sms|voice or --mfa sms|voice"
         ),

@@ -174,6 +174,47 @@ import Testing
         #expect(tokenRequests(transport).isEmpty)
     }
 
+    /// The stopped script's sign-in is kept (0600), and `--resume` redeems the code that was sent, with no second
+    /// `/primary-authenticate` (no second SMS); a wrong code keeps it for another try, the right one removes it.
+    @Test func aStoppedSMSSignInResumesWithTheSameCodeAndIsThenForgotten() async throws {
+        let transport = self.transport(
+            [Self.error("invalid_grant"), nil],
+            routes: ["POST \(Self.base)/primary-authenticate": Self.start(channel: "sms", binding: "prompt")])
+        let context = self.context(transport)
+        let error = await failure { () throws(IdFlowError) in
+            try await LoginDirect(username: "jo", primary: .oob(.sms)).run(context)
+        }
+        let stop = try #require(error?.stop(as: LoginDirect.CodeNeeded.self))
+        #expect(stop.channel == .sms && stop.expiresAt != nil)
+        let kept = LoginDirect.PendingCode.kept(stateDirectory: context.configuration.stateDirectory)
+        #expect(kept.pendingIDs(now: context.now()) == [stop.transaction])
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: kept.directory.appendingPathComponent("\(stop.transaction).json").path)[
+                .posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        /// A later run: the same state directory, the code on stdin.
+        func later(_ stdin: String) -> IdFlowContext {
+            var later = self.context(transport, stdin: stdin)
+            later.configuration.stateDirectory = context.configuration.stateDirectory
+            return later
+        }
+        let mistyped = await failure { () throws(IdFlowError) in
+            try await LoginDirect(username: "", primary: .resume(stop.transaction), bindingCode: .standardInput, store: false)
+                .run(later("000000\n"))
+        }
+        #expect(mistyped?.hint?.contains("--resume \(stop.transaction)") == true, "\(String(describing: mistyped))")
+        #expect(kept.pendingIDs(now: context.now()) == [stop.transaction], "a wrong code leaves the sign-in to try again")
+
+        let output = try await LoginDirect(username: "", primary: .resume(stop.transaction), bindingCode: .standardInput, store: false)
+            .run(later("482910\n"))
+        #expect(output.tokens.response.accessToken == "at-direct")
+        #expect(tokenRequests(transport).map { $0.formBody["binding_code"] } == ["000000", "482910"])
+        #expect(tokenRequests(transport).allSatisfy { $0.formBody["oob_code"] == "ftOOB1" })
+        #expect(transport.requests.filter { $0.route.hasSuffix("/primary-authenticate") }.count == 1)
+        #expect(kept.pendingIDs(now: context.now()).isEmpty)
+    }
+
     static let mfaRequired = RoutedTransport.Reply.json(
         403,
         #"{"error":"mfa_required","error_description":"Verify with an additional authenticator to complete the sign-in process.","mfa_token":"F5snZpk1UBRKHYR6N7Mh","supported_challenge_types":"http://auth0.com/oauth/grant-type/mfa-otp http://auth0.com/oauth/grant-type/mfa-oob"}"#

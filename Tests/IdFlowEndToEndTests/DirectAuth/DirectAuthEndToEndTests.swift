@@ -84,6 +84,28 @@ struct DirectAuthEndToEndTests {
         #expect(try login.json()["id_token_claims"]?["sub"] != nil)
     }
 
+    /// `slow_down` (§5.2): with the sandbox clock frozen, the second poll looks as if it came at once, so the sandbox
+    /// answers `slow_down` and counts it. The client polls 5 s less often from then on, and once the clock has
+    /// moved on, the approved push signs in. Every `slow_down` the sandbox counted is one the client reported.
+    @Test func slowDownIsHonouredAndCountedAtTheSandbox() async throws {
+        let sandbox = try await Self.enrolled("slow@example.com", config: #"{"freezeClock": true, "directAuth": {"intervalSeconds": 1}}"#)
+        defer { sandbox.stop() }
+        let session = try InteractiveSession.start(
+            ["login-direct", "--username", "slow@example.com", "--oob", "push", "--no-store"], environment: sandbox.environment)
+        let slowed = try await session.waitForStderrLine { $0.contains("poll less often") }
+        #expect(slowed.contains("polling every 6 s"), "1 s + 5 s: \(slowed)")
+        #expect(try await sandbox.call("GET", "/sandbox/records").1?["directAuthSlowDowns"]?.intValue ?? 0 >= 1)
+
+        _ = try await Self.firstPendingChallenge(sandbox)
+        let resolved = try await sandbox.idflow(["resolve", "--next", "--approve"])
+        #expect(resolved.exitCode == 0, "\(resolved)")
+        try await sandbox.call("POST", "/sandbox/clock", json: ["advanceSeconds": .number(60)])
+        let login = try await session.finish()
+        #expect(login.exitCode == 0, "\(login)")
+        let reported = login.stderr.components(separatedBy: "poll less often").count - 1
+        #expect(try await sandbox.call("GET", "/sandbox/records").1?["directAuthSlowDowns"]?.intValue == reported, "\(login.stderr)")
+    }
+
     @Test func aPasswordThenAPushAnsweredFromASecondProcess() async throws {
         let sandbox = try await Self.enrolled("mfa@example.com")
         defer { sandbox.stop() }
@@ -186,6 +208,36 @@ struct DirectAuthEndToEndTests {
         let typed = try #require(code)
         #expect(login.stderr.contains("binding_code=<redacted>") && !login.stderr.contains(typed), "\(login.stderr)")
         #expect(login.stderr.contains("oob_code"))
+    }
+
+    /// A script with no code stops (exit 3) with the transaction on stdout; once the SMS arrives, `--resume` with
+    /// the code signs in, and no second SMS was sent.
+    @Test func aStoppedSMSSignInResumesWithTheCodeFromTheOutbox() async throws {
+        let sandbox = try await EmbeddedPolicyTests.sandbox(#"{"enroll": {"required": ["password", "phone"]}, "signIn": {"factors": 2}}"#)
+        defer { sandbox.stop() }
+        let number = "+15555550177"
+        let stopped = try await AuthenticatorTests.signUpPasswordFirst(
+            sandbox, "resume@example.com", ["--answer", "phoneNumber=\(number)", "--answer", "methodType=sms"])
+        let enrollment = try #require(try stopped.json()["transaction"]?.stringValue, "\(stopped)")
+        let enrolled = try await sandbox.idflow(
+            ["register", "--embedded", "--resume", enrollment, "--answer", "credentials.passcode=@-"],
+            stdin: try await AuthenticatorTests.sentCode(sandbox, to: number).code)
+        #expect(enrolled.exitCode == 0, "\(enrolled)")
+
+        let stop = try await sandbox.idflow(["login-direct", "--username", "resume@example.com", "--oob", "sms"])
+        #expect(stop.exitCode == 3, "\(stop)")
+        let transaction = try #require(try stop.json()["transaction"]?.stringValue, "\(stop)")
+        #expect(try stop.json()["channel"] == "sms")
+        #expect(stop.stderr.contains("--resume \(transaction) --binding-code-stdin"), "\(stop.stderr)")
+        let sent = try await sandbox.call("GET", "/sandbox/outbox").1?.arrayValue?.count ?? 0
+        let code = try await AuthenticatorTests.sentCode(sandbox, to: number).code
+
+        let login = try await sandbox.idflow(["login-direct", "--resume", transaction, "--binding-code-stdin"], stdin: code + "\n")
+        #expect(login.exitCode == 0, "\(login)")
+        #expect(try login.json()["binding"] == ["method": "prompt"])
+        #expect(try await sandbox.call("GET", "/sandbox/outbox").1?.arrayValue?.count == sent, "no second code was sent")
+        let again = try await sandbox.idflow(["login-direct", "--resume", transaction, "--binding-code-stdin"], stdin: code + "\n")
+        #expect(again.exitCode == 5, "a finished sign-in is forgotten: \(again)")
     }
 
     @Test func aPasswordThenACodeFromTheSeed() async throws {

@@ -194,11 +194,17 @@ struct DemoTests {
                 "register", "activate", "set-password", "login-pkce", "refresh", "api", "login-embedded", "enroll", "push-sign-in",
                 "challenges",
                 "resolve",
+                "login-direct",
                 "login-totp",
                 "register-idp",
             ])
         #expect(steps.allSatisfy { $0["ok"] == true })
-        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("✔") }.count == 13)
+        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("✔") }.count == 14)
+        // Direct Authentication's push carried a number, which this machine's authenticator picked to approve it.
+        let direct = try #require(steps.first { $0["step"] == "login-direct" })
+        #expect(direct["result"]?["binding"]?["method"] == "transfer", "\(direct)")
+        #expect(direct["result"]?["binding"]?["number"]?.stringValue?.isEmpty == false, "\(direct)")
+        #expect(direct["result"]?["access_token"]?.stringValue?.isEmpty == false, "\(direct)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty, "the demo's state dir is removed")
         #expect(
             !FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/state/idflow").path),
