@@ -62,6 +62,7 @@ func buildRoutes(state: SandboxState) -> RouteRegistry {
     UserInfoController(state: state).register(in: routes)
     LogoutController(state: state).register(in: routes)
     PushAuthenticatorController(state: state).register(in: routes)
+    MyAccountPasswordController(state: state).register(in: routes)
     CustomRegistrationController(state: state).register(in: routes)
     IDXController(state: state).register(in: routes)
     ResourceController(state: state).register(in: routes)

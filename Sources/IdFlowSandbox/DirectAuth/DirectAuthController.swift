@@ -42,7 +42,10 @@ struct DirectAuthController {
         try DirectAuthGrants.require(.oob, of: client, configuration: state.configuration)
         guard let loginHint = form["login_hint"], !loginHint.isEmpty else { throw DirectAuthError.missingLoginHint }
         let channel = try Self.channel(form["channel_hint"] ?? "")
-        let record = try await state.startPrimaryOOB(loginHint: loginHint, channel: channel, clientId: client.id, server: server)
+        let record =
+            try DirectAuthIntent(form) == .recovery
+            ? try await state.startRecoveryOOB(loginHint: loginHint, channel: channel, clientId: client.id, server: server)
+            : try await state.startPrimaryOOB(loginHint: loginHint, channel: channel, clientId: client.id, server: server)
         return DirectAuthWire.oob(record, now: await state.now)
     }
 
@@ -55,6 +58,8 @@ struct DirectAuthController {
         guard let mfaToken = form["mfa_token"], !mfaToken.isEmpty else {
             throw DirectAuthError(OAuthErrorResponse.missingParameter("mfa_token"))
         }
+        // The second factor follows a password, which cannot start a recovery (direct-auth.md §9.1).
+        if try DirectAuthIntent(form) != nil { throw DirectAuthError.recoveryAuthenticatorNotEnabled }
         let listed = (form["challenge_types_supported"] ?? "").split(separator: " ").map(String.init)
         guard !listed.isEmpty else { throw DirectAuthError.invalidChallengeType("") }
         var types: [DirectAuthGrant] = []

@@ -106,6 +106,21 @@ struct DirectAuthError: HTTPResponseError, Sendable {
             "The requested scopes '\(given.joined(separator: " "))' do not match the scopes requested in the original request "
                 + "'\(original.joined(separator: " "))'. Use the originally requested scopes and try again.")
     }
+    // MARK: The recovery intent (direct-auth.md §9.1)
+
+    static func invalidIntent(_ value: String) -> Self {
+        Self(.badRequest, "invalid_request", "'\(value)' is an invalid intent.")
+    }
+    static let intentRequired = Self(.badRequest, "invalid_request", "The intent parameter is required.")
+    static func scopeNotForIntent(_ scope: String, intent: String) -> Self {
+        Self(.badRequest, "invalid_scope", "scope '\(scope)' cannot be requested with intent '\(intent)'.")
+    }
+    /// A recovery with a factor the password policy's recovery authenticators do not name (the password, which
+    /// is never one, included). Which of the catalogue's recovery refusals Okta sends for each case was not
+    /// recorded; this one says what is wrong in every case *(inferred)*.
+    static let recoveryAuthenticatorNotEnabled = Self(
+        .forbidden, "access_denied", "Authenticators required by recovery policy are not enabled authenticators.")
+
     /// A grant the app does not have: Okta's answer for an app whose grant types lack it (the same shape as the
     /// device grant's), naming the grants it has.
     static func unauthorizedClient(configured: [String]) -> Self {

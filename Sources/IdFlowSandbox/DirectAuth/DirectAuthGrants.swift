@@ -31,8 +31,17 @@ struct DirectAuthGrants {
             }
             try Self.require(grant, of: client, configuration: state.configuration)
             let supported = try Self.grantTypesSupported(form)
+            let intent = try DirectAuthIntent(form)
+            if intent == .recovery {
+                // A recovery proves who the user is with something other than the password: the password grant, and
+                // the MFA grants that follow it, cannot start one.
+                guard [.otp, .oob].contains(grant) else { throw DirectAuthError.recoveryAuthenticatorNotEnabled }
+            }
             let primary = [DirectAuthGrant.password, .otp, .oob].contains(grant)
-            let scopes = primary || form["scope"] != nil ? try Self.scopes(form, server: server) : nil
+            let scopes: [String]? =
+                if let intent { try Self.scopes(form, server: server, intent: intent) } else {
+                    primary || form["scope"] != nil ? try Self.scopes(form, server: server) : nil
+                }
             func field(_ name: String) throws -> String {
                 try Required.text(form[name], else: OAuthErrorResponse.missingParameter(name))
             }
@@ -44,14 +53,15 @@ struct DirectAuthGrants {
             case .otp:
                 guard let loginHint = form["login_hint"], !loginHint.isEmpty else { throw DirectAuthError.missingLoginHint }
                 return try await state.directAuthOTPGrant(
-                    loginHint: loginHint, otp: form["otp"] ?? "", scopes: scopes ?? [], clientId: client.id, server: server)
+                    loginHint: loginHint, otp: form["otp"] ?? "", scopes: scopes ?? [], clientId: client.id, server: server,
+                    intent: intent)
             case .mfaOTP:
                 return try await state.directAuthMFAOTPGrant(
                     mfaToken: try field("mfa_token"), otp: form["otp"] ?? "", scopes: scopes, clientId: client.id, server: server)
             case .oob, .mfaOOB:
                 return try await state.directAuthOOBGrant(
                     oobCode: try field("oob_code"), mfaToken: grant == .mfaOOB ? try field("mfa_token") : nil,
-                    bindingCode: form["binding_code"], scopes: scopes, clientId: client.id, server: server)
+                    bindingCode: form["binding_code"], scopes: scopes, clientId: client.id, server: server, intent: intent)
             }
         }
     }
@@ -66,12 +76,43 @@ struct DirectAuthGrants {
         return values
     }
 
+    /// A recovery's scope: exactly `okta.myAccount.password.manage` (no `openid`: the token only changes the password),
+    /// which the authorization server must offer (direct-auth.md §9.1).
+    static func scopes(_ form: FormParameters, server: HostedAuthorizationServer, intent: DirectAuthIntent) throws -> [String] {
+        let requested = form["scope"] ?? ""
+        guard requested.split(separator: " ").map(String.init) == [intent.scope], server.scopesSupported.contains(intent.scope) else {
+            throw DirectAuthError.scopeNotForIntent(requested, intent: intent.rawValue)
+        }
+        return [intent.scope]
+    }
+
     /// The requested scopes, validated as `/authorize` validates them.
     static func scopes(_ form: FormParameters, server: HostedAuthorizationServer) throws -> [String] {
         do {
             return try AuthorizeController.requestedScopes(form["scope"], server: server)
         } catch {
             throw DirectAuthError(.badRequest, error.error, error.description)
+        }
+    }
+}
+
+/// What a Direct Authentication request is for besides signing in (direct-auth.md §9.1): `intent=recovery` (the Swift
+/// SDK, Okta's catalogue) or `prompt=recover_authenticator` (the Kotlin SDK), treated alike.
+enum DirectAuthIntent: String, Sendable {
+    case recovery
+
+    /// The one scope a token of this intent carries.
+    var scope: String { SandboxState.passwordManageScope }
+
+    /// The intent of a form: nil for a sign-in, an unknown `intent` refused.
+    init?(_ form: FormParameters) throws {
+        if let value = form["intent"] {
+            guard let intent = Self(rawValue: value) else { throw DirectAuthError.invalidIntent(value) }
+            self = intent
+        } else if (form["prompt"] ?? "").split(separator: " ").contains("recover_authenticator") {
+            self = .recovery
+        } else {
+            return nil
         }
     }
 }

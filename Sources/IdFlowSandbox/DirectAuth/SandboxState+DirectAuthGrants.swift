@@ -44,9 +44,14 @@ extension SandboxState {
     /// `grant_type=urn:okta:params:oauth:grant-type:otp`: `login_hint` and a TOTP code of the user's authenticator app
     /// or Okta Verify, never one of a time step already used.
     func directAuthOTPGrant(
-        loginHint: String, otp: String, scopes: [String], clientId: String, server: HostedAuthorizationServer
+        loginHint: String, otp: String, scopes: [String], clientId: String, server: HostedAuthorizationServer,
+        intent: DirectAuthIntent? = nil
     ) throws -> UnsignedTokens {
-        guard let user = findUser(login: loginHint), user.status == .active else { throw DirectAuthError.invalidLoginHint }
+        guard let user = findUser(login: loginHint), Self.directAuthStatuses(intent).contains(user.status) else {
+            throw DirectAuthError.invalidLoginHint
+        }
+        // A code of Okta Verify's (Google Authenticator never recovers a password: `RecoveryPolicy.recoverable`).
+        if intent == .recovery { try requireRecoveryAuthenticator(.oktaVerify) }
         switch verifyDirectAuthOTP(otp, userId: user.id, transactionFailures: 0) {
         case .accepted: return issueDirectAuthTokens(userId: user.id, clientId: clientId, server: server, scopes: scopes, amr: ["otp"])
         case .notEnrolled: throw DirectAuthError.enrollmentRequired
@@ -80,7 +85,7 @@ extension SandboxState {
     /// is nil for the primary grant; the OOB must belong to it either way.
     func directAuthOOBGrant(
         oobCode: String, mfaToken: String?, bindingCode: String?, scopes: [String]?, clientId: String,
-        server: HostedAuthorizationServer
+        server: HostedAuthorizationServer, intent: DirectAuthIntent? = nil
     ) throws -> UnsignedTokens {
         guard var record = directAuth.oobTransactions[oobCode], record.expiresAt > clock.now else {
             throw DirectAuthError.expired("oob_code")
@@ -90,6 +95,7 @@ extension SandboxState {
             throw DirectAuthError.serverChanged(server.directAuthId, original: record.server.directAuthId)
         }
         guard record.mfaToken == mfaToken else { throw DirectAuthError.notAssociated }
+        if intent == .recovery { try requireRecoveryAuthenticator(record.channel.recoveryAuthenticator) }
         let mfa = try mfaToken.map { try liveDirectAuthMFA($0, clientId: clientId, server: server) }
         if let mfa { try Self.checkSameScopes(scopes, original: mfa.scopes) }
         guard let grantedScopes = mfa?.scopes ?? scopes else { throw OAuthErrorResponse.missingParameter("scope") }
@@ -182,9 +188,41 @@ extension SandboxState {
         return grant
     }
 
+    // MARK: The recovery intent (direct-auth.md §9.1)
+
+    /// Who may answer a Direct Authentication request: ACTIVE users sign in; a recovery is also for those a new
+    /// password leads back to ACTIVE (a locked-out user, an expired password, a reset under way).
+    static func directAuthStatuses(_ intent: DirectAuthIntent?) -> Set<UserStatus> {
+        intent == .recovery ? statusesANewPasswordEnds : [.active]
+    }
+
+    /// 403 unless the password policy lets `authenticator` recover a password (`passwordPolicy.recovery.authenticators`).
+    func requireRecoveryAuthenticator(_ authenticator: IDXPolicy.Authenticator) throws {
+        guard configuration.passwordPolicy.recovery.authenticators.contains(authenticator) else {
+            throw DirectAuthError.recoveryAuthenticatorNotEnabled
+        }
+    }
+
+    /// `/primary-authenticate` (`/oob-authenticate`) of a recovery: the channel's authenticator must recover passwords,
+    /// and a locked-out user, or one whose password expired, may start it.
+    func startRecoveryOOB(
+        loginHint: String, channel: DirectAuthChannel, clientId: String, server: HostedAuthorizationServer
+    ) throws -> DirectAuthOOBRecord {
+        guard let user = findUser(login: loginHint), Self.directAuthStatuses(.recovery).contains(user.status) else {
+            throw DirectAuthError.invalidLoginHint
+        }
+        try requireRecoveryAuthenticator(channel.recoveryAuthenticator)
+        return try startOOB(userId: user.id, channel: channel, clientId: clientId, server: server, mfaToken: nil)
+    }
+
     /// A later request of a transaction must ask for the scopes of the first (or none, meaning the same).
     static func checkSameScopes(_ given: [String]?, original: [String]) throws {
         guard let given, Set(given) != Set(original) else { return }
         throw DirectAuthError.scopesChanged(given, original: original)
     }
+}
+
+extension DirectAuthChannel {
+    /// The password policy's recovery authenticator behind a channel: Okta Verify's push, or the phone.
+    var recoveryAuthenticator: IDXPolicy.Authenticator { self == .push ? .oktaVerify : .phone }
 }

@@ -46,11 +46,12 @@ enum HostedAuthorizationServer: Sendable, Equatable {
 
     /// The scopes a client may request (and discovery lists). The MyAccount app-authenticator scopes
     /// (devices.md §0) belong to the org AS at Okta; the sandbox grants them on `default` too, the
-    /// issuer idflow uses unless told otherwise, so `login-pkce --scope "… okta.myAccount.…"` works.
+    /// issuer idflow uses unless told otherwise, so `login-pkce --scope "… okta.myAccount.…"` works. The MyAccount
+    /// password scope is granted to every app (an admin grants it to the app in Okta; direct-auth.md §9.1).
     var scopesSupported: [String] {
         let standard = [
             "openid", "profile", "email", "address", "phone", "offline_access",
-            SandboxState.manageScope, SandboxState.readScope,
+            SandboxState.manageScope, SandboxState.readScope, SandboxState.passwordManageScope,
         ]
         switch self {
         case .org: return standard + ["groups"]

@@ -17,11 +17,12 @@ struct APITokenMiddleware: RouterMiddleware {
 
     /// Paths anyone may call, each with everything below it: Authn (state tokens), OAuth/OIDC
     /// (client authentication and the sign-in pages), the well-known documents, the MyAccount
-    /// app-authenticator API (Bearer access tokens; its verify endpoint takes no credentials), and the device
+    /// app-authenticator and password APIs (Bearer access tokens; the verify endpoint takes no credentials), and the device
     /// grant's `/activate` sign-in page (the person signs in there), and the Identity Engine's `/idp/idx`
     /// (state handles), and the protected resources (`/resource`, `/org-resource`: Bearer access tokens).
     static let publicPaths = [
-        "/api/v1/authn", "/oauth2", "/.well-known", "/idp/myaccount/app-authenticators", "/activate", "/idp/idx", "/resource",
+        "/api/v1/authn", "/oauth2", "/.well-known", "/idp/myaccount/app-authenticators", "/idp/myaccount/password",
+        "/activate", "/idp/idx", "/resource",
         "/org-resource",
     ]
 
