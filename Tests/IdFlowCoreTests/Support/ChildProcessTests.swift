@@ -76,6 +76,12 @@ import Testing
         #expect(nowhere?.description.contains("No such file") == true)
     }
 
+    @Test func aProgramThatLeavesItsInputUnreadDoesNotEndTheTestProcess() async throws {
+        // A megabyte cannot fit in the pipe: the write fails once `true` has exited, and SIGPIPE must not end us.
+        let result = try await ExternalCommand.run("/bin/true", [], stdin: Data(count: 1_048_576))
+        #expect(result.status == 0)
+    }
+
     #if os(Linux)
         @Test func theChildInheritsNoDescriptorBesidesItsThreeStreams() async throws {
             // Opened without O_CLOEXEC, as code that knows nothing of children (or another thread) may do.
