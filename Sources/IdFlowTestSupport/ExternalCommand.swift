@@ -41,13 +41,8 @@ public enum ExternalCommand {
         if let stdin, let input = process.standardInput {
             reading.enter()
             Thread.detachNewThread {
-                // A program that exits without reading it all makes this write fail (EPIPE), which is its business;
-                // SIGPIPE, which the test process does not ignore and which would end it, is blocked on this thread.
-                var pipeSignal = sigset_t()
-                sigemptyset(&pipeSignal)
-                sigaddset(&pipeSignal, SIGPIPE)
-                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
-                try? input.write(contentsOf: stdin)
+                // A program that exits without reading it all makes this write fail, which is its business.
+                try? ChildProcess.write(stdin, to: input)
                 try? input.close()
                 reading.leave()
             }

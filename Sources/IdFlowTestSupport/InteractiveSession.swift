@@ -131,9 +131,10 @@ public final class InteractiveSession: @unchecked Sendable {
         throw IdFlowBinary.TimedOut(arguments: arguments)
     }
 
-    /// Types `text` (at a terminal, a line ends with "\n").
+    /// Types `text` (at a terminal, a line ends with "\n"). A program that has already exited (a usage error before it
+    /// read stdin) misses it, as it would a person's typing; the test goes on to its exit status.
     public func send(_ text: String) {
-        input.write(Data(text.utf8))
+        try? ChildProcess.write(Data(text.utf8), to: input)
     }
 
     /// Presses Ctrl-C at the terminal: the terminal sends SIGINT to the program in front.

@@ -200,6 +200,23 @@ package final class ChildProcess: @unchecked Sendable {
     /// SIGTERM, as `Process.terminate()`.
     package func terminate() { send(SIGTERM) }
 
+    /// Writes `data` to a child's input, which fails (EPIPE) when the child has exited without reading it all, rather
+    /// than ending the writing process with SIGPIPE, which neither idflow nor the test process ignores: the signal is
+    /// blocked on this thread for the write and any it raised is taken before the mask is restored.
+    package static func write(_ data: Data, to input: FileHandle) throws {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer {
+            var now = timespec()
+            while sigtimedwait(&pipeSignal, nil, &now) == SIGPIPE {}
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        try input.write(contentsOf: data)
+    }
+
     private func reap() -> Termination? {
         ended.withLock { ended in
             if let ended { return ended }
