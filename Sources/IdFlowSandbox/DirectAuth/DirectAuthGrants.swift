@@ -32,37 +32,52 @@ struct DirectAuthGrants {
             try Self.require(grant, of: client, configuration: state.configuration)
             let supported = try Self.grantTypesSupported(form)
             let intent = try DirectAuthIntent(form)
-            if intent == .recovery {
-                // A recovery proves who the user is with something other than the password: the password grant, and
-                // the MFA grants that follow it, cannot start one.
-                guard [.otp, .oob].contains(grant) else { throw DirectAuthError.recoveryAuthenticatorNotEnabled }
+            let attestation = try MFAAttestation.requested(
+                form, grant: grant, client: client, server: server, mfaPolicy: state.configuration.mfaPolicy)
+            var tokens = try await tokens(grant, form, client: client, server: server, intent: intent, supported: supported)
+            if attestation {
+                tokens.idToken?.acr = MFAAttestation.acr
+                tokens.idTokenOnly = true
             }
-            let primary = [DirectAuthGrant.password, .otp, .oob].contains(grant)
-            let scopes: [String]? =
-                if let intent { try Self.scopes(form, server: server, intent: intent) } else {
-                    primary || form["scope"] != nil ? try Self.scopes(form, server: server) : nil
-                }
-            func field(_ name: String) throws -> String {
-                try Required.text(form[name], else: OAuthErrorResponse.missingParameter(name))
+            return tokens
+        }
+    }
+
+    /// The grant's tokens, once the request is known to be one the app may make.
+    private func tokens(
+        _ grant: DirectAuthGrant, _ form: FormParameters, client: OAuthClient, server: HostedAuthorizationServer,
+        intent: DirectAuthIntent?, supported: [String]?
+    ) async throws -> UnsignedTokens {
+        if intent == .recovery {
+            // A recovery proves who the user is with something other than the password: the password grant, and
+            // the MFA grants that follow it, cannot start one.
+            guard [.otp, .oob].contains(grant) else { throw DirectAuthError.recoveryAuthenticatorNotEnabled }
+        }
+        let primary = [DirectAuthGrant.password, .otp, .oob].contains(grant)
+        let scopes: [String]? =
+            if let intent { try Self.scopes(form, server: server, intent: intent) } else {
+                primary || form["scope"] != nil ? try Self.scopes(form, server: server) : nil
             }
-            switch grant {
-            case .password:
-                return try await state.directAuthPasswordGrant(
-                    username: try field("username"), password: try field("password"), scopes: scopes ?? [], clientId: client.id,
-                    server: server, grantTypesSupported: supported)
-            case .otp:
-                guard let loginHint = form["login_hint"], !loginHint.isEmpty else { throw DirectAuthError.missingLoginHint }
-                return try await state.directAuthOTPGrant(
-                    loginHint: loginHint, otp: form["otp"] ?? "", scopes: scopes ?? [], clientId: client.id, server: server,
-                    intent: intent)
-            case .mfaOTP:
-                return try await state.directAuthMFAOTPGrant(
-                    mfaToken: try field("mfa_token"), otp: form["otp"] ?? "", scopes: scopes, clientId: client.id, server: server)
-            case .oob, .mfaOOB:
-                return try await state.directAuthOOBGrant(
-                    oobCode: try field("oob_code"), mfaToken: grant == .mfaOOB ? try field("mfa_token") : nil,
-                    bindingCode: form["binding_code"], scopes: scopes, clientId: client.id, server: server, intent: intent)
-            }
+        func field(_ name: String) throws -> String {
+            try Required.text(form[name], else: OAuthErrorResponse.missingParameter(name))
+        }
+        switch grant {
+        case .password:
+            return try await state.directAuthPasswordGrant(
+                username: try field("username"), password: try field("password"), scopes: scopes ?? [], clientId: client.id,
+                server: server, grantTypesSupported: supported)
+        case .otp:
+            guard let loginHint = form["login_hint"], !loginHint.isEmpty else { throw DirectAuthError.missingLoginHint }
+            return try await state.directAuthOTPGrant(
+                loginHint: loginHint, otp: form["otp"] ?? "", scopes: scopes ?? [], clientId: client.id, server: server,
+                intent: intent)
+        case .mfaOTP:
+            return try await state.directAuthMFAOTPGrant(
+                mfaToken: try field("mfa_token"), otp: form["otp"] ?? "", scopes: scopes, clientId: client.id, server: server)
+        case .oob, .mfaOOB:
+            return try await state.directAuthOOBGrant(
+                oobCode: try field("oob_code"), mfaToken: grant == .mfaOOB ? try field("mfa_token") : nil,
+                bindingCode: form["binding_code"], scopes: scopes, clientId: client.id, server: server, intent: intent)
         }
     }
 

@@ -83,6 +83,8 @@ struct UnsignedTokens: Sendable {
     let refreshToken: String?
     let scopes: [String]
     let expiresIn: Int
+    /// MFA attestation (direct-auth.md §8): the answer carries the ID token alone, `access_token` null.
+    var idTokenOnly = false
 }
 
 /// The outcome of the sign-in form.

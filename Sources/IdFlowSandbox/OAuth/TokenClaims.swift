@@ -66,6 +66,8 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var exp: Int
     var jti: String
     var amr: [String] = ["pwd"]
+    /// Set only by an MFA attestation (`urn:okta:app:mfa:attestation`, direct-auth.md §8).
+    var acr: String?
     var idp: String
     var nonce: String?
     // swift-format-ignore: AlwaysUseLowerCamelCase

@@ -117,6 +117,17 @@ struct TokenController {
             grant.accessToken.cnf = TokenConfirmation(keyThumbprint: dpopThumbprint)
             await state.bindTokenFamily(accessTokenID: grant.accessToken.jti, dpopThumbprint: dpopThumbprint)
         }
+        if grant.idTokenOnly, let idToken = grant.idToken {
+            // As recorded (swift-authfoundation-token-mfa_attestation.json): no access token, so no `at_hash` either.
+            let body: JSONObject = [
+                "token_type": "Bearer", "expires_in": .int(0), "access_token": .null, "scope": "openid",
+                "id_token": .string(try await state.signingKey().sign(idToken)),
+            ]
+            var response = Response.json(.object(body))
+            response.headers[.cacheControl] = "no-store"
+            response.headers[.pragma] = "no-cache"
+            return response
+        }
         let (accessToken, idToken) = try await Self.sign(grant, state: state)
         var body: JSONObject = [
             "token_type": .string(dpopThumbprint == nil ? "Bearer" : "DPoP"),
