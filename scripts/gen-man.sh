@@ -11,10 +11,13 @@
 # page still carries).
 #
 # scripts/man-sections.awk adds what the generator cannot: in idflow.1 the list of the pages (COMMANDS), the
-# configuration options, CONFIGURATION from man/configuration.mdoc (which ManualConfigurationSectionTests renders
-# from the settings' declaration), ENVIRONMENT, FILES, EXIT STATUS (the table of `idflow --help`) and EXAMPLES from
-# man/sections.mdoc; in every page, discussions' blank lines and examples turned into mdoc, and the rest of a long
-# discussion from man/details/PAGE.txt. groff must render every page without a warning.
+# configuration options, each with where its setting is read from (scripts/manual/configuration.mdoc, which
+# ManualConfigurationSectionTests renders from the settings' declaration), ENVIRONMENT, FILES, EXIT STATUS (the
+# table of `idflow --help`) and EXAMPLES from scripts/manual/sections.mdoc; in every page, discussions' blank lines
+# and examples turned into mdoc, and the rest of a long discussion from scripts/manual/details/PAGE.txt; a command's
+# page leaves --version, --help, the configuration options and the exit codes to idflow.1, naming it instead.
+# man/ holds only the pages (GeneratedFilesTests keeps it under 55,000 bytes); their inputs are in scripts/manual/.
+# groff must render every page without a warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -26,7 +29,6 @@ bin=$(swift build --show-bin-path)/idflow
 [ -x "$bin" ] || swift build --product idflow >/dev/null
 COLUMNS=1000 "$bin" doctor --help-hidden | awk '/^CONFIGURATION OPTIONS:$/ { on = 1; next } on && /^$/ { exit } on' \
     > "$out/options"
-cat man/configuration.mdoc man/sections.mdoc > "$out/sections.mdoc"
 for page in "$out"/generated/idflow.*.1; do
     name=$(basename "$page" .1)
     abstract=$(sed -n 's/^\.Nd "\(.*\)"$/\1/p' "$page")
@@ -34,15 +36,16 @@ for page in "$out"/generated/idflow.*.1; do
 done | LC_ALL=C sort > "$out/commands"
 for page in "$out"/generated/*.1; do
     name=$(basename "$page")
-    # man/details/idflow-sandbox.txt, written as a help discussion is, goes on from the command's discussion, before
+    # scripts/manual/details/idflow-sandbox.txt, written as a help discussion is, goes on from the command's discussion, before
     # its options: what is too long for --help (at most 60 lines at 80 columns) but belongs in the page.
-    details=man/details/$(basename "${name//./-}" -1).txt
+    details=scripts/manual/details/$(basename "${name//./-}" -1).txt
     if [ -f "$details" ]; then
         awk -v details="$details" '/^\.Bl -tag/ && !done { print ""; while ((getline line < details) > 0) { gsub(/\\/, "\\e", line); print line }; done = 1 } 1' \
             "$page" > "$out/spliced" && mv "$out/spliced" "$page"
     fi
     if [ "$name" = idflow.1 ]; then
-        awk -v root=1 -v options="$out/options" -v commands="$out/commands" -v sections="$out/sections.mdoc" \
+        awk -v root=1 -v options="$out/options" -v commands="$out/commands" -v settings=scripts/manual/configuration.mdoc \
+            -v sections=scripts/manual/sections.mdoc \
             -f scripts/man-sections.awk "$page" > "$out/pages/idflow.1"
     else
         # idflow.token.get.1 is `idflow token get`; it accepts the configuration options when its help lists them.

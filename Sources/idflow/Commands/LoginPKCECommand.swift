@@ -11,8 +11,9 @@ struct LoginPKCECommand: AsyncParsableCommand {
             Gets the authorization code one way: --session-token (Okta, headless), --username (Okta primary \
             authentication), --browser (a loopback redirect), --manual (paste the redirect URL back) or --embedded \
             (the Identity Engine's forms, answered with --answer). The ID token is validated before anything is \
-            printed or stored (exit 13 when it fails). `man idflow-login-pkce` tells more: MFA, the embedded \
-            sign-in, expired and forgotten passwords.
+            printed or stored (exit 13 when it fails). The guides in idflow's source tree tell more: \
+            docs/logging-in.md (the modes, MFA, any OpenID provider), docs/embedded-sign-in.md and \
+            docs/account-recovery.md (expired, forgotten and locked-out passwords).
 
               $ idflow login-pkce --browser
               $ printf '%s' "$PW" \\

@@ -12,7 +12,7 @@ struct RegisterCommand: AsyncParsableCommand {
             With --email: creates a STAGED user (POST /api/v1/users?activate=false) and prints it; needs the org URL \
             and an API token. With --batch: one user per input line, NDJSON results in input order. With --idp: \
             custom registration at the Token Server. With --embedded: self-service sign-up through the Identity \
-            Engine. `man idflow-register` tells more.
+            Engine. docs/registration.md and docs/bulk-provisioning.md in idflow's source tree tell more.
 
               $ uid=$(idflow register --email jo@example.com --first-name Jo \\
                   --last-name Doe | jq -r .id)

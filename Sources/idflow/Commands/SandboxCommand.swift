@@ -12,8 +12,9 @@ struct SandboxCommand: AsyncParsableCommand {
         discussion: """
             Prints one JSON line {"orgUrl", "issuer", "apiToken", "clientId", "redirectUri", "customRegistration", \
             "idx", "listenAddress", "serviceApp"} (plus "caFile" with --tls) as soon as it listens, then serves until \
-            SIGINT or SIGTERM. Everything lives in memory and is gone when it stops. `man idflow-sandbox` describes \
-            the JSON, the configuration file and the admin endpoints (outbox, faults, clock, rate limits).
+            SIGINT or SIGTERM. Everything lives in memory and is gone when it stops. docs/sandbox.md in idflow's \
+            source tree describes the JSON, the configuration file, https and the admin endpoints (outbox, faults, \
+            clock, rate limits).
 
               $ idflow sandbox > sandbox.json &
               $ export OKTA_CLIENT_ORGURL=$(jq -r .orgUrl sandbox.json) \\

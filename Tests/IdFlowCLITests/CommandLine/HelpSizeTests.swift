@@ -4,8 +4,8 @@ import Testing
 @testable import idflow
 
 /// `--help` is read in a terminal: at 80 columns every command's fits in 60 lines, and no line (a table's row, a
-/// usage line, a JSON shape) runs past the edge. What is longer belongs in the command's man page
-/// (man/details/, scripts/gen-man.sh).
+/// usage line, a JSON shape) runs past the edge. What is longer belongs in the command's guide under docs/ (or, in
+/// a few lines, in its man page: scripts/manual/details/, scripts/gen-man.sh).
 @Suite struct HelpSizeTests {
     @Test(arguments: CLI.allCommands.indices)
     func helpFitsSixtyLinesOfEightyColumns(index: Int) {

@@ -3,13 +3,13 @@ import IdFlowFoundation
 import IdFlowTestSupport
 import Testing
 
-/// The man page's CONFIGURATION section is written from the settings' one declaration (`Setting.all`), so the
-/// page cannot name a flag, variable or key the resolver does not read, nor miss one it does.
-/// `man/configuration.mdoc` is that rendering; `RECORD_SNAPSHOTS=1` rewrites it and `scripts/gen-man.sh` puts it
-/// into `man/idflow.1`.
+/// Where each setting is read from, in the man page's CONFIGURATION OPTIONS, is written from the settings' one
+/// declaration (`Setting.all`), so the page cannot name a flag, variable or key the resolver does not read, nor miss
+/// one it does. `scripts/manual/configuration.mdoc` is that rendering; `RECORD_SNAPSHOTS=1` rewrites it and
+/// `scripts/gen-man.sh` puts each setting's places after its flag in `man/idflow.1`.
 struct ManualConfigurationSectionTests {
     @Test func theCommittedSectionIsTheDeclarationRendered() throws {
-        let directory = SnapshotDirectory(Fixtures.packageRoot.appendingPathComponent("man", isDirectory: true))
+        let directory = SnapshotDirectory(Fixtures.packageRoot.appendingPathComponent("scripts/manual", isDirectory: true))
         if let mismatch = try directory.mismatch(ConfigurationSection.mdoc, named: "configuration.mdoc") {
             Issue.record(Comment(rawValue: mismatch + " (then run scripts/gen-man.sh)"))
         }
@@ -27,33 +27,58 @@ struct ManualConfigurationSectionTests {
         #expect(section.contains(".Fl -org-url ,\n.Ev OKTA_CLIENT_ORGURL ,\nprofile key\n.Li orgUrl ,\n"))
     }
 
-    /// The page itself carries the section, where a reader of ENVIRONMENT finds it.
-    @Test func theManPageCarriesTheSection() throws {
+    /// The page itself names every setting with its places, after its flag when it has one, where a reader of
+    /// ENVIRONMENT is sent.
+    @Test func theManPageCarriesEverySetting() throws {
         let page = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("man/idflow.1"), encoding: .utf8)
-        #expect(page.contains(ConfigurationSection.mdoc), "man/idflow.1 lacks man/configuration.mdoc: run scripts/gen-man.sh")
+        guard let start = page.range(of: ".Sh \"CONFIGURATION OPTIONS\"\n"), let end = page.range(of: "\n.Sh ENVIRONMENT\n") else {
+            Issue.record("man/idflow.1 lacks CONFIGURATION OPTIONS or ENVIRONMENT: run scripts/gen-man.sh")
+            return
+        }
+        let section = page[start.upperBound..<end.lowerBound]
+        #expect(section.contains(ConfigurationSection.introduction), "run scripts/gen-man.sh")
+        for setting in Setting.all {
+            let body = ConfigurationSection.body(setting)
+            if let flag = setting.flag {
+                #expect(section.contains(".Sy \(setting.name.rawValue) :\n\(body)"), "\(setting.name): run scripts/gen-man.sh")
+                #expect(section.contains(".It Fl \(flag.dropFirst())"), "\(setting.name)")
+            } else {
+                #expect(section.contains(".It Sy \(setting.name.rawValue)\n\(body)"), "\(setting.name): run scripts/gen-man.sh")
+            }
+        }
     }
 }
 
-/// The CONFIGURATION section in mdoc: for each setting, its places in the order they are weighed.
+/// The settings in mdoc: an introduction, then for each setting an item of its name and its places in the order
+/// they are weighed, which `scripts/man-sections.awk` puts after the setting's flag in CONFIGURATION OPTIONS.
 enum ConfigurationSection {
+    static let introduction = """
+        After an option that sets a setting come the setting's name, as
+        .Ic idflow doctor
+        shows it, and the places it is read from, first to last: the first that sets it wins.
+        A flag's or a file's value counts even when empty; an empty variable counts as unset.
+
+        """
+
     static var mdoc: String {
-        var lines = [
-            ".Sh CONFIGURATION",
-            "Each setting is looked for in these places, first to last, and the first that sets it wins;",
-            ".Ic idflow doctor",
-            "shows which one did.",
-            "A flag's or a file's value counts even when empty; an empty variable counts as unset.",
-            ".Bl -tag -width Ds",
-        ]
-        for setting in Setting.all {
-            lines.append(".It Sy \(setting.name.rawValue)")
-            let places = setting.places.map(line)
-            for (index, place) in places.enumerated() {
-                lines.append(place + (index == places.count - 1 ? " ." : " ,"))
-            }
-            lines.append(contentsOf: remarks(setting))
+        var text = """
+            .\\" Rendered from Setting.all by ManualConfigurationSectionTests (RECORD_SNAPSHOTS=1 rewrites it);
+            .\\" scripts/man-sections.awk puts each setting after its flag in idflow.1's CONFIGURATION OPTIONS.
+
+            """
+        text += introduction
+        for setting in Setting.all { text += ".It Sy \(setting.name.rawValue)\n" + body(setting) }
+        return text
+    }
+
+    /// A setting's places, then what kind of value it is and its default.
+    static func body(_ setting: Setting) -> String {
+        var lines: [String] = []
+        let places = setting.places.map(line)
+        for (index, place) in places.enumerated() {
+            lines.append(place + (index == places.count - 1 ? " ." : " ,"))
         }
-        lines.append(".El")
+        lines.append(contentsOf: remarks(setting))
         return lines.joined(separator: "\n") + "\n"
     }
 

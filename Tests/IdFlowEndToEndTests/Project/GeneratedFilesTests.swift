@@ -36,11 +36,13 @@ struct GeneratedFilesTests {
 
     /// Every command has its page and no page is left of a command that is gone; every long option of the command
     /// tree is described in its command's page, or, for a configuration option, once in man/idflow.1 under
-    /// CONFIGURATION OPTIONS, to which the pages of the commands that take them refer.
+    /// CONFIGURATION OPTIONS, to which the pages of the commands that take them refer; --version and --help, which
+    /// every command takes, only in man/idflow.1.
     @Test func theManPagesCoverEveryCommandAndOption() async throws {
         let dump = try await IdFlowBinary.run(["--experimental-dump-help"], environment: [:])
         let tree = try JSONValue(data: Data(dump.stdout.utf8))
         let configurationOptions = try section("CONFIGURATION OPTIONS")
+        let root = try manual
         var missing: [String] = []
         var expectedPages: [String] = []
         var configurationFlags: Set<String> = []
@@ -64,7 +66,10 @@ struct GeneratedFilesTests {
                 takesConfiguration = takesConfiguration || isConfiguration
                 for name in argument["names"]?.arrayValue ?? [] where name["kind"] == "long" {
                     guard let flag = name["name"]?.stringValue else { continue }
-                    if isConfiguration {
+                    if flag == "version" || flag == "help" {
+                        if !described(flag, in: root) { missing.append("idflow.1 --\(flag)") }
+                        if described(flag, in: page), !here.isEmpty { missing.append("\(label) repeats --\(flag)") }
+                    } else if isConfiguration {
                         configurationFlags.insert(flag)
                         if !described(flag, in: configurationOptions) { missing.append("idflow.1 CONFIGURATION OPTIONS --\(flag)") }
                         if described(flag, in: page), !here.isEmpty { missing.append("\(label) repeats --\(flag)") }
@@ -73,7 +78,7 @@ struct GeneratedFilesTests {
                     }
                 }
             }
-            if takesConfiguration, !page.contains("The configuration options of\n.Xr idflow 1\nare accepted too.\n") {
+            if takesConfiguration, !page.contains("The configuration options of\n.Xr idflow 1\napply too.\n") {
                 missing.append("\(label) does not refer to the configuration options")
             }
             for sub in command["subcommands"]?.arrayValue ?? [] { try walk(sub, path: path + [name]) }
@@ -110,7 +115,7 @@ struct GeneratedFilesTests {
             if name != "idflow.1" { #expect(try section("EXIT STATUS", of: page).contains(".Xr idflow 1"), "man/\(name)") }
         }
         for name in [
-            "DESCRIPTION", "COMMANDS", "CONFIGURATION OPTIONS", "CONFIGURATION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES",
+            "DESCRIPTION", "COMMANDS", "CONFIGURATION OPTIONS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES",
         ] {
             #expect(try !section(name).isEmpty, "man/idflow.1 lacks \(name)")
         }
@@ -126,18 +131,20 @@ struct GeneratedFilesTests {
         ] {
             #expect(files.contains(path), "FILES lacks \(path)")
         }
-        // What is too long for a command's --help is in its page (man/details/PAGE.txt), and only a page has details.
-        let details = Self.manualFolder.appendingPathComponent("details", isDirectory: true)
+        // What is too long for a command's --help is in its page (scripts/manual/details/PAGE.txt), and only a page has details.
+        let details = Fixtures.packageRoot.appendingPathComponent("scripts/manual/details", isDirectory: true)
         let pages = try Self.pageNames
         for file in try FileManager.default.contentsOfDirectory(atPath: details.path) {
             let page = String(file.dropLast(".txt".count)) + ".1"
-            #expect(file.hasSuffix(".txt") && pages.contains(page), "man/details/\(file) belongs to no page")
+            #expect(file.hasSuffix(".txt") && pages.contains(page), "scripts/manual/details/\(file) belongs to no page")
         }
-        #expect(try Self.page(["login-pkce"]).contains("Options in detail: a session token is single use"))
+        // The long explanations are in the guides, which the pages name.
+        #expect(try Self.page(["login-pkce"]).contains("docs/logging-in.md"))
+        #expect(try Self.page(["sandbox"]).contains("docs/sandbox.md"))
         // The help's examples stay literal, their continuation lines included.
         #expect(
             try Self.page(["register"]).contains(
-                ".Bd -literal -offset indent\n$ idflow register --embedded --answer userProfile.email=new@example.com \\e\n"))
+                ".Bd -literal -offset indent\n$ uid=$(idflow register --email jo@example.com --first-name Jo \\e\n"))
     }
 
     /// EXIT STATUS lists every code of the exit-code table of `idflow --help`, with its meaning.
@@ -153,9 +160,10 @@ struct GeneratedFilesTests {
         }
     }
 
-    /// Every environment variable the sources read is described under ENVIRONMENT.
+    /// Every environment variable the sources read is described under ENVIRONMENT or, for a setting's, with its
+    /// option under CONFIGURATION OPTIONS.
     @Test func theManPageDescribesEveryEnvironmentVariableRead() async throws {
-        let environment = try section("ENVIRONMENT")
+        let environment = try section("ENVIRONMENT") + "\n" + section("CONFIGURATION OPTIONS")
         var names: Set<String> = []
         for target in ["IdFlowFoundation", "IdFlowCore", "idflow", "IdFlowSandbox"] {
             let folder = Fixtures.packageRoot.appendingPathComponent("Sources/\(target)")
@@ -170,8 +178,27 @@ struct GeneratedFilesTests {
         #expect(names.count >= 20)
         for name in names.sorted() {
             #expect(
-                environment.contains(".It Ev \(name)\n") || environment.contains("Ev \(name) ,") || environment.contains("Ev \(name)\n"),
-                "ENVIRONMENT lacks \(name)")
+                environment.contains(".It Ev \(name)\n") || environment.contains("Ev \(name) ,") || environment.contains("Ev \(name)\n")
+                    || environment.contains("Ev \(name) .\n"),
+                "ENVIRONMENT and CONFIGURATION OPTIONS lack \(name)")
+        }
+    }
+
+    /// Issue 40: man/ holds only what `man` reads (the generator's inputs are in scripts/manual/), and shrinks to at
+    /// most a third of the 166 KB it was: 55,000 bytes as `du -sb man` counts, the folder's own 4,096 included.
+    /// The pages are at 64.5 KB today (the command tree's own help is most of it); they may not grow past 66,000
+    /// bytes, and the known issue below fails as soon as they reach the target, so that the bound is then tightened.
+    @Test func theManualStaysSmall() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.manualFolder.path)
+        #expect(try names.sorted() == Self.pageNames, "man/ holds something that is not a page")
+        var total = 0
+        for name in names {
+            let attributes = try FileManager.default.attributesOfItem(atPath: Self.manualFolder.appendingPathComponent(name).path)
+            total += (attributes[.size] as? Int) ?? 0
+        }
+        #expect(total <= 66_000, "man/ is \(total) bytes")
+        withKnownIssue("issue 40: man/ is still above a third of its 166 KB") {
+            #expect(total <= 55_000 - 4_096, "man/ is \(total) bytes; `du -sb man` must be at most 55,000")
         }
     }
 
