@@ -56,26 +56,27 @@ public struct LoginDirect: Sendable {
         self.store = store
     }
 
-    /// The ACR asking Okta only to attest MFA (§8): its answer has no access token to store.
-    static let mfaAttestation = "urn:okta:app:mfa:attestation"
-
     /// `noteBinding` hears how an out-of-band answer is tied to the sign-in as soon as the server says (a push's
     /// number, before the wait), so the demo's own authenticator can pick it while the sign-in waits.
+    ///
+    /// With `--acr-values urn:okta:app:mfa:attestation` the server vouches for the sign-in with an ID token alone:
+    /// the scope sent is `openid` (the only one Okta allows for it), the ID token is validated, and nothing is
+    /// stored, as there is no access token to call anything with; stderr says so.
     public func run(
         _ context: IdFlowContext, noteBinding: @escaping @Sendable (DirectLoginOutput.Binding) -> Void = { _ in }
     ) async throws(IdFlowError) -> DirectLoginOutput {
-        if acrValues?.split(separator: " ").contains(Substring(Self.mfaAttestation)) == true {
-            throw .invalidInput(
-                "--acr-values \(Self.mfaAttestation) asks for an ID token alone (MFA attestation), which login-direct cannot store as a login yet",
-                hint: "leave that value out of --acr-values")
+        let attesting = MFAAttestation.isAsked(acrValues)
+        let scope = attesting ? "openid" : context.configuration.scope
+        if attesting, scope != context.configuration.scope {
+            context.message("direct: MFA attestation asks for the scope openid alone, not \(context.configuration.scope)")
         }
         let server = try await AuthorizationServer.discoverForLogin(context, clientSecret: clientSecret)
         let session = DirectAuthSession(
             login: self, server: server, endpoints: try DirectAuthEndpoints(tokenEndpoint: server.metadata.tokenEndpoint),
-            scope: context.configuration.scope, context: context)
+            scope: scope, context: context)
         let binding = Locked<DirectLoginOutput.Binding?>(nil)
         let tokens = try await server.completeLogin(
-            context, scope: session.scope, nonce: .notInThisGrant(.directAuthentication), store: store
+            context, scope: session.scope, nonce: .notInThisGrant(.directAuthentication), store: store && !attesting
         ) { () throws(IdFlowError) in
             try await Interruption.cancellingOnInterrupt("interrupted while signing in") { () throws(IdFlowError) in
                 try await session.signIn { used in
@@ -84,7 +85,12 @@ public struct LoginDirect: Sendable {
                 }
             }
         }
-        return DirectLoginOutput(tokens: tokens, binding: binding.current)
+        if attesting {
+            context.message(
+                "MFA attestation: the server vouched for the sign-in with an ID token alone (acr \(tokens.idTokenClaims?["acr"]?.stringValue ?? "none")); no access token, so nothing was stored"
+            )
+        }
+        return DirectLoginOutput(tokens: tokens, binding: binding.current, attested: attesting)
     }
 }
 
@@ -99,14 +105,34 @@ public struct DirectLoginOutput: Encodable, Sendable, Equatable {
 
     public var tokens: TokenOutput
     public var binding: Binding?
+    /// An MFA attestation: the ID token alone, printed as the server sent it (`access_token` null) with
+    /// `"mfa_attestation": true`.
+    public var attested = false
 
     enum CodingKeys: String, CodingKey {
         case binding
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case accessToken = "access_token"
+        case scope
+        case idToken = "id_token"
+        case idTokenClaims = "id_token_claims"
+        case mfaAttestation = "mfa_attestation"
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try tokens.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
+        if attested {
+            try container.encode(tokens.response.tokenType, forKey: .tokenType)
+            try container.encode(0, forKey: .expiresIn)
+            try container.encodeNil(forKey: .accessToken)
+            try container.encodeIfPresent(tokens.response.scope, forKey: .scope)
+            try container.encodeIfPresent(tokens.response.idToken, forKey: .idToken)
+            try container.encodeIfPresent(tokens.idTokenClaims, forKey: .idTokenClaims)
+            try container.encode(true, forKey: .mfaAttestation)
+        } else {
+            try tokens.encode(to: encoder)
+        }
         try container.encodeIfPresent(binding, forKey: .binding)
     }
 }

@@ -106,6 +106,49 @@ struct DirectAuthEndToEndTests {
         #expect(try await sandbox.call("GET", "/sandbox/records").1?["directAuthSlowDowns"]?.intValue == reported, "\(login.stderr)")
     }
 
+    /// MFA attestation (§8): a confidential client at the org server asks the server only to vouch for the MFA; the
+    /// answer is printed as sent (an ID token, `access_token` null) and validated, stderr says so, and nothing is stored.
+    @Test func anMFAAttestationPrintsTheIDTokenAloneAndStoresNothing() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("direct-attest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let seedFile = home.appendingPathComponent("ov.totp")
+        let secretFile = home.appendingPathComponent("client-secret")
+        try "attest-secret-0001".write(to: secretFile, atomically: true, encoding: .utf8)
+        let client = "0oaconfidential00001"
+        let config = """
+            {"confidentialClientId": "\(client)", "confidentialClientSecret": "attest-secret-0001",
+             "directAuth": {"grants": {"\(client)": ["otp"]}}}
+            """
+        let sandbox = try await Self.enrolled("attest@example.com", config: config, seedFile: seedFile)
+        defer { sandbox.stop() }
+        let confidential = [
+            "OKTA_OAUTH2_ISSUER": sandbox.orgURL, "OKTA_OAUTH2_CLIENTID": client, "IDFLOW_CLIENT_SECRET_FILE": secretFile.path,
+        ]
+        let before = try await sandbox.idflow(["token", "get"]).json()["access_token"]
+        let attested = try await sandbox.idflow(
+            [
+                "login-direct", "--username", "attest@example.com", "--totp-secret-file", seedFile.path, "--acr-values",
+                "urn:okta:app:mfa:attestation",
+            ], environment: confidential)
+        #expect(attested.exitCode == 0, "\(attested)")
+        let json = try attested.json()
+        #expect(json["access_token"] == .null && json["mfa_attestation"] == true && json["scope"] == "openid", "\(json)")
+        #expect(json["id_token_claims"]?["acr"] == "urn:okta:app:mfa:attestation")
+        #expect(json["id_token_claims"]?["amr"] == ["otp"])
+        #expect(attested.stderr.contains("ID token alone") && attested.stderr.contains("nothing was stored"), "\(attested.stderr)")
+        // The profile's login (the enrollment's) is the one it was.
+        #expect(try await sandbox.idflow(["token", "get"]).json()["access_token"] == before)
+
+        // The public app cannot ask for one: the server's refusal, word for word.
+        let publicApp = try await sandbox.idflow(
+            [
+                "login-direct", "--username", "attest@example.com", "--totp-secret-file", seedFile.path, "--acr-values",
+                "urn:okta:app:mfa:attestation", "--no-store",
+            ], environment: ["OKTA_OAUTH2_ISSUER": sandbox.orgURL])
+        #expect(publicApp.exitCode != 0)
+        #expect(publicApp.stderr.contains("Client authentication is required for MFA attestation requests."), "\(publicApp)")
+    }
+
     @Test func aPasswordThenAPushAnsweredFromASecondProcess() async throws {
         let sandbox = try await Self.enrolled("mfa@example.com")
         defer { sandbox.stop() }
