@@ -28,12 +28,13 @@ struct IdFlow: AsyncParsableCommand {
               64  usage error (bad flags, missing configuration)
              130  interrupted (Ctrl-C, SIGTERM) waiting or at a prompt; nothing half-stored
 
-            Start offline with `idflow sandbox`. `man idflow` describes the configuration, the environment and the \
-            files; `idflow COMMAND --help-hidden` lists the configuration options.
+            Start offline with `idflow sandbox`. `man idflow` describes the configuration, \
+            environment and files; `COMMAND --help-hidden` lists the configuration options.
             """,
         version: IdFlowVersion.string,
         subcommands: [
-            RegisterCommand.self, ActivateCommand.self, SetPasswordCommand.self, UserCommand.self, LoginPKCECommand.self,
+            RegisterCommand.self, ActivateCommand.self, SetPasswordCommand.self, PasswordCommand.self, UserCommand.self,
+            LoginPKCECommand.self,
             LoginDirectCommand.self, LoginDeviceCommand.self, LoginClientCommand.self, RefreshCommand.self, ApiCommand.self,
             TokenCommand.self, UserinfoCommand.self,
             LogoutCommand.self,

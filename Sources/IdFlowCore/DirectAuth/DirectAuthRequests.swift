@@ -11,11 +11,13 @@ struct PrimaryAuthenticateRequest: APIRequest {
     var acrValues: String?
     /// `/oob-authenticate`, the name older servers know.
     var legacy = false
+    var intent = DirectAuthIntent.current
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         var fields = [("login_hint", username), ("channel_hint", channel.rawValue)]
         if !legacy { fields.insert(("challenge_hint", DirectAuthGrant.oob.rawValue), at: 0) }
         if let acrValues { fields.append(("acr_values", acrValues)) }
+        if let intent { fields.append(("intent", intent.rawValue)) }
         return client.formRequest(legacy ? endpoints.oobAuthenticate : endpoints.primaryAuthenticate, fields: fields)
     }
 
@@ -65,6 +67,7 @@ struct DirectTokenRequest: APIRequest {
     var acrValues: String?
     /// The grant's own fields (`username`/`password`, `login_hint`/`otp`, `oob_code`, `mfa_token`, `binding_code`).
     var fields: [(String, String)]
+    var intent = DirectAuthIntent.current
 
     enum Outcome: Sendable, Equatable {
         case tokens(TokenResponse)
@@ -78,6 +81,7 @@ struct DirectTokenRequest: APIRequest {
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         var form = [("grant_type", grant.rawValue), ("scope", scope)] + fields
         if let acrValues { form.append(("acr_values", acrValues)) }
+        if let intent { form.append(("intent", intent.rawValue)) }
         return TokenGrant.request(endpoint, client: client, fields: form)
     }
 

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import IdFlowCore
+import IdFlowFoundation
+
+struct PasswordResetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset",
+        abstract: "Recover a forgotten password with a factor other than the password.",
+        usage: "idflow password reset --username <login> [<options>]",
+        discussion: """
+            Proves who the user is with Okta Direct Authentication and intent=recovery (a one-time code, a push, \
+            an SMS or voice code, as login-direct does), for a token with the one scope \
+            okta.myAccount.password.manage, then sets the new password at {org}/idp/myaccount/password. The token \
+            is never stored. The new password comes from --new-password-stdin, --new-password-file or \
+            IDFLOW_NEW_PASSWORD, or at a terminal (asked twice), and is checked against the published rules first \
+            (exit 3 with every rule in "causes"). A factor the recovery policy does not allow, or a grant the app \
+            may not use: exit 4.
+
+              $ idflow password reset --username jo@example.com \\
+                  --totp-secret-file seed --new-password-file new.txt
+
+            \(GlobalOptions.helpNote)
+            """)
+
+    @Option(help: ArgumentHelp("The user's login (login_hint).", valueName: "login"))
+    var username: String
+
+    @Flag(name: .customLong("otp-stdin"), help: "Prove it with a one-time code read from stdin.")
+    var otpStdin = false
+
+    @Option(
+        name: .customLong("totp-secret-file"),
+        help: ArgumentHelp("Prove it with the code of this kept TOTP seed.", valueName: "path"), completion: .file())
+    var totpSecretFile: String?
+
+    @Option(help: ArgumentHelp("Prove it out of band through this channel.", valueName: "channel"))
+    var oob: OOBChannel?
+
+    @Flag(name: .customLong("binding-code-stdin"), help: "Read the SMS or voice code from stdin.")
+    var bindingCodeStdin = false
+
+    @OptionGroup var newPassword: NewPasswordOptions
+
+    @OptionGroup var clientSecret: ClientSecretOption
+
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
+
+    func validate() throws {
+        guard [otpStdin, totpSecretFile != nil, oob != nil].filter({ $0 }).count == 1 else {
+            throw ValidationError("choose one factor: --otp-stdin, --totp-secret-file or --oob push|sms|voice (not the password)")
+        }
+        if bindingCodeStdin && ![.sms, .voice].contains(oob) { throw ValidationError("--binding-code-stdin goes with --oob sms|voice") }
+        if [otpStdin, bindingCodeStdin, newPassword.newPasswordStdin].filter({ $0 }).count > 1 {
+            throw ValidationError("only one secret can come from standard input; read the new password from a file (--new-password-file)")
+        }
+    }
+
+    func run() async throws {
+        try await CommandRunner.run(global) { context throws(IdFlowError) in
+            let factor: PasswordRecovery.Factor =
+                if let oob { .oob(oob) } else if let totpSecretFile { .otp(.seed(TOTPSeedFile(URL(fileURLWithPath: totpSecretFile)))) } else
+                {
+                    .otp(.given(.standardInput))
+                }
+            return try await PasswordRecovery(
+                username: username, factor: factor, bindingCode: bindingCodeStdin ? .standardInput : nil,
+                newPassword: try newPassword.read(context), clientSecret: try clientSecret.secret(context)
+            ).run(context)
+        }
+    }
+}
