@@ -34,6 +34,6 @@ enum MFAAttestation {
             throw .protocolViolation("the MFA attestation answer has neither an access token nor an ID token")
         }
         return TokenResponse(
-            tokenType: wire.token_type, accessToken: "", expiresIn: 0, scope: wire.scope, refreshToken: nil, idToken: idToken)
+            tokenType: wire.tokenType, accessToken: "", expiresIn: 0, scope: wire.scope, refreshToken: nil, idToken: idToken)
     }
 }
