@@ -253,13 +253,13 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|user|login-pkce|login-direct|login-device|login-client|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|doctor|completion|help)
+    register|activate|set-password|password|user|login-pkce|login-direct|login-device|login-client|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|doctor|completion|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion help' -- "${cur}"))
         ;;
     esac
 }
@@ -387,6 +387,89 @@ _idflow_set-password() {
         return
         ;;
     '--password')
+        return
+        ;;
+    esac
+}
+
+_idflow_password() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __idflow_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    change|reset)
+        # Offer subcommand argument completions
+        "_idflow_password_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'change reset' -- "${cur}"))
+        ;;
+    esac
+}
+
+_idflow_password_change() {
+    repeating_flags=()
+    non_repeating_flags=(--password-stdin --new-password-stdin --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--password-file --password --new-password-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
+    __idflow_offer_flags_options 0
+    __idflow_configuration_values 'password' 'change' && return
+
+    # Offer option value completions
+    case "${prev}" in
+    '--password-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--password')
+        return
+        ;;
+    '--new-password-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_idflow_password_reset() {
+    repeating_flags=()
+    non_repeating_flags=(--otp-stdin --binding-code-stdin --new-password-stdin --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--username --totp-secret-file --oob --new-password-file --client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
+    __idflow_offer_flags_options 0
+    __idflow_configuration_values 'password' 'reset' && return
+
+    # Offer option value completions
+    case "${prev}" in
+    '--username')
+        return
+        ;;
+    '--totp-secret-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--oob')
+        __idflow_add_completions -W 'push'$'\n''sms'$'\n''voice'
+        return
+        ;;
+    '--new-password-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--client-secret-file')
+        __idflow_add_completions -f
         return
         ;;
     esac
@@ -1103,7 +1186,10 @@ _idflow_help() {
     # The subcommand names (added by idflow: the help command of ArgumentParser completes none).
     case "${COMP_WORDS[*]:2:COMP_CWORD-2}" in
     '')
-        COMPREPLY+=($(compgen -W 'register activate set-password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion' -- "${cur}"))
+        ;;
+    'password')
+        COMPREPLY+=($(compgen -W 'change reset' -- "${cur}"))
         ;;
     'user')
         COMPREPLY+=($(compgen -W 'get unlock suspend unsuspend expire-password reset-password' -- "${cur}"))

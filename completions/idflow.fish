@@ -1,6 +1,6 @@
 # The configuration options of the commands named here
 # (added by idflow: they are hidden from each command's help, and ArgumentParser completes no hidden option).
-set -g __idflow_configured_commands 'idflow register' 'idflow activate' 'idflow set-password' 'idflow user get' 'idflow user unlock' 'idflow user suspend' 'idflow user unsuspend' 'idflow user expire-password' 'idflow user reset-password' 'idflow login-pkce' 'idflow login-direct' 'idflow login-device' 'idflow login-client' 'idflow refresh' 'idflow api' 'idflow token get' 'idflow token inspect' 'idflow token verify' 'idflow token introspect' 'idflow token revoke' 'idflow userinfo' 'idflow logout' 'idflow enroll create' 'idflow enroll list' 'idflow enroll update' 'idflow enroll delete' 'idflow challenges' 'idflow resolve' 'idflow totp' 'idflow doctor'
+set -g __idflow_configured_commands 'idflow register' 'idflow activate' 'idflow set-password' 'idflow password change' 'idflow password reset' 'idflow user get' 'idflow user unlock' 'idflow user suspend' 'idflow user unsuspend' 'idflow user expire-password' 'idflow user reset-password' 'idflow login-pkce' 'idflow login-direct' 'idflow login-device' 'idflow login-client' 'idflow refresh' 'idflow api' 'idflow token get' 'idflow token inspect' 'idflow token verify' 'idflow token introspect' 'idflow token revoke' 'idflow userinfo' 'idflow logout' 'idflow enroll create' 'idflow enroll list' 'idflow enroll update' 'idflow enroll delete' 'idflow challenges' 'idflow resolve' 'idflow totp' 'idflow doctor'
 set -g __idflow_configuration_specs 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'curl' 'curl-file=' 'q/quiet' 'timeout=' 'max-retries=' 'ca-file=' 'client-cert=' 'client-key=' 'proxy=' 'authorization-mode=' 'service-client-id=' 'service-scopes=' 'private-key-file=' 'private-key-id=' 'dpop' 'pretty' 'compact'
 
 function __idflow_should_offer_configuration_options
@@ -44,6 +44,14 @@ function __idflow_parse_tokens -S
             __idflow_parse_subcommand 0 'user=' 'send-email' 'reactivate' 'version' 'h/help' $__idflow_configuration_specs
         case 'set-password'
             __idflow_parse_subcommand 0 'activation-token=' 'activation-token-file=' 'activation-url=' 'activation-url-file=' 'activation-url-stdin' 'password-stdin' 'password-file=' 'password=' 'version' 'h/help' $__idflow_configuration_specs
+        case 'password'
+            __idflow_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'change'
+                __idflow_parse_subcommand 0 'password-stdin' 'password-file=' 'password=' 'new-password-stdin' 'new-password-file=' 'version' 'h/help' $__idflow_configuration_specs
+            case 'reset'
+                __idflow_parse_subcommand 0 'username=' 'otp-stdin' 'totp-secret-file=' 'oob=' 'binding-code-stdin' 'new-password-stdin' 'new-password-file=' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
+            end
         case 'user'
             __idflow_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -176,6 +184,7 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'register' -d 'Create users (STAGED, or many with --batch), or sign up with --idp or --embedded.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'activate' -d 'Activate a STAGED user; print its activation link.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'set-password' -d 'Set a new user\'s first password; print a session token.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'password' -d 'Change or recover a password (the MyAccount API).'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'user' -d 'Read a user; unlock, suspend, expire, reset a password.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'login-pkce' -d 'Log in (authorization code + PKCE); save the tokens.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'login-direct' -d 'Log in without a browser (Okta Direct Authentication).'
@@ -237,6 +246,27 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" password' -l 'password' -d 'The password (visible in `ps`); or IDFLOW_PASSWORD.' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" version' -l 'version' -d 'Show the version.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow set-password" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow password" -eq 1' -fa 'change' -d 'Change the signed-in user\'s password, giving the old one.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow password" -eq 1' -fa 'reset' -d 'Recover a forgotten password with a factor other than the password.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password change" password-stdin' -l 'password-stdin' -d 'Read the password from stdin (one newline dropped).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password change" password-file' -l 'password-file' -d 'Read the password from a file.' -rF
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password change" password' -l 'password' -d 'The password (visible in `ps`); or IDFLOW_PASSWORD.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password change" new-password-stdin' -l 'new-password-stdin' -d 'Read the new password (expired, --recover) from stdin.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password change" new-password-file' -l 'new-password-file' -d 'Read the new password from a file.' -rF
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password change" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password change" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" username' -l 'username' -d 'The user\'s login (login_hint).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" otp-stdin' -l 'otp-stdin' -d 'Prove it with a one-time code read from stdin.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" totp-secret-file' -l 'totp-secret-file' -d 'Prove it with the code of this kept TOTP seed.' -rF
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" oob' -l 'oob' -d 'Prove it out of band through this channel.' -rfka 'push sms voice'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" binding-code-stdin' -l 'binding-code-stdin' -d 'Read the SMS or voice code from stdin.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" new-password-stdin' -l 'new-password-stdin' -d 'Read the new password (expired, --recover) from stdin.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" new-password-file' -l 'new-password-file' -d 'Read the new password from a file.' -rF
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" client-secret-file' -l 'client-secret-file' -d 'A confidential client\'s secret, in a file (env IDFLOW_CLIENT_SECRET_FILE).' -rF
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow user" version' -l 'version' -d 'Show the version.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow user" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow user" -eq 1' -fa 'get' -d 'Print the user object: status, statusChanged, lastLogin, passwordChanged, profile.'
@@ -454,7 +484,8 @@ complete -c 'idflow' -n '__idflow_should_offer_configuration_options dpop' -l 'd
 complete -c 'idflow' -n '__idflow_should_offer_configuration_options pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
 complete -c 'idflow' -n '__idflow_should_offer_configuration_options compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
 # The subcommand names after `idflow help` (added by idflow: the help command of ArgumentParser completes none).
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 1' -fa 'register activate set-password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 1' -fa 'register activate set-password password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = password' -fa 'change reset'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = user' -fa 'get unlock suspend unsuspend expire-password reset-password'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = token' -fa 'get inspect verify introspect revoke'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = enroll' -fa 'create list update delete'
