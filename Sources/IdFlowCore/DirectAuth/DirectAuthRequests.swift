@@ -94,6 +94,7 @@ struct DirectTokenRequest: APIRequest {
             default: throw DirectAuthRefusal.error(response, grant: grant, client: client)
             }
         }
+        if MFAAttestation.isAsked(acrValues), let attested = try MFAAttestation.tokens(response) { return .tokens(attested) }
         return .tokens(try TokenGrant.decode(response, client: client, hint: DirectAuthRefusal.retryHint(grant)))
     }
 }
