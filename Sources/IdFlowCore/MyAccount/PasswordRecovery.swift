@@ -48,6 +48,18 @@ public struct PasswordRecovery: Sendable {
         return PasswordOutput(method: "reset", username: username, factor: factor.name, password: status)
     }
 
+    /// A recovery the password policy refuses (403 `access_denied` naming the recovery policy, exit 8) says what to try.
+    static func explained(_ error: IdFlowError) -> IdFlowError {
+        guard case .oauth(let status, let body, _) = error, body.error == "access_denied",
+            (body.errorDescription ?? "").lowercased().contains("recovery")
+        else { return error }
+        return .oauth(
+            status: status, body: body,
+            hint:
+                "the password policy does not let this factor recover a password; try another (--totp-secret-file, --oob push|sms|voice), or ask an admin (`idflow user reset-password`)"
+        )
+    }
+
     /// The recovery token: a Direct Authentication sign-in (the session `login-direct` uses) whose requests carry
     /// `intent=recovery`, asking for the password scope alone.
     private func recoveryToken(_ context: IdFlowContext) async throws(IdFlowError) -> Secret {
@@ -66,7 +78,7 @@ public struct PasswordRecovery: Sendable {
             do {
                 return try await DirectAuthIntent.$current.withValue(.recovery) { try await session.signIn { _ in } }
             } catch let error as IdFlowError {
-                throw error
+                throw Self.explained(error)
             } catch {
                 throw .internalFailure("the recovery sign-in failed unexpectedly: \(error)")
             }

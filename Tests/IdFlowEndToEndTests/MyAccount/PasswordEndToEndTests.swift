@@ -104,6 +104,21 @@ struct PasswordEndToEndTests {
         #expect(withOld.exitCode == 4, "\(withOld)")
     }
 
+    /// The default recovery policy names e-mail and phone only: Okta Verify's code cannot recover (exit 8, a policy's no).
+    @Test func aFactorTheRecoveryPolicyDoesNotNameIsExit8() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("reset-policy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let seedFile = home.appendingPathComponent("ov.totp")
+        let sandbox = try await DirectAuthEndToEndTests.enrolled("policy@example.com", seedFile: seedFile)
+        defer { sandbox.stop() }
+        let reset = try await sandbox.idflow(
+            ["password", "reset", "--username", "policy@example.com", "--totp-secret-file", seedFile.path, "--new-password-stdin"],
+            stdin: Self.newPassword)
+        #expect(reset.exitCode == 8, "\(reset)")
+        #expect(reset.error?["hint"]?.stringValue?.contains("recover a password") == true, "\(reset)")
+        #expect(reset.stdout.isEmpty)
+    }
+
     /// An app that has only the password grant cannot recover: the password is not a way to prove who forgot it.
     @Test func aResetWithAPasswordGrantOnlyAppIsRefused() async throws {
         let config =

@@ -14,8 +14,8 @@ struct PasswordResetCommand: AsyncParsableCommand {
             okta.myAccount.password.manage, then sets the new password at {org}/idp/myaccount/password. The token \
             is never stored. The new password comes from --new-password-stdin, --new-password-file or \
             IDFLOW_NEW_PASSWORD, or at a terminal (asked twice), and is checked against the published rules first \
-            (exit 3 with every rule in "causes"). A factor the recovery policy does not allow, or a grant the app \
-            may not use: exit 4.
+            (exit 3 with every rule in "causes"). A factor the recovery policy does not allow: exit 8; a grant \
+            the app may not use: exit 4.
 
               $ idflow password reset --username jo@example.com \\
                   --totp-secret-file seed --new-password-file new.txt
