@@ -11,7 +11,8 @@ struct PrimaryAuthenticateRequest: APIRequest {
     var acrValues: String?
     /// `/oob-authenticate`, the name older servers know.
     var legacy = false
-    var intent = DirectAuthIntent.current
+    /// `intent=recovery` on every request of a password recovery; nil for a sign-in.
+    var intent: DirectAuthIntent? = nil
 
     func httpRequest() throws(IdFlowError) -> HTTPRequest {
         var fields = [("login_hint", username), ("channel_hint", channel.rawValue)]
@@ -67,7 +68,8 @@ struct DirectTokenRequest: APIRequest {
     var acrValues: String?
     /// The grant's own fields (`username`/`password`, `login_hint`/`otp`, `oob_code`, `mfa_token`, `binding_code`).
     var fields: [(String, String)]
-    var intent = DirectAuthIntent.current
+    /// `intent=recovery` on every request of a password recovery; nil for a sign-in.
+    var intent: DirectAuthIntent? = nil
 
     enum Outcome: Sendable, Equatable {
         case tokens(TokenResponse)

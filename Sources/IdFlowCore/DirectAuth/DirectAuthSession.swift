@@ -42,13 +42,15 @@ struct DirectAuthSession: Sendable {
     private func token(_ grant: DirectAuthGrant, _ fields: [(String, String)]) async throws(IdFlowError) -> DirectTokenRequest.Outcome {
         try await server.http.send(
             DirectTokenRequest(
-                endpoint: endpoints.token, client: server.client, grant: grant, scope: scope, acrValues: login.acrValues, fields: fields))
+                endpoint: endpoints.token, client: server.client, grant: grant, scope: scope, acrValues: login.acrValues, fields: fields,
+                intent: login.intent))
     }
 
     /// `/primary-authenticate`, or `/oob-authenticate` where the server does not know the newer name.
     private func primaryStart(_ channel: OOBChannel) async throws(IdFlowError) -> OOBStart {
         var request = PrimaryAuthenticateRequest(
-            endpoints: endpoints, client: server.client, username: login.username, channel: channel, acrValues: login.acrValues)
+            endpoints: endpoints, client: server.client, username: login.username, channel: channel, acrValues: login.acrValues,
+            intent: login.intent)
         if let start = try await server.http.send(request) { return start }
         context.message("direct: /primary-authenticate is not there (404); trying its older name /oob-authenticate")
         request.legacy = true
@@ -66,6 +68,12 @@ struct DirectAuthSession: Sendable {
         if let mfaToken { fields.append(("mfa_token", mfaToken)) }
         if start.bindingMethod == .prompt {
             guard let code = try readBindingCode(start.channel) else {
+                // A recovery goes on to set the password, which `login-direct --resume` does not: it is not kept.
+                guard login.intent == nil else {
+                    throw .rejected(
+                        "the code sent by \(start.channel == .sms ? "SMS" : "voice call") is needed, and there is no terminal to ask for it",
+                        hint: "pipe it in with --binding-code-stdin (and the new password from a file)")
+                }
                 throw try keep(start, grant: grant, mfaToken: mfaToken)
             }
             noteBinding(DirectLoginOutput.Binding(method: BindingMethod.prompt.rawValue))

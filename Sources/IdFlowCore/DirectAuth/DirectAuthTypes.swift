@@ -31,11 +31,6 @@ public enum DirectAuthGrant: String, Sendable, CaseIterable {
 /// name Okta's catalogue and the Swift SDK use.
 public enum DirectAuthIntent: String, Sendable {
     case recovery
-
-    /// The intent of the Direct Authentication requests built in this task. A flow that recovers a password sets it
-    /// around a whole ``DirectAuthSession`` sign-in, so every `/primary-authenticate` and `/token` call of that sign-in
-    /// carries it without the session passing it along; nil (a sign-in) everywhere else.
-    @TaskLocal static var current: DirectAuthIntent?
 }
 
 /// Where an out-of-band code goes (`channel_hint`, §5.3).

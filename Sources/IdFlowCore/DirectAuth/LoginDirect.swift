@@ -41,11 +41,14 @@ public struct LoginDirect: Sendable {
     public var acrValues: String?
     public var clientSecret: Secret?
     public var store: Bool
+    /// What the sign-in is for besides signing in: `.recovery` for `password reset`, sent on every request.
+    public var intent: DirectAuthIntent?
 
     public init(
         username: String, primary: Primary, mfa: SecondFactor? = nil, mfaCode: Code? = nil, bindingCode: SecretSource? = nil,
-        acrValues: String? = nil, clientSecret: Secret? = nil, store: Bool = true
+        acrValues: String? = nil, clientSecret: Secret? = nil, store: Bool = true, intent: DirectAuthIntent? = nil
     ) {
+        self.intent = intent
         self.username = username
         self.primary = primary
         self.mfa = mfa

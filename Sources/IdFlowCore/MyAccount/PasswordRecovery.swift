@@ -70,17 +70,15 @@ public struct PasswordRecovery: Sendable {
             case .oob(let channel): .oob(channel)
             }
         let session = DirectAuthSession(
-            login: LoginDirect(username: username, primary: primary, bindingCode: bindingCode, store: false), server: server,
+            login: LoginDirect(username: username, primary: primary, bindingCode: bindingCode, store: false, intent: .recovery),
+            server: server,
             endpoints: try DirectAuthEndpoints(tokenEndpoint: server.metadata.tokenEndpoint), scope: MyAccountPassword.scope,
             context: context)
         let tokens = try await Interruption.cancellingOnInterrupt("interrupted while proving who you are") { () throws(IdFlowError) in
-            // `withValue` throws untyped errors; what the sign-in throws is an IdFlowError.
-            do {
-                return try await DirectAuthIntent.$current.withValue(.recovery) { try await session.signIn { _ in } }
-            } catch let error as IdFlowError {
-                throw Self.explained(error)
+            do throws(IdFlowError) {
+                return try await session.signIn { _ in }
             } catch {
-                throw .internalFailure("the recovery sign-in failed unexpectedly: \(error)")
+                throw Self.explained(error)
             }
         }
         guard !tokens.accessToken.isEmpty else {

@@ -52,18 +52,7 @@ struct MyAccountPasswordController {
     /// scope: 401 E0000011, 400 E0000021, 403 E0000006 as the app-authenticators API answers a missing scope.
     private func authorized(_ request: Request, context: SandboxRequestContext) async throws -> UserRecord {
         let scopes = [SandboxState.passwordManageScope]
-        guard let (usesDPoP, token) = UserTokenBinding.credentials(request.headers[.authorization]) else {
-            throw OktaErrorResponse.invalidBearerToken
-        }
-        let key = try await state.signingKey()
-        guard let claims = await key.verified(token, as: AccessTokenClaims.self), let user = await state.activeAccessToken(claims) else {
-            throw OktaErrorResponse.invalidBearerToken
-        }
-        let challenge = OktaResourceChallenge(
-            scheme: "DPoP", orgURL: await state.orgURL, scope: scopes.joined(separator: " "), resource: request.uri.path)
-        try await UserTokenBinding.check(
-            request, context: context, token: token, cnf: claims.cnf, usesDPoP: usesDPoP, challenge: challenge,
-            wrongCertificate: OktaErrorResponse.invalidBearerToken, state: state)
+        let (claims, user) = try await UserTokenBinding.myAccountToken(request, context: context, scopes: scopes, state: state)
         guard MyAccountPasswordWire.namesVersion(request.headers[.accept]) else { throw OktaErrorResponse.unsupportedMediaType }
         guard scopes.contains(where: claims.scp.contains) else { throw OktaErrorResponse.insufficientScope(scopes) }
         return user

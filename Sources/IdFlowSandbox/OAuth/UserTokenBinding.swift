@@ -24,6 +24,25 @@ enum UserTokenBinding {
         guard await ClientCertificate.confirms(cnf, on: context.channel) else { throw wrongCertificate }
     }
 
+    /// The MyAccount APIs' way to take a user's token (app authenticators, password): a live access token of an
+    /// active user, presented with the proof its binding demands; a missing or dead token is 401 E0000011. The
+    /// scopes (`scopes`, named in a DPoP challenge) are left to the caller, which checks them where Okta does.
+    static func myAccountToken(_ request: Request, context: SandboxRequestContext, scopes: [String], state: SandboxState)
+        async throws -> (AccessTokenClaims, UserRecord)
+    {
+        guard let (usesDPoP, token) = credentials(request.headers[.authorization]) else { throw OktaErrorResponse.invalidBearerToken }
+        let key = try await state.signingKey()
+        guard let claims = await key.verified(token, as: AccessTokenClaims.self), let user = await state.activeAccessToken(claims) else {
+            throw OktaErrorResponse.invalidBearerToken
+        }
+        let challenge = OktaResourceChallenge(
+            scheme: "DPoP", orgURL: await state.orgURL, scope: scopes.joined(separator: " "), resource: request.uri.path)
+        try await check(
+            request, context: context, token: token, cnf: claims.cnf, usesDPoP: usesDPoP, challenge: challenge,
+            wrongCertificate: OktaErrorResponse.invalidBearerToken, state: state)
+        return (claims, user)
+    }
+
     /// The scheme and token of an `Authorization` header that uses `Bearer` or `DPoP` (any case); nil otherwise.
     static func credentials(_ authorization: String?) -> (usesDPoP: Bool, token: String)? {
         guard let authorization else { return nil }

@@ -207,18 +207,7 @@ struct PushAuthenticatorController {
     private func bearer(_ request: Request, context: SandboxRequestContext, anyOf scopes: [String]) async throws -> (
         AccessTokenClaims, UserRecord
     ) {
-        guard let (usesDPoP, token) = UserTokenBinding.credentials(request.headers[.authorization]) else {
-            throw OktaErrorResponse.invalidBearerToken
-        }
-        let key = try await state.signingKey()
-        guard let claims = await key.verified(token, as: AccessTokenClaims.self),
-            let user = await state.activeAccessToken(claims)
-        else { throw OktaErrorResponse.invalidBearerToken }
-        let challenge = OktaResourceChallenge(
-            scheme: "DPoP", orgURL: await state.orgURL, scope: scopes.joined(separator: " "), resource: request.uri.path)
-        try await UserTokenBinding.check(
-            request, context: context, token: token, cnf: claims.cnf, usesDPoP: usesDPoP, challenge: challenge,
-            wrongCertificate: OktaErrorResponse.invalidBearerToken, state: state)
+        let (claims, user) = try await UserTokenBinding.myAccountToken(request, context: context, scopes: scopes, state: state)
         try Self.requireScope(claims, anyOf: scopes)
         return (claims, user)
     }
