@@ -631,7 +631,7 @@ _idflow_login-direct() {
     repeating_flags=()
     non_repeating_flags=(--otp-stdin --binding-code-stdin --password-stdin --no-store --version -h --help)
     repeating_options=()
-    non_repeating_options=(--username --totp-secret-file --oob --password-file --mfa --acr-values --client-secret-file)
+    non_repeating_options=(--username --resume --totp-secret-file --oob --password-file --mfa --acr-values --client-secret-file)
     non_repeating_flags+=("${__idflow_configuration_flags[@]}")
     non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
@@ -640,6 +640,9 @@ _idflow_login-direct() {
     # Offer option value completions
     case "${prev}" in
     '--username')
+        return
+        ;;
+    '--resume')
         return
         ;;
     '--totp-secret-file')

@@ -71,7 +71,7 @@ function __idflow_parse_tokens -S
         case 'login-pkce'
             __idflow_parse_subcommand 0 'session-token=' 'session-token-stdin' 'username=' 'password-stdin' 'password-file=' 'password=' 'browser' 'port=' 'browser-timeout=' 'manual' 'embedded' 'answer=+' 'resume=' 'remediation=' 'totp-secret-file=' 'recover' 'unlock' 'new-password-stdin' 'new-password-file=' 'mfa=' 'mfa-timeout=' 'no-store' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
         case 'login-direct'
-            __idflow_parse_subcommand 0 'username=' 'otp-stdin' 'totp-secret-file=' 'oob=' 'binding-code-stdin' 'password-stdin' 'password-file=' 'mfa=' 'acr-values=' 'no-store' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
+            __idflow_parse_subcommand 0 'username=' 'resume=' 'otp-stdin' 'totp-secret-file=' 'oob=' 'binding-code-stdin' 'password-stdin' 'password-file=' 'mfa=' 'acr-values=' 'no-store' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
         case 'login-device'
             __idflow_parse_subcommand 0 'open' 'device-timeout=' 'no-store' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
         case 'login-client'
@@ -315,6 +315,7 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" version' -l 'version' -d 'Show the version.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" username' -l 'username' -d 'The user\'s login (login_hint).' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" resume' -l 'resume' -d 'Finish an SMS or voice sign-in a script stopped (its "transaction").' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" otp-stdin' -l 'otp-stdin' -d 'Read the one-time code from stdin.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" totp-secret-file' -l 'totp-secret-file' -d 'Compute the code from this kept TOTP seed, each once.' -rF
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" oob' -l 'oob' -d 'Sign in out of band through this channel.' -rfka 'push sms voice'
