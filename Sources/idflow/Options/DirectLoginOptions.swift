@@ -17,19 +17,7 @@ struct DirectLoginOptions: ParsableArguments {
             "Finish an SMS or voice sign-in a script stopped (its \"transaction\").", valueName: "transaction"))
     var resume: String?
 
-    @Flag(name: .customLong("otp-stdin"), help: "Read the one-time code from stdin.")
-    var otpStdin = false
-
-    @Option(
-        name: .customLong("totp-secret-file"),
-        help: ArgumentHelp("Compute the code from this kept TOTP seed, each once.", valueName: "path"), completion: .file())
-    var totpSecretFile: String?
-
-    @Option(help: ArgumentHelp("Sign in out of band through this channel.", valueName: "channel"))
-    var oob: OOBChannel?
-
-    @Flag(name: .customLong("binding-code-stdin"), help: "Read the SMS or voice code from stdin.")
-    var bindingCodeStdin = false
+    @OptionGroup var factor: DirectFactorOptions
 
     @Flag(name: .customLong("password-stdin"), help: "Sign in with a password read from stdin.")
     var passwordStdin = false
@@ -43,7 +31,8 @@ struct DirectLoginOptions: ParsableArguments {
     var mfa: LoginDirect.SecondFactor?
 
     var password: Bool { passwordStdin || passwordFile != nil }
-    var code: Bool { otpStdin || totpSecretFile != nil }
+    var code: Bool { factor.givesCode }
+    var oob: OOBChannel? { factor.oob }
     var usesPrompt: Bool { [.sms, .voice].contains(oob) || [.sms, .voice].contains(mfa) }
 
     func validate() throws {
@@ -59,21 +48,22 @@ struct DirectLoginOptions: ParsableArguments {
             throw ValidationError("choose one way in: --otp-stdin, --totp-secret-file, --oob CHANNEL, or --password-stdin/--password-file")
         }
         if passwordStdin && passwordFile != nil { throw ValidationError("give --password-stdin or --password-file, not both") }
-        if otpStdin && totpSecretFile != nil { throw ValidationError("give --otp-stdin or --totp-secret-file, not both") }
+        if factor.otpStdin && factor.totpSecretFile != nil { throw ValidationError("give --otp-stdin or --totp-secret-file, not both") }
         if mfa != nil && !password { throw ValidationError("--mfa follows a password (--password-stdin or --password-file)") }
         if password && code && mfa != .otp {
             throw ValidationError("with a password, --otp-stdin and --totp-secret-file go with --mfa otp")
         }
-        if bindingCodeStdin && !usesPrompt { throw ValidationError("--binding-code-stdin goes with --oob sms|voice or --mfa sms|voice") }
-        if [passwordStdin, otpStdin, bindingCodeStdin].filter({ $0 }).count > 1 {
+        if factor.bindingCodeStdin && !usesPrompt {
+            throw ValidationError("--binding-code-stdin goes with --oob sms|voice or --mfa sms|voice")
+        }
+        if [passwordStdin, factor.otpStdin, factor.bindingCodeStdin].filter({ $0 }).count > 1 {
             throw ValidationError("only one secret can come from standard input; read the password from a file (--password-file)")
         }
     }
 
     /// The flow these flags choose.
     func login(acrValues: String?, clientSecret: Secret?, store: Bool) -> LoginDirect {
-        let code: LoginDirect.Code? =
-            otpStdin ? .given(.standardInput) : totpSecretFile.map { .seed(TOTPSeedFile(URL(fileURLWithPath: $0))) }
+        let code = factor.code
         let primary: LoginDirect.Primary
         if let resume {
             primary = .resume(resume)
@@ -88,6 +78,6 @@ struct DirectLoginOptions: ParsableArguments {
         }
         return LoginDirect(
             username: username ?? "", primary: primary, mfa: mfa, mfaCode: password ? code : nil,
-            bindingCode: bindingCodeStdin ? .standardInput : nil, acrValues: acrValues, clientSecret: clientSecret, store: store)
+            bindingCode: factor.bindingCode, acrValues: acrValues, clientSecret: clientSecret, store: store)
     }
 }

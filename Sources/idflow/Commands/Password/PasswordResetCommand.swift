@@ -26,19 +26,7 @@ struct PasswordResetCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The user's login (login_hint).", valueName: "login"))
     var username: String
 
-    @Flag(name: .customLong("otp-stdin"), help: "Prove it with a one-time code read from stdin.")
-    var otpStdin = false
-
-    @Option(
-        name: .customLong("totp-secret-file"),
-        help: ArgumentHelp("Prove it with the code of this kept TOTP seed.", valueName: "path"), completion: .file())
-    var totpSecretFile: String?
-
-    @Option(help: ArgumentHelp("Prove it out of band through this channel.", valueName: "channel"))
-    var oob: OOBChannel?
-
-    @Flag(name: .customLong("binding-code-stdin"), help: "Read the SMS or voice code from stdin.")
-    var bindingCodeStdin = false
+    @OptionGroup var factor: DirectFactorOptions
 
     @OptionGroup var newPassword: NewPasswordOptions
 
@@ -47,24 +35,22 @@ struct PasswordResetCommand: AsyncParsableCommand {
     @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func validate() throws {
-        guard [otpStdin, totpSecretFile != nil, oob != nil].filter({ $0 }).count == 1 else {
+        guard [factor.otpStdin, factor.totpSecretFile != nil, factor.oob != nil].filter({ $0 }).count == 1 else {
             throw ValidationError("choose one factor: --otp-stdin, --totp-secret-file or --oob push|sms|voice (not the password)")
         }
-        if bindingCodeStdin && ![.sms, .voice].contains(oob) { throw ValidationError("--binding-code-stdin goes with --oob sms|voice") }
-        if [otpStdin, bindingCodeStdin, newPassword.newPasswordStdin].filter({ $0 }).count > 1 {
+        if factor.bindingCodeStdin && ![.sms, .voice].contains(factor.oob) {
+            throw ValidationError("--binding-code-stdin goes with --oob sms|voice")
+        }
+        if [factor.otpStdin, factor.bindingCodeStdin, newPassword.newPasswordStdin].filter({ $0 }).count > 1 {
             throw ValidationError("only one secret can come from standard input; read the new password from a file (--new-password-file)")
         }
     }
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            let factor: PasswordRecovery.Factor =
-                if let oob { .oob(oob) } else if let totpSecretFile { .otp(.seed(TOTPSeedFile(URL(fileURLWithPath: totpSecretFile)))) } else
-                {
-                    .otp(.given(.standardInput))
-                }
+            let proof: PasswordRecovery.Factor = if let oob = factor.oob { .oob(oob) } else { .otp(factor.code ?? .given(.standardInput)) }
             return try await PasswordRecovery(
-                username: username, factor: factor, bindingCode: bindingCodeStdin ? .standardInput : nil,
+                username: username, factor: proof, bindingCode: factor.bindingCode,
                 newPassword: try newPassword.read(context), clientSecret: try clientSecret.secret(context)
             ).run(context)
         }
