@@ -4,7 +4,7 @@ import PackageDescription
 /// What the fuzz targets' bodies import. IdFlowTestSupport: the scripted transports and contexts the client targets
 /// run flows with.
 let fuzzTargetsDependencies: [Target.Dependency] = [
-    "IdFlowFoundation", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport", "QRCodeImage",
+    "IdFlowFoundation", "IdFlowCore", "IdFlowSandbox", "IdFlowTestSupport", "QRCodeImage", "CBOR",
     .product(name: "Hummingbird", package: "hummingbird"),
     .product(name: "HTTPTypes", package: "swift-http-types"),
     .product(name: "NIOCore", package: "swift-nio"),
@@ -71,6 +71,9 @@ let package = Package(
         // A QR code and its PNG, with one meaning on both sides: the sandbox encodes an enrollment's `otpauth://` URI
         // and draws it (deflate, CRC-32), idflow reads the picture back (inflate) to redraw it in a terminal.
         .target(name: "QRCodeImage", dependencies: ["CZlib"]),
+        // The CBOR of WebAuthn (attestation objects, COSE keys), with one meaning on both sides: idflow's software
+        // authenticator writes it, the sandbox verifies it. No package available offline does CBOR.
+        .target(name: "CBOR"),
         .target(
             name: "OneTimePasscode",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
@@ -97,6 +100,8 @@ let package = Package(
                 "QRCodeImage",
                 "OneTimePasscode",
                 "URINormalization",
+                // Passkeys: attestation objects and COSE keys.
+                "CBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // scrypt, for the PIN that seals a push enrollment's user-verification key.
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -110,6 +115,8 @@ let package = Package(
                 "QRCodeImage",
                 "OneTimePasscode",
                 "URINormalization",
+                // WebAuthn verification: attestation objects and COSE keys.
+                "CBOR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -140,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "IdFlowCoreTests",
             dependencies: [
-                "IdFlowFoundation", "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode", "QRCodeImage",
+                "IdFlowFoundation", "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode", "QRCodeImage", "CBOR",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -4,7 +4,7 @@ import Foundation
 public enum FuzzTargets {
     public static let all: [FuzzTarget] = [
         jwt, identityEngine, oktaResponse, oauthResponse, push, customRegistration, loopback, batch, configurationFiles,
-        storedState, redactor, qrCode,
+        storedState, redactor, qrCode, cbor,
         sandboxFilter, sandboxUsers, sandboxAuthn, sandboxOAuth, sandboxIdentityEngine, sandboxDevices,
     ]
 
