@@ -258,9 +258,9 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password change" version' -l 'version' -d 'Show the version.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password change" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" username' -l 'username' -d 'The user\'s login (login_hint).' -rfka ''
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" otp-stdin' -l 'otp-stdin' -d 'Prove it with a one-time code read from stdin.'
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" totp-secret-file' -l 'totp-secret-file' -d 'Prove it with the code of this kept TOTP seed.' -rF
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" oob' -l 'oob' -d 'Prove it out of band through this channel.' -rfka 'push sms voice'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" otp-stdin' -l 'otp-stdin' -d 'Read the one-time code from stdin.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" totp-secret-file' -l 'totp-secret-file' -d 'Compute the code from this kept TOTP seed, each once.' -rF
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" oob' -l 'oob' -d 'Answer out of band through this channel.' -rfka 'push sms voice'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" binding-code-stdin' -l 'binding-code-stdin' -d 'Read the SMS or voice code from stdin.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" new-password-stdin' -l 'new-password-stdin' -d 'Read the new password (expired, --recover) from stdin.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow password reset" new-password-file' -l 'new-password-file' -d 'Read the new password from a file.' -rF
@@ -318,7 +318,7 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" resume' -l 'resume' -d 'Finish an SMS or voice sign-in a script stopped (its "transaction").' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" otp-stdin' -l 'otp-stdin' -d 'Read the one-time code from stdin.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" totp-secret-file' -l 'totp-secret-file' -d 'Compute the code from this kept TOTP seed, each once.' -rF
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" oob' -l 'oob' -d 'Sign in out of band through this channel.' -rfka 'push sms voice'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" oob' -l 'oob' -d 'Answer out of band through this channel.' -rfka 'push sms voice'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" binding-code-stdin' -l 'binding-code-stdin' -d 'Read the SMS or voice code from stdin.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" password-stdin' -l 'password-stdin' -d 'Sign in with a password read from stdin.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" password-file' -l 'password-file' -d 'Sign in with a password read from a file.' -rF

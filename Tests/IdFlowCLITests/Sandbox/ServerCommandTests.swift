@@ -16,11 +16,13 @@ import Testing
                 "register", "activate", "set-password", "login-pkce", "refresh", "api", "login-embedded", "enroll", "push-sign-in",
                 "challenges",
                 "resolve",
+                "login-direct",
                 "login-totp",
                 "register-idp",
             ])
         #expect(steps.allSatisfy { $0["ok"] == true })
         #expect(result.stderr.contains("✔ refresh"))
+        #expect(result.stderr.contains("✔ login-direct: signed in with Direct Authentication: a push approved by this machine, the number"))
         #expect(result.stderr.contains("✔ register-idp: registered 00u"))
     }
 
