@@ -7,6 +7,8 @@ struct IDXUserEnrollments: Sendable {
     var phone: PhoneEnrollment?
     var securityQuestion: SecurityQuestionEnrollment?
     var googleOTP: TOTPEnrollment?
+    /// Passkeys (WebAuthn credentials), oldest first: a user may register several (`SandboxState+WebAuthn.swift`).
+    var webAuthn: [WebAuthnCredential] = []
 
     func has(_ authenticator: IDXPolicy.Authenticator) -> Bool {
         switch authenticator {

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The binary fields of a WebAuthn answer as clients send them.
+///
+/// The widget and the Swift SDK post standard padded base64; Kotlin's IDX SDK posts its enrolment fields in base64url;
+/// Direct Authentication clients send base64url without padding. Okta takes them all, so the sandbox reads either
+/// alphabet, padded or not, for every field (the client sends standard padded base64).
+enum WebAuthnBase64 {
+    /// The bytes of `text` in standard base64 or base64url, padded or not; nil when it is neither.
+    static func decode(_ text: String) -> [UInt8]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.hasSuffix("=") { base64.removeLast() }
+        // A lone sixth bit-group cannot end a valid encoding; anything else is padded back to a multiple of 4.
+        guard base64.count % 4 != 1 else { return nil }
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).map { [UInt8]($0) }
+    }
+
+    /// Decodes one named field of a request, or says which field was not base64.
+    static func decode(_ text: String, field: String) throws(WebAuthnFailure) -> [UInt8] {
+        guard let bytes = decode(text) else { throw .notBase64(field: field) }
+        return bytes
+    }
+
+    /// Unpadded base64url, the form Okta lists a `credentialId` in and a challenge is issued in.
+    static func encodeURL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64URLEncoded
+    }
+}
