@@ -159,13 +159,15 @@ let package = Package(
             dependencies: [
                 // IdFlowCore: the TLS tests talk to the sandbox through the client's own transport (libcurl).
                 // OneTimePasscode: the IDX tests compute the codes a phone's authenticator app would show.
+                // CBOR: the WebAuthn tests' own authenticator writes attestation objects and COSE keys.
                 "IdFlowSandbox", "IdFlowTestSupport", "IdFlowFoundation", "IdFlowCore", "OneTimePasscode", "QRCodeImage",
-                "URINormalization",
+                "URINormalization", "CBOR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
