@@ -253,13 +253,13 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|password|user|login-pkce|login-direct|login-device|login-client|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|sandbox|demo|doctor|completion|help)
+    register|activate|set-password|password|user|login-pkce|login-direct|login-device|login-client|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|passkey|sandbox|demo|doctor|completion|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp passkey sandbox demo doctor completion help' -- "${cur}"))
         ;;
     esac
 }
@@ -1108,6 +1108,62 @@ _idflow_totp() {
     esac
 }
 
+_idflow_passkey() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __idflow_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|show|delete)
+        # Offer subcommand argument completions
+        "_idflow_passkey_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list show delete' -- "${cur}"))
+        ;;
+    esac
+}
+
+_idflow_passkey_list() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
+    __idflow_offer_flags_options 0
+    __idflow_configuration_values 'passkey' 'list' && return
+}
+
+_idflow_passkey_show() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
+    __idflow_offer_flags_options 1
+    __idflow_configuration_values 'passkey' 'show' && return
+}
+
+_idflow_passkey_delete() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
+    __idflow_offer_flags_options 1
+    __idflow_configuration_values 'passkey' 'delete' && return
+}
+
 _idflow_sandbox() {
     repeating_flags=()
     non_repeating_flags=(--env --tls --version -h --help)
@@ -1189,7 +1245,7 @@ _idflow_help() {
     # The subcommand names (added by idflow: the help command of ArgumentParser completes none).
     case "${COMP_WORDS[*]:2:COMP_CWORD-2}" in
     '')
-        COMPREPLY+=($(compgen -W 'register activate set-password password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp passkey sandbox demo doctor completion' -- "${cur}"))
         ;;
     'password')
         COMPREPLY+=($(compgen -W 'change reset' -- "${cur}"))
@@ -1202,6 +1258,9 @@ _idflow_help() {
         ;;
     'enroll')
         COMPREPLY+=($(compgen -W 'create list update delete' -- "${cur}"))
+        ;;
+    'passkey')
+        COMPREPLY+=($(compgen -W 'list show delete' -- "${cur}"))
         ;;
     esac
 }

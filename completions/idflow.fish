@@ -1,6 +1,6 @@
 # The configuration options of the commands named here
 # (added by idflow: they are hidden from each command's help, and ArgumentParser completes no hidden option).
-set -g __idflow_configured_commands 'idflow register' 'idflow activate' 'idflow set-password' 'idflow password change' 'idflow password reset' 'idflow user get' 'idflow user unlock' 'idflow user suspend' 'idflow user unsuspend' 'idflow user expire-password' 'idflow user reset-password' 'idflow login-pkce' 'idflow login-direct' 'idflow login-device' 'idflow login-client' 'idflow refresh' 'idflow api' 'idflow token get' 'idflow token inspect' 'idflow token verify' 'idflow token introspect' 'idflow token revoke' 'idflow userinfo' 'idflow logout' 'idflow enroll create' 'idflow enroll list' 'idflow enroll update' 'idflow enroll delete' 'idflow challenges' 'idflow resolve' 'idflow totp' 'idflow doctor'
+set -g __idflow_configured_commands 'idflow register' 'idflow activate' 'idflow set-password' 'idflow password change' 'idflow password reset' 'idflow user get' 'idflow user unlock' 'idflow user suspend' 'idflow user unsuspend' 'idflow user expire-password' 'idflow user reset-password' 'idflow login-pkce' 'idflow login-direct' 'idflow login-device' 'idflow login-client' 'idflow refresh' 'idflow api' 'idflow token get' 'idflow token inspect' 'idflow token verify' 'idflow token introspect' 'idflow token revoke' 'idflow userinfo' 'idflow logout' 'idflow enroll create' 'idflow enroll list' 'idflow enroll update' 'idflow enroll delete' 'idflow challenges' 'idflow resolve' 'idflow totp' 'idflow passkey list' 'idflow passkey show' 'idflow passkey delete' 'idflow doctor'
 set -g __idflow_configuration_specs 'org-url=' 'api-token-file=' 'issuer=' 'client-id=' 'redirect-uri=' 'scope=' 'profile=' 'state-dir=' 'v/verbose' 'curl' 'curl-file=' 'q/quiet' 'timeout=' 'max-retries=' 'ca-file=' 'client-cert=' 'client-key=' 'proxy=' 'authorization-mode=' 'service-client-id=' 'service-scopes=' 'private-key-file=' 'private-key-id=' 'dpop' 'pretty' 'compact'
 
 function __idflow_should_offer_configuration_options
@@ -116,6 +116,16 @@ function __idflow_parse_tokens -S
             __idflow_parse_subcommand 0 'transaction-id=' 'next' 'approve' 'deny' 'user-verification' 'enrollment=' 'number=' 'pin-stdin' 'pin-file=' 'version' 'h/help' $__idflow_configuration_specs
         case 'totp'
             __idflow_parse_subcommand 0 'secret-file=' 'secret-stdin' 'version' 'h/help' $__idflow_configuration_specs
+        case 'passkey'
+            __idflow_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'list'
+                __idflow_parse_subcommand 0 'version' 'h/help' $__idflow_configuration_specs
+            case 'show'
+                __idflow_parse_subcommand 1 'version' 'h/help' $__idflow_configuration_specs
+            case 'delete'
+                __idflow_parse_subcommand 1 'version' 'h/help' $__idflow_configuration_specs
+            end
         case 'sandbox'
             __idflow_parse_subcommand 0 'host=' 'port=' 'api-token=' 'config=' 'env' 'tls' 'tls-cert=' 'tls-key=' 'tls-client-ca=' 'version' 'h/help'
         case 'demo'
@@ -199,6 +209,7 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflo
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'challenges' -d 'List the push challenges pending for this machine.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'resolve' -d 'Approve or deny a pending push challenge.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'totp' -d 'Print the current TOTP code of a kept seed.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'passkey' -d 'List, show or delete the passkeys kept here.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'sandbox' -d 'Run a local, in-memory, Okta-compatible server.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'demo' -d 'Run the whole chain on an embedded sandbox.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow" -eq 1' -fa 'doctor' -d 'Check the configuration, the org, keys, clock, state.'
@@ -436,6 +447,17 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow totp" secret-stdin' -l 'secret-stdin' -d 'Read the Base32 seed from standard input.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow totp" version' -l 'version' -d 'Show the version.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow totp" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow passkey" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow passkey" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow passkey" -eq 1' -fa 'list' -d 'List the passkeys kept on this machine, oldest first.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow passkey" -eq 1' -fa 'show' -d 'Show one passkey kept on this machine (never its key).'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow passkey" -eq 1' -fa 'delete' -d 'Forget a passkey on this machine; the org keeps its enrolment.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow passkey list" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow passkey list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow passkey show" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow passkey show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow passkey delete" version' -l 'version' -d 'Show the version.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow passkey delete" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" host' -l 'host' -d 'The address to listen on; keep loopback unless other machines must reach it: anyone who can connect can use the sandbox.' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" port' -l 'port' -d 'The port; 0 picks a free one (printed in orgUrl).' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow sandbox" api-token' -l 'api-token' -d 'Use this management API token instead of a random one (it is printed anyway).' -rfka ''
@@ -485,8 +507,9 @@ complete -c 'idflow' -n '__idflow_should_offer_configuration_options dpop' -l 'd
 complete -c 'idflow' -n '__idflow_should_offer_configuration_options pretty' -l 'pretty' -d 'Pretty-print the JSON on stdout (the default on a terminal).'
 complete -c 'idflow' -n '__idflow_should_offer_configuration_options compact' -l 'compact' -d 'Print the JSON on stdout on one line (the default in a pipe).'
 # The subcommand names after `idflow help` (added by idflow: the help command of ArgumentParser completes none).
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 1' -fa 'register activate set-password password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp sandbox demo doctor completion'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 1' -fa 'register activate set-password password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp passkey sandbox demo doctor completion'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = password' -fa 'change reset'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = user' -fa 'get unlock suspend unsuspend expire-password reset-password'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = token' -fa 'get inspect verify introspect revoke'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = enroll' -fa 'create list update delete'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_positional "idflow help" -eq 2; and test (commandline -opc)[-1] = passkey' -fa 'list show delete'

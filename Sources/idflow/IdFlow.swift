@@ -7,7 +7,7 @@ import IdFlowFoundation
 struct IdFlow: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "idflow",
-        abstract: "Drive every step of a user's identity life cycle against Okta (or the embedded sandbox) from a terminal.",
+        abstract: "Drive every step of a user's identity life cycle against Okta.",
         discussion: """
             Every command prints one JSON document on stdout (NDJSON lines with register --batch) and human messages \
             on stderr; on failure the last line of stderr is one JSON error line. The exit code says what happened:
@@ -38,7 +38,8 @@ struct IdFlow: AsyncParsableCommand {
             LoginDirectCommand.self, LoginDeviceCommand.self, LoginClientCommand.self, RefreshCommand.self, ApiCommand.self,
             TokenCommand.self, UserinfoCommand.self,
             LogoutCommand.self,
-            EnrollCommand.self, ChallengesCommand.self, ResolveCommand.self, TOTPCommand.self, SandboxCommand.self, DemoCommand.self,
+            EnrollCommand.self, ChallengesCommand.self, ResolveCommand.self, TOTPCommand.self, PasskeyCommand.self,
+            SandboxCommand.self, DemoCommand.self,
             DoctorCommand.self, CompletionCommand.self,
         ]
     )

@@ -100,7 +100,7 @@ public struct PasskeyStore: Sendable {
         if let sealed = passkey.sealedKey {
             guard let pin else {
                 throw .invalidInput(
-                    "passkey \(passkey.id) is sealed under a PIN", hint: "give the PIN with --passkey-pin-file or at the prompt")
+                    "passkey \(passkey.id) is sealed under a PIN", hint: "give the PIN it was sealed with")
             }
             switch sealed.open(pin: pin, kid: passkey.id) {
             case .success(let raw):

@@ -28,7 +28,7 @@ public struct StoredPasskey: Codable, Sendable, Equatable {
     public var summary: PasskeySummary {
         PasskeySummary(
             id: id, rpId: rpId, origin: origin, userHandle: userHandle, aaguid: aaguid, signCount: signCount,
-            sealed: sealed, created: created)
+            sealed: sealed, created: ISO8601.string(created))
     }
 }
 
@@ -41,5 +41,6 @@ public struct PasskeySummary: Codable, Sendable, Equatable {
     public var aaguid: String
     public var signCount: UInt32
     public var sealed: Bool
-    public var created: Date
+    /// ISO 8601, as every date idflow prints.
+    public var created: String
 }
