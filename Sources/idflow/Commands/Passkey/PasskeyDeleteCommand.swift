@@ -5,17 +5,11 @@ import IdFlowFoundation
 struct PasskeyDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Forget a passkey on this machine; the org keeps its enrolment.",
-        usage: "idflow passkey delete <passkey-id> [<options>]",
-        discussion: """
-            Exits 5 when no passkey here has that id.
+        abstract: "Forget a kept passkey.",
+        usage: "idflow passkey delete <id> [<options>]",
+        discussion: GlobalOptions.helpNote)
 
-              $ idflow passkey delete "$PASSKEY_ID" | jq .deleted
-
-            \(GlobalOptions.helpNote)
-            """)
-
-    @Argument(help: ArgumentHelp("The credential id (see `idflow passkey list`).", valueName: "passkey-id"))
+    @Argument(help: ArgumentHelp("See `idflow passkey list`.", valueName: "id"))
     var passkeyId: String
 
     @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions

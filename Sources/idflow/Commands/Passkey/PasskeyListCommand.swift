@@ -5,13 +5,8 @@ import IdFlowFoundation
 struct PasskeyListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the passkeys kept on this machine, oldest first.",
-        discussion: """
-            Each: id (the credential id, base64url), rpId, origin, userHandle, aaguid, signCount, sealed (a PIN \
-            seals the key; only then does it say the user was verified) and created.
-
-            \(GlobalOptions.helpNote)
-            """)
+        abstract: "List the kept passkeys.",
+        discussion: GlobalOptions.helpNote)
 
     @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 

@@ -5,15 +5,11 @@ import IdFlowFoundation
 struct PasskeyShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one passkey kept on this machine (never its key).",
-        usage: "idflow passkey show <passkey-id> [<options>]",
-        discussion: """
-            Exits 5 when no passkey here has that id.
+        abstract: "Show one kept passkey.",
+        usage: "idflow passkey show <id> [<options>]",
+        discussion: GlobalOptions.helpNote)
 
-            \(GlobalOptions.helpNote)
-            """)
-
-    @Argument(help: ArgumentHelp("The credential id (see `idflow passkey list`).", valueName: "passkey-id"))
+    @Argument(help: ArgumentHelp("See `idflow passkey list`.", valueName: "id"))
     var passkeyId: String
 
     @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
