@@ -195,8 +195,12 @@ struct CurlTransportTests {
     @Test func aRequestUnderWayWhenTheLoopEndsFailsAsCancelled() async throws {
         let server = try LocalHTTPServer()
         let transport = CurlTransport()
-        let waiting = Task { try await transport.send(HTTPRequest(method: "GET", url: server.url("/slow"))) }
-        for _ in 0..<600 where server.slowWaiting.current == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        // The request may take as long as the server does (600 s): a loaded machine once kept it from reaching the
+        // server within the default minute, and the test then saw a timeout instead of the cancellation it is about.
+        var slow = HTTPRequest(method: "GET", url: server.url("/slow"))
+        slow.timeout = .seconds(600)
+        let waiting = Task { [slow] in try await transport.send(slow) }
+        for _ in 0..<3000 where server.slowWaiting.current == 0 { try await Task.sleep(for: .milliseconds(100)) }
         #expect(server.slowWaiting.current == 1, "the request reached the server")
 
         #expect(transport.endBeforeExit(waitingUntil: .now() + 60), "the loop's thread ended")
