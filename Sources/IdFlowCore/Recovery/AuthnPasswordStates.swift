@@ -42,18 +42,12 @@ struct AuthnPasswordStates {
         let rules = transaction.embedded?.policy?.complexity
         let login = transaction.user?.profile?.login ?? username
         let retry = "choose a password that meets every rule in causes and log in again with the old one and \(NewPassword.options)"
-        var refused: [String]?
-        while true {
-            let candidate = try newPassword.candidate(
-                rules: rules, login: login, refused: refused, situation: situation, retryHint: retry, context: context)
-            do throws(IdFlowError) {
-                let done = try await authn.changePassword(transaction, oldPassword: oldPassword, newPassword: candidate)
-                context.message("changed the password of \(login)")
-                return done
-            } catch {
-                guard case .okta(_, let body, _) = error, body.errorCode == "E0000080" else { throw error }
-                refused = body.errorCauses.isEmpty ? [body.errorSummary] : body.errorCauses.map(\.errorSummary)
-            }
+        let choice = PasswordChoice(
+            newPassword: newPassword, rules: rules, login: login, situation: situation, retryHint: retry, context: context)
+        let done = try await choice.send { (candidate: Secret) throws(IdFlowError) in
+            try await authn.changePassword(transaction, oldPassword: oldPassword, newPassword: candidate)
         }
+        context.message("changed the password of \(login)")
+        return done
     }
 }
