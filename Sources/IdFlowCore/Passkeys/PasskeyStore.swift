@@ -29,7 +29,7 @@ public struct PasskeyStore: Sendable {
 
     /// The passkey `id`, or exit 5 naming how to list them.
     public func passkey(_ id: String) throws(IdFlowError) -> StoredPasskey {
-        guard Self.isPlainName(id), let passkey = try Self.decode(file(id)) else {
+        guard StateFileName.isPlain(id, maxLength: Self.longestId), let passkey = try Self.decode(file(id)) else {
             throw .notFound("no passkey \(id) is kept on this machine", hint: Self.listHint)
         }
         return passkey
@@ -120,7 +120,7 @@ public struct PasskeyStore: Sendable {
 
     /// Writes `passkey` to its file, replacing the old one atomically.
     public func save(_ passkey: StoredPasskey) throws(IdFlowError) {
-        guard Self.isPlainName(passkey.id) else {
+        guard StateFileName.isPlain(passkey.id, maxLength: Self.longestId) else {
             throw .internalFailure("the passkey id \(passkey.id.prefix(40)) cannot name a file")
         }
         let encoder = JSONEncoder()
@@ -139,12 +139,8 @@ public struct PasskeyStore: Sendable {
         folder.appendingPathComponent("\(id).json")
     }
 
-    /// Credential ids become file names, so only base64url ones of a sane length are taken: `/` or `..` could
-    /// otherwise reach outside the folder.
-    static func isPlainName(_ id: String) -> Bool {
-        !id.isEmpty && id.count <= 172 && !id.hasPrefix(".")
-            && id.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "_" }
-    }
+    /// Credential ids become file names (`StateFileName`): base64url ones of at most this length.
+    static let longestId = 172
 
     static func decode(_ file: URL) throws(IdFlowError) -> StoredPasskey? {
         guard let data = try SecureFile.read(file) else { return nil }

@@ -232,7 +232,7 @@ public struct OrgDeviceFolder: Sendable {
     /// Ids from the server become file names, so only plain ones are taken: an id with `/` or `..` could
     /// otherwise write outside the folder.
     static func safeName(_ id: String, what: String) throws(IdFlowError) -> String {
-        guard !id.isEmpty, id.count <= 128, id.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "_" }) else {
+        guard StateFileName.isPlain(id, maxLength: 128) else {
             throw .protocolViolation("the \(what) \(id.prefix(40)) is not a plain identifier")
         }
         return id

@@ -34,8 +34,7 @@ public struct KeptTransactions<Value: KeptTransaction>: Sendable {
     }
 
     func file(_ id: String) throws(IdFlowError) -> URL {
-        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        guard !id.isEmpty, id.unicodeScalars.allSatisfy(allowed.contains) else {
+        guard StateFileName.isPlain(id) else {
             throw .invalidInput("\"\(id)\" is not a transaction id", hint: "pass the \"transaction\" that the stopped run printed")
         }
         return directory.appendingPathComponent("\(id).json")
