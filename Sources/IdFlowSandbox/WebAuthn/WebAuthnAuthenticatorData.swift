@@ -68,30 +68,27 @@ struct WebAuthnAuthenticatorData: Sendable {
             guard rest.count >= length else { throw .authenticatorDataMalformed("the credential id is cut short") }
             let credentialId = Array(rest.prefix(length))
             rest = rest.dropFirst(length)
-            let key: CBOR
-            do {
-                let decoded = try CBOR.decodePrefix(rest)
-                key = decoded.value
-                rest = decoded.rest
-            } catch {
-                throw .authenticatorDataMalformed("the credential public key is not CBOR: \(error.reason)")
-            }
+            let key = try Self.item(&rest, else: "the credential public key is not CBOR")
             attestedCredential = AttestedCredential(aaguid: Self.uuid(aaguid), credentialId: credentialId, publicKey: key)
         } else {
             attestedCredential = nil
         }
         if flags.extensionData {
-            let extensions: CBOR
-            do {
-                let decoded = try CBOR.decodePrefix(rest)
-                extensions = decoded.value
-                rest = decoded.rest
-            } catch {
-                throw .authenticatorDataMalformed("the extensions are not CBOR: \(error.reason)")
-            }
+            let extensions = try Self.item(&rest, else: "the extensions are not CBOR")
             guard case .map = extensions else { throw .authenticatorDataMalformed("the extensions are not a CBOR map") }
         }
         guard rest.isEmpty else { throw .authenticatorDataMalformed("\(rest.count) bytes follow the last field") }
+    }
+
+    /// The CBOR item at the start of `rest` (the COSE key, the extensions), `rest` then what follows it.
+    private static func item(_ rest: inout ArraySlice<UInt8>, else failure: String) throws(WebAuthnFailure) -> CBOR {
+        do {
+            let decoded = try CBOR.decodePrefix(rest)
+            rest = decoded.rest
+            return decoded.value
+        } catch {
+            throw .authenticatorDataMalformed("\(failure): \(error.reason)")
+        }
     }
 
     /// W3C §7.1 and §7.2: made for this RP ID, with the user present, verified when the
