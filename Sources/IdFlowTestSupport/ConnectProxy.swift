@@ -34,8 +34,7 @@ public final class ConnectProxy: @unchecked Sendable {
     }
 
     deinit {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        RawSocket.stopAccepting(listener)
     }
 
     private static func serve(_ client: Int32, expected: String?, targets: Locked<[String]>, refusals: Locked<Int>) {

@@ -64,18 +64,31 @@ public enum RawSocket {
     }
 
     /// Accepts connections on `listener` from a thread of its own and hands each to `serve` on another, until
-    /// the listener is shut down; `accepted` is called on the accepting thread first.
+    /// `stopAccepting` shuts the listener down; `accepted` is called on the accepting thread first.
+    ///
+    /// The accepting thread closes the listener itself, once `accept` fails. Were the owner to close it, a thread
+    /// the machine had not yet run could call `accept` on the number after the kernel gave it to the next test's
+    /// listener, and serve that test's connections with the old server's counters (a loaded CI run once did).
     public static func acceptConnections(
         on listener: Int32, accepted: @escaping @Sendable () -> Void = {}, serve: @escaping @Sendable (Int32) -> Void
     ) {
         Thread.detachNewThread {
+            defer { close(listener) }
             while true {
                 let client = accept(listener, nil, nil)
-                guard client >= 0 else { return }
+                guard client >= 0 else {
+                    if errno == EINTR { continue }
+                    return
+                }
                 accepted()
                 Thread.detachNewThread { serve(client) }
             }
         }
+    }
+
+    /// Ends `acceptConnections` on `listener`: the waiting `accept` fails, and the accepting thread closes it.
+    public static func stopAccepting(_ listener: Int32) {
+        shutdown(listener, Int32(SHUT_RDWR))
     }
 
     /// A connected socket to 127.0.0.1:`port`.

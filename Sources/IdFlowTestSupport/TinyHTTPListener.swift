@@ -56,7 +56,6 @@ public final class TinyHTTPListener: @unchecked Sendable {
     }
 
     deinit {
-        shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
+        RawSocket.stopAccepting(fd)
     }
 }

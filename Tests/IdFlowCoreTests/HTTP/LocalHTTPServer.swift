@@ -40,8 +40,7 @@ final class LocalHTTPServer: @unchecked Sendable {
     }
 
     deinit {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        RawSocket.stopAccepting(listener)
     }
 
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
