@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 
 /// Okta Direct Authentication's own endpoints at the org and every custom authorization server (direct-auth.md §3):
-/// `POST {issuer}/v1/primary-authenticate` (OOB in this slice), its older name `/v1/oob-authenticate` (no
-/// `challenge_hint`), and `/v1/challenge` after `mfa_required`. The grants are `DirectAuthGrants`, at `/v1/token`.
+/// `POST {issuer}/v1/primary-authenticate` (an OOB, or a passkey's options: `DirectAuthWebAuthnStart`), its older name
+/// `/v1/oob-authenticate` (OOB only, no `challenge_hint`), and `/v1/challenge` after `mfa_required`. The grants are `DirectAuthGrants`, at `/v1/token`.
 struct DirectAuthController {
     let state: SandboxState
 
@@ -37,6 +37,9 @@ struct DirectAuthController {
         let (form, client) = try await authenticatedForm(request, context: context)
         if requiresChallengeHint {
             let hint = form["challenge_hint"] ?? ""
+            if hint == DirectAuthGrant.webAuthn.rawValue {
+                return try await DirectAuthWebAuthnStart(state: state).primaryAuthenticate(form, client: client, server: server)
+            }
             guard hint == DirectAuthGrant.oob.rawValue else { throw DirectAuthError.invalidChallengeHint(hint) }
         }
         try DirectAuthGrants.require(.oob, of: client, configuration: state.configuration)
@@ -50,7 +53,7 @@ struct DirectAuthController {
     }
 
     /// `mfa_token`, `challenge_types_supported` (space-separated), `channel_hint` for an OOB → `{"challenge_type"}` for
-    /// an OTP, or the OOB's answer with `challenge_type` first.
+    /// an OTP, the OOB's answer with `challenge_type` first, or a passkey's options (`challengeType`, `publicKey`).
     @Sendable func challenge(
         _ request: Request, context: SandboxRequestContext, server: HostedAuthorizationServer
     ) async throws -> Response {
@@ -64,7 +67,7 @@ struct DirectAuthController {
         guard !listed.isEmpty else { throw DirectAuthError.invalidChallengeType("") }
         var types: [DirectAuthGrant] = []
         for value in listed {
-            guard let type = DirectAuthGrant(rawValue: value), [.mfaOTP, .mfaOOB].contains(type) else {
+            guard let type = DirectAuthGrant(rawValue: value), [.mfaOTP, .mfaOOB, .mfaWebAuthn].contains(type) else {
                 throw DirectAuthError.invalidChallengeType(value)
             }
             types.append(type)
@@ -78,6 +81,7 @@ struct DirectAuthController {
         {
         case .otp: return DirectAuthWire.otpChallenge()
         case .oob(let record): return DirectAuthWire.oob(record, now: await state.now, challengeType: .mfaOOB)
+        case .webAuthn(let options): return DirectAuthWire.webAuthn(options)
         }
     }
 

@@ -4,7 +4,7 @@ import Hummingbird
 /// An OAuth error of the Direct Authentication endpoints and grants: `{"error","error_description"}` plus, for
 /// `mfa_required`, `mfa_token` and `supported_challenge_types`; `Content-Type: application/json` with no charset,
 /// which the Kotlin SDK insists on (direct-auth.md §1). Texts are Okta's error catalogue's (direct-auth.md §§4.4,
-/// 5.2, 5.3, 7), and only standard `error` values go on the wire.
+/// 5.2, 5.3, 6.3, 7), and only standard `error` values go on the wire.
 struct DirectAuthError: HTTPResponseError, Sendable {
     let status: HTTPResponse.Status
     let error: String
@@ -106,6 +106,23 @@ struct DirectAuthError: HTTPResponseError, Sendable {
             "The requested scopes '\(given.joined(separator: " "))' do not match the scopes requested in the original request "
                 + "'\(original.joined(separator: " "))'. Use the originally requested scopes and try again.")
     }
+    // MARK: Passkeys (direct-auth.md §6.3)
+
+    static let webAuthnFieldsMissing = Self(
+        .badRequest, "invalid_request", "WebAuthn requests must contain 'authenticatorData', 'clientDataJSON', and 'signature'.")
+    static let webAuthnClientDataUnreadable = Self(
+        .badRequest, "invalid_request", "'clientDataJSON' is not a Base64 encoded JSON string containing a 'challenge'.")
+    static let noPendingWebAuthnChallenge = Self(.badRequest, "invalid_grant", "There is no pending WebAuthn challenge for the request.")
+    static let webAuthnNotAssociated = Self(
+        .badRequest, "invalid_request",
+        "The 'challenge' and the 'mfa_token' provided are not associated with each other. Review the values and try again.")
+
+    /// A refused assertion: Okta's one message whatever check failed (the reason stays in the sandbox).
+    init(_ failure: WebAuthnFailure) {
+        let (error, description) = failure.directAuthError
+        self.init(.badRequest, error, description)
+    }
+
     // MARK: The recovery intent (direct-auth.md §9.1)
 
     static func invalidIntent(_ value: String) -> Self {

@@ -11,10 +11,8 @@ struct DirectAuthGrants {
         grantType.flatMap(DirectAuthGrant.init(rawValue:)) != nil
     }
 
-    /// Every `grant_type` a client may list in `grant_types_supported` (direct-auth.md §2), WebAuthn's included.
-    static let knownGrantTypes: Set<String> = Set(DirectAuthGrant.allCases.map(\.rawValue)).union([
-        "urn:okta:params:oauth:grant-type:webauthn", "urn:okta:params:oauth:grant-type:mfa-webauthn",
-    ])
+    /// Every `grant_type` a client may list in `grant_types_supported` (direct-auth.md §2).
+    static let knownGrantTypes: Set<String> = Set(DirectAuthGrant.allCases.map(\.rawValue))
 
     /// Refuses a grant the app does not have (`directAuth.grants`): `unauthorized_client`, naming the grants it has.
     static func require(_ grant: DirectAuthGrant, of client: OAuthClient, configuration: SandboxConfiguration) throws {
@@ -53,7 +51,7 @@ struct DirectAuthGrants {
             // the MFA grants that follow it, cannot start one.
             guard [.otp, .oob].contains(grant) else { throw DirectAuthError.recoveryAuthenticatorNotEnabled }
         }
-        let primary = [DirectAuthGrant.password, .otp, .oob].contains(grant)
+        let primary = [DirectAuthGrant.password, .otp, .oob, .webAuthn].contains(grant)
         let scopes: [String]? =
             if let intent { try Self.scopes(form, server: server, intent: intent) } else {
                 primary || form["scope"] != nil ? try Self.scopes(form, server: server) : nil
@@ -78,6 +76,10 @@ struct DirectAuthGrants {
             return try await state.directAuthOOBGrant(
                 oobCode: try field("oob_code"), mfaToken: grant == .mfaOOB ? try field("mfa_token") : nil,
                 bindingCode: form["binding_code"], scopes: scopes, clientId: client.id, server: server, intent: intent)
+        case .webAuthn, .mfaWebAuthn:
+            return try await state.directAuthWebAuthnGrant(
+                DirectAuthWebAuthnAnswer(form), mfaToken: grant == .mfaWebAuthn ? try field("mfa_token") : nil, scopes: scopes,
+                clientId: client.id, server: server)
         }
     }
 

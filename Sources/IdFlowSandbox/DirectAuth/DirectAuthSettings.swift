@@ -2,12 +2,12 @@ import Foundation
 
 /// `directAuth` in `--config`: Okta Direct Authentication (direct-auth.md) as the sandbox serves it.
 /// `{"intervalSeconds": 5, "expiresInSeconds": 300, "numberChallenge": false, "grants": {"CLIENT_ID": ["password", "otp",
-/// "oob", "mfa-otp", "mfa-oob"]}}`. A client not named in `grants` has the default: the public native app (`clientId`)
+/// "oob", "mfa-otp", "mfa-oob", "webauthn", "mfa-webauthn"]}}`. A client not named in `grants` has the default: the public native app (`clientId`)
 /// every direct-auth grant, every other client none.
 public struct DirectAuthSettings: Codable, Sendable, Equatable {
     /// The `interval` of a push (seconds between polls); a poll sooner is `slow_down`.
     public var intervalSeconds = 5
-    /// The `expires_in` of an `oob_code` (and the life of an `mfa_token`).
+    /// The `expires_in` of an `oob_code` (and the life of an `mfa_token` and of a passkey challenge).
     public var expiresInSeconds = 300
     /// Whether pushes carry a number challenge (`binding_method: transfer`).
     public var numberChallenge = false
@@ -56,13 +56,17 @@ public struct DirectAuthSettings: Codable, Sendable, Equatable {
     }
 }
 
-/// The direct-auth grant types of this slice (direct-auth.md §2), by their `grant_type` value.
+/// The direct-auth grant types (direct-auth.md §2), by their `grant_type` value.
 enum DirectAuthGrant: String, CaseIterable, Sendable {
     case password
     case otp = "urn:okta:params:oauth:grant-type:otp"
     case oob = "urn:okta:params:oauth:grant-type:oob"
     case mfaOTP = "http://auth0.com/oauth/grant-type/mfa-otp"
     case mfaOOB = "http://auth0.com/oauth/grant-type/mfa-oob"
+    /// A passkey as the first factor (direct-auth.md §6.1).
+    case webAuthn = "urn:okta:params:oauth:grant-type:webauthn"
+    /// A passkey after a password (direct-auth.md §6.2).
+    case mfaWebAuthn = "urn:okta:params:oauth:grant-type:mfa-webauthn"
 
     /// The name `directAuth.grants` may use instead of the URN.
     var shortName: String {
@@ -72,6 +76,8 @@ enum DirectAuthGrant: String, CaseIterable, Sendable {
         case .oob: return "oob"
         case .mfaOTP: return "mfa-otp"
         case .mfaOOB: return "mfa-oob"
+        case .webAuthn: return "webauthn"
+        case .mfaWebAuthn: return "mfa-webauthn"
         }
     }
 

@@ -10,6 +10,8 @@ extension SandboxState {
         /// `mfa-otp`: the client sends the code to `/token`.
         case otp
         case oob(DirectAuthOOBRecord)
+        /// `mfa-webauthn`: the options the client's passkey answers at `/token`.
+        case webAuthn(DirectAuthWebAuthnOptions)
     }
 
     /// The subject of a texted or spoken Direct Authentication code.
@@ -62,6 +64,8 @@ extension SandboxState {
         switch chosen {
         case .mfaOTP?:
             return .otp
+        case .mfaWebAuthn?:
+            return .webAuthn(startWebAuthnChallenge(userId: mfa.userId, clientId: clientId, server: server, mfaToken: mfaToken))
         case .mfaOOB?:
             let fallback: DirectAuthChannel = activeEnrollments(userId: mfa.userId).isEmpty ? .sms : .push
             return .oob(
@@ -84,14 +88,15 @@ extension SandboxState {
         return mfa
     }
 
-    /// The second factors a user can answer: an OTP (a TOTP app or Okta Verify's TOTP) and an OOB (a push enrollment
-    /// or a phone), in the order of the recorded `supported_challenge_types`.
+    /// The second factors a user can answer: an OTP (a TOTP app or Okta Verify's TOTP), an OOB (a push enrollment
+    /// or a phone), in the order of the recorded `supported_challenge_types`, then a passkey.
     func directAuthSecondFactors(userId: String) -> [DirectAuthGrant] {
         let pushEnrolled = !activeEnrollments(userId: userId).isEmpty
         let enrollments = idx.enrollments[userId]
         var types: [DirectAuthGrant] = []
         if pushEnrolled || enrollments?.googleOTP != nil { types.append(.mfaOTP) }
         if pushEnrolled || enrollments?.phone != nil { types.append(.mfaOOB) }
+        if !(enrollments?.webAuthn ?? []).isEmpty { types.append(.mfaWebAuthn) }
         return types
     }
 }

@@ -102,9 +102,14 @@ struct DirectAuthGrantTests {
             let mfaToken = try await api.mfaToken("ada@example.com")
             let transfer = try await api.challenge(mfaToken, types: SandboxClient.mfaOOBGrant, channel: "push")
             try transfer.expectKeys(ofRecording: "swift-directauth-challenge-oob-binding-transfer.json")
-            try await api.challenge(mfaToken, types: "urn:okta:params:oauth:grant-type:mfa-webauthn").expectDirectAuthError(
+            try await api.challenge(mfaToken, types: "urn:okta:params:oauth:grant-type:mfa-email").expectDirectAuthError(
                 .badRequest, "invalid_request",
-                "urn:okta:params:oauth:grant-type:mfa-webauthn is not supported as a 'challenge_type'. Try again with another value.")
+                "urn:okta:params:oauth:grant-type:mfa-email is not supported as a 'challenge_type'. Try again with another value.")
+            // A type the user has no authenticator for.
+            try await api.challenge(mfaToken, types: "urn:okta:params:oauth:grant-type:mfa-webauthn").expectDirectAuthError(
+                .forbidden, "access_denied",
+                "The required authenticator cannot be used. Check if it is required by policy and the user is enrolled in the "
+                    + "authenticator and try again.")
             try await api.advanceClock(seconds: 301)
             try await api.challenge(mfaToken, types: SandboxClient.mfaOTPGrant).expectDirectAuthError(
                 .forbidden, "access_denied", "'mfa_token' has expired. Use a new 'mfa_token' and try again.")
@@ -181,7 +186,7 @@ struct DirectAuthGrantTests {
     func configuration() throws {
         let defaults = SandboxConfiguration()
         #expect(defaults.directAuth.intervalSeconds == 5 && defaults.directAuth.expiresInSeconds == 300)
-        #expect(defaults.directAuthGrants(of: defaults.clientId).count == 5)
+        #expect(defaults.directAuthGrants(of: defaults.clientId).count == 7)
         for change in [
             { (c: inout SandboxConfiguration) in c.directAuth.intervalSeconds = 0 },
             { $0.directAuth.expiresInSeconds = 0 },
