@@ -15,6 +15,7 @@ struct IDXUserEnrollments: Sendable {
         case .phone: return phone != nil
         case .securityQuestion: return securityQuestion != nil
         case .googleOTP: return googleOTP != nil
+        case .webAuthn: return !webAuthn.isEmpty
         case .password, .email, .oktaVerify: return false
         }
     }

@@ -19,6 +19,7 @@ struct IDXController {
         routes.post("/idp/idx/identify/select", use: cancel)
         routes.post("/idp/idx/challenge", use: challenge)
         routes.post("/idp/idx/challenge/answer", use: answer)
+        routes.post("/idp/idx/challenge/answer/webauthn-autofillui", use: answerAutofill)
         routes.post("/idp/idx/challenge/resend", use: resend)
         routes.post("/idp/idx/challenge/poll", use: pollCode)
         routes.post("/idp/idx/authenticators/poll", use: pollPush)
@@ -132,12 +133,20 @@ struct IDXController {
         return await document(await state.enrollProfile(transaction, profile: profile))
     }
 
-    /// `credential/enroll {"authenticator": {"id", "methodType", "phoneNumber"}, "stateHandle"}`
+    /// At passkey promotion, `credential/enroll {"credentials": {"clientData", "attestation"}, "stateHandle"}` →
+    /// the success document, or the promotion again (400) with the reason.
+    /// Otherwise `credential/enroll {"authenticator": {"id", "methodType", "phoneNumber"}, "stateHandle"}`
     /// (`select-authenticator-enroll`, the phone's `authenticator-enrollment-data`) → the authenticator's
     /// `enroll-authenticator` (a code sent for e-mail and phone); a phone number that is not E.164 → 400,
     /// `select-authenticator-enroll` with Okta's top-level message.
     @Sendable func credentialEnroll(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
+        if let transaction = await liveTransaction(body), case .promoteWebAuthn = transaction.step {
+            guard let outcome = await state.answerWebAuthnPromotion(transaction, credentials: body["credentials"]) else {
+                return IDXWire.expired()
+            }
+            return await document(outcome)
+        }
         guard let transaction = await liveTransaction(body), transaction.step.enrollee != nil else { return IDXWire.expired() }
         guard let next = await state.chooseEnrollment(transaction, authenticator: body["authenticator"]) else {
             return await document(transaction, error: Self.notOffered, status: .badRequest)
@@ -190,9 +199,26 @@ struct IDXController {
             return await document(await state.answerChallenge(transaction, credentials: credentials))
         case .changePassword:
             return await document(await state.answerNewPassword(transaction, password: credentials?["passcode"]?.stringValue ?? ""))
+        case .enrollWebAuthn:
+            return await document(await state.answerWebAuthnEnrollment(transaction, credentials: credentials))
+        case .challengeWebAuthn:
+            return await document(await state.answerWebAuthnChallenge(transaction, credentials: credentials))
         default:
             return IDXWire.expired()
         }
+    }
+
+    /// `challenge/answer/webauthn-autofillui {"credentials": {"authenticatorData", "clientData", "signatureData",
+    /// "userHandle"}, "stateHandle"}` at `identify`: a usernameless passkey sign-in → what the policy asks next (the
+    /// success document when the passkey is enough), or `identify` again (400) with
+    /// `authfactor.webauthn.error.assertion_validation_failure`.
+    @Sendable func answerAutofill(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        let body = try await Self.body(request, context: context)
+        guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
+        guard let outcome = await state.answerWebAuthnAutofill(transaction, credentials: body["credentials"]) else {
+            return await document(transaction, error: Self.notOffered, status: .badRequest)
+        }
+        return await document(outcome)
     }
 
     /// `challenge/resend {"stateHandle"}` → a new code in the outbox on the same channel (the old one stops working),
@@ -222,6 +248,7 @@ struct IDXController {
         let body = try await Self.body(request, context: context)
         guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
         if let next = await state.skipPasswordChange(transaction) { return await document(next) }
+        if let next = await state.skipWebAuthnPromotion(transaction) { return await document(next) }
         guard let next = await state.skipEnrollment(transaction) else {
             return await document(transaction, error: Self.notOffered, status: .badRequest)
         }

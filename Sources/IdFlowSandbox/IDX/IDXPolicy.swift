@@ -24,6 +24,9 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         case googleOTP = "google_otp"
         /// The app-authenticator enrollment of `idflow enroll`: its push, and its TOTP codes.
         case oktaVerify = "okta_verify"
+        /// Passkeys (`webauthn`, displayed "Passkeys"): WebAuthn credentials, verified for real; settings in
+        /// `IDXPolicy.webAuthn`.
+        case webAuthn = "webauthn"
 
         /// Whether an Identity Engine transaction can enroll it. Okta Verify is enrolled with `idflow enroll`
         /// (the MyAccount app-authenticator API, which needs a signed-in user), never inside a transaction.
@@ -44,6 +47,8 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
     /// shape `["password","okta_verify"]` keeps its documents as they were: Okta Verify is the push alone, sent as
     /// soon as it is chosen, so scripts written for it keep working.
     public var oktaVerifyTOTP = true
+    /// How passkeys are asked for, once `webauthn` is named among the authenticators (`idx.webauthn`).
+    public var webAuthn = WebAuthnPolicy()
 
     /// The older shape's lists, as the configuration file may still write them.
     public static let allowed: [[Authenticator]] = [[.password], [.password, .email], [.password, .oktaVerify]]
@@ -71,6 +76,7 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case authenticators, enroll, signIn, signUp, numberChallenge
+        case webAuthn = "webauthn"
     }
 
     private enum EnrollKeys: String, CodingKey, CaseIterable {
@@ -95,6 +101,7 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         signUp = try container.decodeIfPresent(Bool.self, forKey: .signUp) ?? true
         numberChallenge = try container.decodeIfPresent(Bool.self, forKey: .numberChallenge) ?? false
+        webAuthn = try container.decodeIfPresent(WebAuthnPolicy.self, forKey: .webAuthn) ?? WebAuthnPolicy()
         if let names = try container.decodeIfPresent([String].self, forKey: .authenticators) {
             guard !container.contains(.enroll), !container.contains(.signIn) else {
                 throw SandboxConfigurationError.invalidValue(
@@ -130,7 +137,7 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         }
     }
 
-    /// `{"enroll": {"required", "optional"}, "signIn": {"factors"}, "signUp", "numberChallenge"}`: the newer shape
+    /// `{"enroll": {"required", "optional"}, "signIn": {"factors"}, "signUp", "numberChallenge", "webauthn"}`: the newer shape
     /// always (the older one reads back as the same policy).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -141,6 +148,8 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         try signIn.encode(factors, forKey: .factors)
         try container.encode(signUp, forKey: .signUp)
         try container.encode(numberChallenge, forKey: .numberChallenge)
+        // Only when set, so what `/sandbox/info` shows of a policy without passkeys stays as it was.
+        if webAuthn != WebAuthnPolicy() { try container.encode(webAuthn, forKey: .webAuthn) }
     }
 
     private static func refuseUnknownKeys(_ decoder: any Decoder, known: [String], key: String) throws {
@@ -186,6 +195,12 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         guard (1...all.count).contains(factors) else {
             throw SandboxConfigurationError.invalidValue(
                 key: "idx.signIn.factors", reason: "must be from 1 to \(all.count), the number of authenticators the policy names")
+        }
+        try webAuthn.validate()
+        guard !webAuthn.promotion || all.contains(.webAuthn) else {
+            throw SandboxConfigurationError.invalidValue(
+                key: "idx.webauthn.promotion",
+                reason: "needs \"webauthn\" in idx.enroll.required or optional, so a promoted passkey can sign in")
         }
     }
 }

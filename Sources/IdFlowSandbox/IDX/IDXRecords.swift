@@ -42,6 +42,14 @@ enum IDXStep: Sendable {
     case enrollSecurityQuestion(IDXEnrollee)
     /// `enroll-authenticator` for Google Authenticator: the QR code of `secret`, and a first code to prove it.
     case enrollGoogleOTP(IDXEnrollee, secret: String)
+    /// `enroll-authenticator` for a passkey: `activationData` with `challenge` (base64url), answered with `clientData`
+    /// and `attestation`.
+    case enrollWebAuthn(IDXEnrollee, challenge: String)
+    /// `challenge-authenticator` for a passkey: `challengeData` with `challenge`, answered with an assertion.
+    case challengeWebAuthn(IDXSignIn, challenge: String)
+    /// `enroll-authenticator-promotion` with `skip` (passkey promotion): the sign-in has its factors, and a user without
+    /// a passkey is offered one first; enrolling or skipping both finish it.
+    case promoteWebAuthn(IDXSignIn, challenge: String)
     /// Signed in (or signed up): the success document with its interaction code.
     case success(interactionCode: String, userId: String)
     /// `identify-recovery` (idx.md §12.3): a password recovery begun before the user was named asks who it is for.
@@ -69,14 +77,15 @@ enum IDXStep: Sendable {
         switch self {
         case .selectAuthenticator(let signIn), .selectMethod(let signIn, _), .challengeCode(let signIn, _),
             .challengeSecurityQuestion(let signIn), .challengeTOTP(let signIn, _), .challengePush(let signIn, _),
-            .pushEnded(let signIn, _):
+            .pushEnded(let signIn, _), .challengeWebAuthn(let signIn, _), .promoteWebAuthn(let signIn, _):
             return signIn.userId
         case .oktaVerifyMissing(let userId), .success(_, let userId), .unlocked(let userId):
             return userId
         case .changePassword(let signIn, _):
             return signIn.userId
         case .selectEnroll(let enrollee), .enrollPassword(let enrollee), .enrollEmail(let enrollee, _), .enrollPhoneData(let enrollee),
-            .enrollPhone(let enrollee, _, _), .enrollSecurityQuestion(let enrollee), .enrollGoogleOTP(let enrollee, _):
+            .enrollPhone(let enrollee, _, _), .enrollSecurityQuestion(let enrollee), .enrollGoogleOTP(let enrollee, _),
+            .enrollWebAuthn(let enrollee, _):
             return enrollee.signIn?.userId
         case .identify, .challengePassword, .enrollProfile, .identifyRecovery, .selectUnlockAuthenticator:
             return nil
@@ -88,7 +97,7 @@ enum IDXStep: Sendable {
         switch self {
         case .selectAuthenticator(let signIn), .selectMethod(let signIn, _), .challengeCode(let signIn, _),
             .challengeSecurityQuestion(let signIn), .challengeTOTP(let signIn, _), .challengePush(let signIn, _),
-            .pushEnded(let signIn, _):
+            .pushEnded(let signIn, _), .challengeWebAuthn(let signIn, _):
             return signIn
         default:
             return enrollee?.signIn
@@ -99,7 +108,8 @@ enum IDXStep: Sendable {
     var enrollee: IDXEnrollee? {
         switch self {
         case .selectEnroll(let enrollee), .enrollPassword(let enrollee), .enrollEmail(let enrollee, _), .enrollPhoneData(let enrollee),
-            .enrollPhone(let enrollee, _, _), .enrollSecurityQuestion(let enrollee), .enrollGoogleOTP(let enrollee, _):
+            .enrollPhone(let enrollee, _, _), .enrollSecurityQuestion(let enrollee), .enrollGoogleOTP(let enrollee, _),
+            .enrollWebAuthn(let enrollee, _):
             return enrollee
         default:
             return nil
@@ -122,6 +132,13 @@ struct IDXSignIn: Sendable {
     let userId: String
     var passed: [IDXPolicy.Authenticator] = [.password]
     var purpose = IDXPurpose.signIn
+    /// A passkey answered with user verification (UV): it proved something the user has and something the user is
+    /// (the PIN or biometric that unlocked it), so it counts as two factors, as Okta counts a user-verifying
+    /// WebAuthn authenticator toward possession and inherence.
+    var passkeyVerifiedUser = false
+
+    /// The factors this sign-in has passed, a user-verified passkey counting twice.
+    var factorCount: Int { passed.count + (passkeyVerifiedUser ? 1 : 0) }
 }
 
 /// Why a user proves who they are with a factor, and so what a passed factor leads to.
@@ -187,6 +204,9 @@ struct IDXSignUp: Sendable {
     var password: StoredPassword?
     /// Whether the e-mail address was proven with its code.
     var emailVerified = false
+    /// The id the user will be created with, chosen when a passkey is enrolled at sign-up: the passkey's user handle
+    /// (`activationData.user.id`) must be the user's id, as at Okta, where the user exists by then.
+    var userId: String?
     /// The phone, security question and Google Authenticator enrolled so far.
     var enrollments = IDXUserEnrollments()
 
@@ -265,6 +285,12 @@ struct IDXTransaction: Sendable {
     var intent = "LOGIN"
     /// Wrong codes and answers given in this transaction (`SandboxState+CodeAttempts.swift`).
     var codeFailures = 0
+    /// The challenge of `webauthnAutofillUIChallenge` at `identify` (a usernameless passkey sign-in), when the policy
+    /// names passkeys; a new one after every attempt.
+    var autofillChallenge: String?
+    /// A passkey sign-in (autofill) whose passkey was not enough for the policy: its progress, which the password
+    /// that is asked next adds to.
+    var passkeyFirst: IDXSignIn?
 }
 
 /// What a document needs beyond the transaction: the policy, the user once known, and the user's enrollments.

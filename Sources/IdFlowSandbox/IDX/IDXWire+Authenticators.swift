@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import QRCodeImage
 
@@ -8,6 +9,8 @@ extension IDXWire {
     static let phoneAuthenticatorID = "autidflowphone000000"
     static let securityQuestionAuthenticatorID = "autidflowquestion000"
     static let googleOTPAuthenticatorID = "autidflowgoogleotp00"
+    /// The passkeys authenticator (`webauthn`).
+    static let webAuthnAuthenticatorID = "autidflowwebauthn000"
 
     /// The authenticator an `authenticator.id` names, or nil.
     static func authenticator(id: String?) -> IDXPolicy.Authenticator? {
@@ -22,6 +25,7 @@ extension IDXWire {
         case .securityQuestion: return securityQuestionAuthenticatorID
         case .googleOTP: return googleOTPAuthenticatorID
         case .oktaVerify: return SandboxState.authenticatorId
+        case .webAuthn: return webAuthnAuthenticatorID
         }
     }
 
@@ -33,6 +37,7 @@ extension IDXWire {
         case .securityQuestion: return "Security Question"
         case .googleOTP: return "Google Authenticator"
         case .oktaVerify: return "Okta Verify"
+        case .webAuthn: return "Passkeys"
         }
     }
 
@@ -45,6 +50,7 @@ extension IDXWire {
         case .securityQuestion: return ("security_question", "security_question", ["security_question"])
         case .googleOTP: return ("app", "google_otp", ["otp"])
         case .oktaVerify: return ("app", "okta_verify", ["push", "totp"])
+        case .webAuthn: return ("security_key", "webauthn", ["webauthn"])
         }
     }
 
@@ -90,19 +96,46 @@ extension IDXWire {
             return with(
                 object, ["id": .string(view.oktaVerify?.id ?? "")],
                 first: ["profile": ["deviceName": .string(view.oktaVerify?.deviceName ?? "idflow")]])
+        case .webAuthn:
+            return enrollmentObjects(.webAuthn, view: view, withProfile: true).first ?? object
         }
+    }
+
+    /// The user's enrollments of `authenticator`: one per passkey for `webauthn` (each with its `credentialId`, and
+    /// `profile.aaguid` with the profile, as `swift-idx-webauthn-authentication-challenge-response.json` lists them),
+    /// one otherwise.
+    static func enrollmentObjects(_ authenticator: IDXPolicy.Authenticator, view: IDXView, withProfile: Bool = true) -> [OrderedJSON] {
+        guard authenticator == .webAuthn else { return [enrollmentObject(authenticator, view: view, withProfile: withProfile)] }
+        let object = authenticatorObject(.webAuthn)
+        return view.enrollments.webAuthn.map { credential in
+            var members: JSONObject = [:]
+            if withProfile { members["profile"] = ["aaguid": .string(credential.aaguidText)] }
+            for (key, value) in object.objectValue?.members ?? [] {
+                members[key] = key == "id" ? .string(webAuthnEnrollmentID(credential)) : value
+                if key == "displayName" { members["credentialId"] = .string(credential.credentialIdText) }
+            }
+            return .object(members)
+        }
+    }
+
+    /// A passkey's enrollment id (`fwf…`, as Okta's), the same for the credential every time it is listed.
+    static func webAuthnEnrollmentID(_ credential: WebAuthnCredential) -> String {
+        let digest = SHA256.hash(data: Data(credential.credentialId))
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        return "fwf" + String(digest.prefix(17).map { alphabet[Int($0) % alphabet.count] })
     }
 
     /// An option of `select-authenticator-authenticate` (`authenticatorEnrollments` index `index`): a fixed
     /// `methodType`, or for the phone (`phone-challenge-sms.json`) and Okta Verify (`google-otp-challenge.json`) the
-    /// methods to choose from; Okta Verify's relates to `authenticators`, as recorded. Before the user is known
+    /// methods to choose from; Okta Verify's and passkeys' relate to `authenticators`, as recorded (`enrollmentIndex`, when
+    /// a user's several passkeys make the two lists differ, is the enrollment's own index). Before the user is known
     /// (`enrollmentKnown` false, `unlock-account-select-authenticator.json`) the phone's has no `enrollmentId`.
     static func authenticateOption(
-        _ authenticator: IDXPolicy.Authenticator, index: Int, view: IDXView, enrollmentKnown: Bool = true
+        _ authenticator: IDXPolicy.Authenticator, index: Int, view: IDXView, enrollmentKnown: Bool = true, enrollmentIndex: Int? = nil
     ) -> OrderedJSON {
         let id = authenticatorID(authenticator)
         var fields: [OrderedJSON] = [["name": "id", "required": true, "value": .string(id), "mutable": false]]
-        var relatesTo = "$.authenticatorEnrollments.value[\(index)]"
+        var relatesTo = "$.authenticatorEnrollments.value[\(enrollmentIndex ?? index)]"
         switch authenticator {
         case .phone:
             fields.append(methodChoice(["sms": "SMS", "voice": "Voice call"], order: ["sms", "voice"], required: false))
@@ -113,6 +146,10 @@ extension IDXWire {
             }
         case .oktaVerify:
             fields.append(view.policy.oktaVerifyTOTP ? oktaVerifyMethodChoice(required: false) : fixedMethod("push"))
+            relatesTo = "$.authenticators.value[\(index)]"
+        case .webAuthn:
+            // `swift-idx-webauthn-authentication-challenge-response.json`: a passkey option relates to `authenticators`.
+            fields.append(fixedMethod("webauthn"))
             relatesTo = "$.authenticators.value[\(index)]"
         default:
             fields.append(fixedMethod(identity(authenticator).methods[0]))

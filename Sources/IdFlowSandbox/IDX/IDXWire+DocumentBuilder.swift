@@ -25,6 +25,8 @@ extension IDXWire {
         var enrollments: [OrderedJSON]?
         var enrollmentAuthenticator: OrderedJSON?
         var recoveryAuthenticator: OrderedJSON?
+        /// `webauthnAutofillUIChallenge` (`identify` when the policy names passkeys), after `app` as recorded.
+        var autofillChallenge: OrderedJSON?
 
         init(view: IDXView, orgURL: String, errors: [String: [IDXMessage]]) {
             self.view = view
@@ -62,6 +64,9 @@ extension IDXWire.DocumentBuilder {
         case .enrollPhone(_, _, let code): enrollPhoneStep(code)
         case .enrollSecurityQuestion: enrollSecurityQuestionStep()
         case .enrollGoogleOTP(let enrollee, let secret): enrollGoogleOTPStep(enrollee, secret: secret)
+        case .enrollWebAuthn(let enrollee, let challenge): enrollWebAuthnStep(enrollee, challenge: challenge)
+        case .challengeWebAuthn(_, let challenge): challengeWebAuthnStep(challenge: challenge)
+        case .promoteWebAuthn(_, let challenge): promoteWebAuthnStep(challenge: challenge)
         case .success: break
         case .identifyRecovery: identifyRecoveryStep()
         case .selectUnlockAuthenticator: selectUnlockAuthenticatorStep()
@@ -101,6 +106,7 @@ extension IDXWire.DocumentBuilder {
                     "value": ["name": "oidc_client", "label": "idflow sandbox app", "id": .string(transaction.request.client.id)],
                 ]
             ))
+        if let autofillChallenge { members.append(("webauthnAutofillUIChallenge", ["type": "object", "value": autofillChallenge])) }
         if case .success(let interactionCode, _) = transaction.step {
             members.append(("successWithInteractionCode", IDXWire.success(transaction, interactionCode: interactionCode, orgURL: orgURL)))
         }
@@ -112,13 +118,18 @@ extension IDXWire.DocumentBuilder {
     /// `select-authenticator-authenticate` with the sign-in's remaining factors, their authenticators and the
     /// user's enrollments of them (one index for both lists).
     mutating func selectAuthenticate() {
-        let options = offered.enumerated().map { IDXWire.authenticateOption($1, index: $0, view: view) }
+        var enrollmentIndex = 0
+        var options: [OrderedJSON] = []
+        for (index, authenticator) in offered.enumerated() {
+            options.append(IDXWire.authenticateOption(authenticator, index: index, view: view, enrollmentIndex: enrollmentIndex))
+            enrollmentIndex += IDXWire.enrollmentObjects(authenticator, view: view).count
+        }
         forms.append(
             IDXWire.form(
                 "select-authenticator-authenticate", href: href("challenge"),
                 fields: [["name": "authenticator", "type": "object", "options": .array(options)]], stateHandle: stateHandle))
         authenticators = offered.map { IDXWire.authenticatorObject($0) }
-        enrollments = offered.map { IDXWire.enrollmentObject($0, view: view) }
+        enrollments = offered.flatMap { IDXWire.enrollmentObjects($0, view: view) }
     }
 
     /// During a challenge: the way back to another factor, when there is one (as the recordings offer it).
@@ -127,7 +138,7 @@ extension IDXWire.DocumentBuilder {
             selectAuthenticate()
         } else {
             authenticators = offered.map { IDXWire.authenticatorObject($0) }
-            enrollments = offered.map { IDXWire.enrollmentObject($0, view: view) }
+            enrollments = offered.flatMap { IDXWire.enrollmentObjects($0, view: view) }
         }
     }
 
@@ -140,7 +151,7 @@ extension IDXWire.DocumentBuilder {
                 fields: [["name": "authenticator", "type": "object", "options": .array(options)]], stateHandle: stateHandle))
         if view.skippable { forms.append(IDXWire.form("skip", href: href("skip"), fields: [], stateHandle: stateHandle)) }
         authenticators = offered.map { IDXWire.authenticatorObject($0) }
-        enrollments = view.enrolled.map { IDXWire.enrollmentObject($0, view: view, withProfile: false) }
+        enrollments = view.enrolled.flatMap { IDXWire.enrollmentObjects($0, view: view, withProfile: false) }
     }
 
     /// The `resend` form of a code or push, to put before the authenticator's own members.

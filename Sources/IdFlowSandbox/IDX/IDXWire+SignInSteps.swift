@@ -2,8 +2,8 @@ import Foundation
 
 /// The sign-in steps' documents: identify, the password, choosing a factor and each factor's challenge.
 extension IDXWire.DocumentBuilder {
-    /// `identify`, with `select-enroll-profile` when sign-up is on, and `unlock-account` when self-service unlock is on
-    /// and some authenticator may recover.
+    /// `identify`, with `select-enroll-profile` when sign-up is on, `unlock-account` when self-service unlock is on
+    /// and some authenticator may recover, and the usernameless passkey sign-in when the policy names passkeys.
     mutating func identifyStep() {
         forms.append(IDXWire.identify(stateHandle, orgURL: orgURL))
         if view.policy.signUp {
@@ -12,6 +12,7 @@ extension IDXWire.DocumentBuilder {
         if view.passwordPolicy.lockout.selfServiceUnlock, recoverable {
             forms.append(IDXWire.unlockAccountForm(stateHandle: stateHandle, orgURL: orgURL))
         }
+        if let challenge = transaction.autofillChallenge { webAuthnAutofill(challenge: challenge) }
     }
 
     /// The password challenge, whose enrollment carries `recover` when some authenticator may recover it.

@@ -12,8 +12,10 @@ extension SandboxState {
         noteRecordActivity()
         let handle = RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet)
         let stateHandle = RandomToken.string(count: 42, alphabet: RandomToken.urlSafeAlphabet)
-        idx.transactions[stateHandle] = IDXTransaction(
+        var transaction = IDXTransaction(
             request: request, stateHandle: stateHandle, step: .identify, expiresAt: clock.now + Self.idxTransactionLifetime)
+        transaction.autofillChallenge = newAutofillChallenge()
+        idx.transactions[stateHandle] = transaction
         idx.interactionHandles[handle] = stateHandle
         return handle
     }
@@ -65,12 +67,17 @@ extension SandboxState {
         if !missingRequired(userId: userId).isEmpty {
             return updateStep(transaction, to: .selectEnroll(.signIn(progress)))
         }
-        if progress.passed.count >= policy.factors { return signIn(transaction, userId: userId) }
+        if progress.factorCount >= policy.factors { return finishSignIn(transaction, progress) }
         if !usableFactors(progress).isEmpty { return updateStep(transaction, to: .selectAuthenticator(progress)) }
         if !remainingToEnroll(.signIn(progress)).authenticators.isEmpty {
             return updateStep(transaction, to: .selectEnroll(.signIn(progress)))
         }
         return updateStep(transaction, to: .oktaVerifyMissing(userId: userId))
+    }
+
+    /// The challenge of `identify`'s usernameless passkey sign-in when the policy names passkeys, else nil.
+    func newAutofillChallenge() -> String? {
+        configuration.idx.authenticators.contains(.webAuthn) ? Self.newWebAuthnChallenge() : nil
     }
 
     /// Whether the user has `authenticator`: the password and (with an address) the e-mail always, Okta Verify with an
@@ -159,6 +166,8 @@ extension SandboxState {
         if case .challengePush(_, let transactionId) = transaction.step { closeWaitingChallenge(transactionId) }
         var updated = transaction
         updated.intent = "LOGIN"
+        updated.autofillChallenge = newAutofillChallenge()
+        updated.passkeyFirst = nil
         idx.transactions[transaction.stateHandle] = updated
         return updateStep(updated, to: .identify)
     }

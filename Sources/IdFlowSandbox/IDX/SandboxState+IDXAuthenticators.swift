@@ -2,7 +2,7 @@ import Foundation
 
 /// A user's authenticators as a test reads them (`GET /sandbox/users/{id or login}/authenticators`), secrets
 /// included: what a person would have on their phone (TOTP seeds, the phone number) and what they chose (the
-/// question). Okta's own Factors API (`/api/v1/users/{id}/factors`) never shows a seed again after enrollment, and no
+/// question); for passkeys, the credential id, AAGUID and the sign count the sandbox last saw. Okta's own Factors API (`/api/v1/users/{id}/factors`) never shows a seed again after enrollment, and no
 /// recording of it is in the fixtures, so this is a sandbox control rather than an imitation of it.
 extension SandboxState {
     func idxAuthenticators(idOrLogin: String) throws -> OrderedJSON {
@@ -40,6 +40,14 @@ extension SandboxState {
                     "totp": ["id": .string(enrollment.totpMethodId), "sharedSecret": .string(enrollment.totpSecret.base32)],
                 ],
                 "created": .string(Timestamps.iso8601(enrollment.created)),
+            ])
+        }
+        for credential in enrollments.webAuthn {
+            list.append([
+                "key": "webauthn", "type": "security_key", "id": .string(IDXWire.webAuthnEnrollmentID(credential)),
+                "credentialId": .string(credential.credentialIdText), "aaguid": .string(credential.aaguidText),
+                "algorithm": .string(credential.publicKey.name), "attestation": .string(credential.attestationFormat),
+                "signCount": .int(Int(credential.signCount)), "created": .string(Timestamps.iso8601(credential.created)),
             ])
         }
         return ["userId": .string(user.id), "login": .string(user.login), "authenticators": .array(list)]

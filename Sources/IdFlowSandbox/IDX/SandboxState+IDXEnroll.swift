@@ -106,6 +106,8 @@ extension SandboxState {
             return .next(updateStep(transaction, to: .enrollSecurityQuestion(enrollee)))
         case .googleOTP:
             return .next(updateStep(transaction, to: .enrollGoogleOTP(enrollee, secret: TOTPSecret.random().base32)))
+        case .webAuthn:
+            return .next(beginWebAuthnEnrollment(transaction, enrollee))
         case .oktaVerify:
             return nil
         }
@@ -170,7 +172,7 @@ extension SandboxState {
 
     /// Records an enrollment: into the sign-up (`apply`), or into the user's enrollments, where it also counts as a
     /// factor of the sign-in (possession was just proven).
-    private func enrolled(
+    func enrolled(
         _ authenticator: IDXPolicy.Authenticator, _ transaction: IDXTransaction, _ enrollee: IDXEnrollee,
         apply: (inout IDXSignUp) -> Void
     ) -> IDXOutcome {
@@ -218,6 +220,14 @@ extension SandboxState {
         }
         let now = clock.now
         var user = created
+        if let id = signUp.userId {
+            // A passkey was enrolled for this id (its user handle): the user takes it.
+            directory.users[created.id] = nil
+            user = UserRecord(
+                id: id, status: created.status, created: created.created, activated: created.activated,
+                statusChanged: created.statusChanged, lastLogin: nil, lastUpdated: created.lastUpdated, passwordChanged: nil,
+                password: nil, profile: created.profile, activationToken: nil)
+        }
         user.password = password
         user.passwordChanged = now
         user.transition(to: .active, at: now)

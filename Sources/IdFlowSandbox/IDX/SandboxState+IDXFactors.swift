@@ -65,6 +65,8 @@ extension SandboxState {
             return .sent(updateStep(transaction, to: .challengeTOTP(progress, authenticator)))
         case (.oktaVerify, "push"):
             return .sent(sendPush(transaction, progress, clientOS: clientOS))
+        case (.webAuthn, _):
+            return .sent(challengeWebAuthn(transaction, progress))
         default:
             return nil
         }

@@ -92,7 +92,12 @@ extension SandboxState {
     /// The right password's check beyond a plain acceptance: expired → `reenroll-authenticator`; inside the warning
     /// window → `reenroll-authenticator-warning`; otherwise on with the sign-in.
     func passwordAccepted(_ transaction: IDXTransaction, userId: String, expired: Bool, daysToExpiry: Int?) -> IDXTransaction {
-        let progress = IDXSignIn(userId: userId)
+        var progress = IDXSignIn(userId: userId)
+        // After a passkey sign-in that was not enough alone, the passkey still counts.
+        if let first = transaction.passkeyFirst, first.userId == userId {
+            progress.passed += first.passed
+            progress.passkeyVerifiedUser = first.passkeyVerifiedUser
+        }
         if expired { return updateStep(transaction, to: .changePassword(progress, .expired)) }
         if let daysToExpiry { return updateStep(transaction, to: .changePassword(progress, .expiring(daysToExpiry: daysToExpiry))) }
         return continueSignIn(transaction, progress)

@@ -25,6 +25,6 @@ struct WebAuthnCeremony: Sendable {
 }
 
 /// A WebAuthn `userVerification` value, as the policy sets it and `activationData`/`challengeData` carry it.
-enum WebAuthnUserVerification: String, Sendable, CaseIterable {
+public enum WebAuthnUserVerification: String, Sendable, CaseIterable, Codable {
     case required, preferred, discouraged
 }

@@ -109,8 +109,9 @@ struct WebAuthnOktaMessage: Sendable, Equatable {
 
 extension WebAuthnFailure {
     /// The message an Identity Engine document carries. Every assertion failure is the one recorded message. No
-    /// recording shows a refused registration, so the sandbox says what failed, without an i18n key; an AAGUID
-    /// off the allow list is named, since a client's advice (choose another AAGUID) depends on it.
+    /// recording shows a refused registration, so the sandbox says what failed, shaped like the recorded messages
+    /// (text, `i18n.key`, `class`) under keys of its own (`idflow.sandbox.webauthn.*`, as its other own messages are
+    /// named); an AAGUID off the allow list is named, since a client's advice (choose another AAGUID) depends on it.
     func idxMessage(for ceremony: Ceremony) -> WebAuthnOktaMessage {
         switch ceremony {
         case .assertion:
@@ -118,10 +119,11 @@ extension WebAuthnFailure {
         case .registration:
             if case .aaguidNotAllowed(let aaguid) = self {
                 return WebAuthnOktaMessage(
-                    i18nKey: nil,
+                    i18nKey: "idflow.sandbox.webauthn.aaguidNotAllowed",
                     message: "The authenticator's AAGUID \(aaguid.uuidString.lowercased()) is not allowed by this org's policy.")
             }
-            return WebAuthnOktaMessage(i18nKey: nil, message: "The passkey could not be registered: \(reason).")
+            return WebAuthnOktaMessage(
+                i18nKey: "idflow.sandbox.webauthn.registrationRefused", message: "The passkey could not be registered: \(reason).")
         }
     }
 

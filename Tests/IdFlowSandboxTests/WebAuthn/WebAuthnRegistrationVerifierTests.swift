@@ -205,7 +205,7 @@ import Testing
     @Test func aRegistrationFailureSaysWhatFailedAndNamesTheAAGUID() {
         let aaguid = UUID(uuidString: "ABABABAB-ABAB-ABAB-ABAB-ABABABABABAB")!
         let message = WebAuthnFailure.aaguidNotAllowed(aaguid).idxMessage(for: .registration)
-        #expect(message.i18nKey == nil)
+        #expect(message.i18nKey == "idflow.sandbox.webauthn.aaguidNotAllowed")
         #expect(message.message.contains("abababab-abab-abab-abab-abababababab"))
         #expect(WebAuthnFailure.challengeMismatch.idxMessage(for: .registration).message.contains("challenge"))
     }
