@@ -10,7 +10,7 @@
 # `idflow doctor --help-hidden` prints it (scripts/man-sections.awk; it also drops any of those options that a
 # page still carries).
 #
-# scripts/man-sections.awk adds what the generator cannot: in idflow.1 the list of the pages (COMMANDS), the
+# scripts/man-sections.awk adds what the generator cannot: in idflow.1 the list of the top-level commands' pages (COMMANDS), the
 # configuration options, each with where its setting is read from (scripts/manual/configuration.mdoc, which
 # ManualConfigurationSectionTests renders from the settings' declaration), ENVIRONMENT, FILES, EXIT STATUS (the
 # table of `idflow --help`) and EXAMPLES from scripts/manual/sections.mdoc; in every page, discussions' blank lines
@@ -33,7 +33,10 @@ for page in "$out"/generated/idflow.*.1; do
     name=$(basename "$page" .1)
     abstract=$(sed -n 's/^\.Nd "\(.*\)"$/\1/p' "$page")
     printf '%s\t%s\n' "${name//./-}" "$abstract"
-done | LC_ALL=C sort > "$out/commands"
+done | LC_ALL=C sort > "$out/listed"
+# COMMANDS lists the top-level commands; a group's page (idflow-token.1) lists its own commands' pages.
+awk -F '\t' 'NR == FNR { group[$1] = 1; next } { for (g in group) if (index($1, g "-") == 1) next; print }' \
+    "$out/listed" "$out/listed" > "$out/commands"
 for page in "$out"/generated/*.1; do
     name=$(basename "$page")
     # scripts/manual/details/idflow-sandbox.txt, written as a help discussion is, goes on from the command's discussion, before

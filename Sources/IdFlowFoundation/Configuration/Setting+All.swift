@@ -82,7 +82,7 @@ extension Setting {
                 .oktaYAML(key: "okta.client.authorizationMode", { okta, _ in okta.authorizationMode }),
             ], unset: ManagementMode.apiToken.rawValue,
             help:
-                "How management calls authenticate: SSWS (the API token, default) or PrivateKey (an OAuth 2.0 service app; env OKTA_CLIENT_AUTHORIZATIONMODE).",
+                "How management calls authenticate: SSWS (the API token, default) or PrivateKey (a service app).",
             valueName: "mode"),
         Setting(
             .serviceClientID,
@@ -99,7 +99,7 @@ extension Setting {
                 .oktaYAML(key: "okta.client.scopes", { okta, _ in okta.scopes?.text }),
             ], unset: ServiceAppSettings.defaultScopes.joined(separator: " "),
             help:
-                "Scopes the service app asks for; default \"okta.users.read okta.users.manage\" (env OKTA_CLIENT_SCOPES, comma-separated).",
+                "The service app's scopes; default \"okta.users.read okta.users.manage\".",
             valueName: "scopes"),
         Setting(
             .privateKey,
@@ -109,7 +109,7 @@ extension Setting {
                 .oktaYAML(key: "okta.client.privateKey", { okta, _ in okta.privateKey }),
             ], kind: .key,
             help:
-                "The service app's PEM private key (RS256 or ES256), refused when others can read it (env OKTA_CLIENT_PRIVATEKEY: a path or the PEM).",
+                "The service app's PEM private key (RS256 or ES256), refused when others can read it.",
             valueName: "path"),
         Setting(
             .privateKeyID,
@@ -125,14 +125,14 @@ extension Setting {
                 .oktaYAML(key: "okta.client.dpopEnabled", { okta, _ in okta.dpopEnabled.map { String($0.value) } }),
             ], unset: "false",
             help:
-                "DPoP-bind the tokens this command gets (RFC 9449): the service app's, login-client's, or a login's; each request then carries a proof (env OKTA_CLIENT_DPOPENABLED=true for the service app)."
+                "DPoP-bind the tokens this command gets (RFC 9449); each request then carries a proof."
         ),
         Setting(
             .caFile,
             [.flag("--ca-file"), .environment(NetworkVariable.caFile), .profile(key: "caFile", { nonEmpty($0.caFile) })],
             kind: .path,
             help:
-                "Trust the CA certificates in this PEM bundle besides the system's (env IDFLOW_CA_FILE; SSL_CERT_FILE and SSL_CERT_DIR are honoured too). Verification is never switched off.",
+                "Trust this PEM bundle's CAs besides the system's (env IDFLOW_CA_FILE); verification is never off.",
             valueName: "path"),
         Setting(
             .clientCert,
@@ -140,7 +140,7 @@ extension Setting {
                 .flag("--client-cert"), .environment(NetworkVariable.clientCertificate),
                 .profile(key: "clientCert", { nonEmpty($0.clientCert) }),
             ], kind: .path,
-            help: "Present this PEM TLS client certificate (mutual-TLS gateways, RFC 8705 clients; env IDFLOW_CLIENT_CERT).",
+            help: "Present this PEM TLS client certificate (mutual TLS).",
             valueName: "path"),
         Setting(
             .clientKey,

@@ -7,13 +7,11 @@ struct ActivateCommand: AsyncParsableCommand {
         commandName: "activate",
         abstract: "Activate a STAGED user; print its activation link.",
         discussion: """
-            Sends POST /api/v1/users/{id}/lifecycle/activate?sendEmail=false and reads the user back for its status. \
-            With --send-email the server mails the link instead, and the output has no token or URL.
+            Activates with sendEmail=false and prints the token and link (with --send-email the server mails them).
 
               $ tok=$(idflow activate --user "$uid" | jq -r .activationToken)
 
-            An already active user gives E0000016 (exit 3); an unknown user exits 5. A PROVISIONED user whose token \
-            was lost or expired gets a new one with --reactivate (the old one stops working):
+            An active user: exit 3; unknown: exit 5. --reactivate gives a PROVISIONED user a new token:
 
               $ tok=$(idflow activate --user "$uid" --reactivate \\
                   | jq -r .activationToken)
@@ -27,7 +25,7 @@ struct ActivateCommand: AsyncParsableCommand {
     @Flag(name: .customLong("send-email"), help: "Let the server e-mail the activation link instead of printing it.")
     var sendEmail = false
 
-    @Flag(help: "Issue a PROVISIONED user (activated, no password yet) a new activation token; the old one stops working.")
+    @Flag(help: "A new activation token for a PROVISIONED user; the old one stops working.")
     var reactivate = false
 
     @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions

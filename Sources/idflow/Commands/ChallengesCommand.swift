@@ -7,8 +7,7 @@ struct ChallengesCommand: AsyncParsableCommand {
         commandName: "challenges",
         abstract: "List the push challenges pending for this machine.",
         discussion: """
-            Each enrollment fetches its own maintenance token (the JWT-bearer grant signed by its device key), \
-            so no user login is needed after `idflow enroll`. Signatures are checked by `idflow resolve`.
+            Each enrollment signs in with its own device key: no user login is needed after `enroll`.
 
               $ idflow challenges \\
                   | jq '.challenges[] | {transactionId, clientOS, clientLocation}'

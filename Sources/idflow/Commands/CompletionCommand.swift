@@ -8,9 +8,8 @@ struct CompletionCommand: ParsableCommand {
         commandName: "completion",
         abstract: "Print the shell completion script (bash, zsh, fish).",
         discussion: """
-            Completes subcommands and flags, files for --batch, --config and every *-file option, profile names \
-            for --profile, kept enrollment ids for enroll update|delete, stopped sign-ins for --resume, and the \
-            subcommand after `idflow help`. The candidates are read from local files only.
+            Completes subcommands, flags, files, profile names, kept enrollment ids and stopped sign-ins, from \
+            local files only.
 
               $ source <(idflow completion bash)
               $ idflow completion zsh > "${fpath[1]}/_idflow"

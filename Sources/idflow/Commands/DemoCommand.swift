@@ -10,11 +10,9 @@ struct DemoCommand: AsyncParsableCommand {
         abstract:
             "Run the whole chain on an embedded sandbox.",
         discussion: """
-            Starts an in-process sandbox on a random loopback port and a temporary state directory, runs each step \
-            with the same code as its command, prints one JSON document per step on stdout (one per line) and a \
-            headline per step on stderr. Exits 0 only if every step did what it should; otherwise with the failed \
-            step's exit code. Leaves nothing behind. With --tls the sandbox serves https only, with a CA generated for \
-            the run, and every step trusts that CA, as a client given --ca-file does.
+            Runs each step against an in-process sandbox, with the same code as its command, in a temporary state \
+            directory: one JSON line per step on stdout, a headline on stderr. Exits 0 only if every step did what \
+            it should, else with the failed step's code; leaves nothing behind.
 
               $ swift run idflow demo
               $ idflow demo \\

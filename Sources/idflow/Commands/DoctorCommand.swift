@@ -7,10 +7,8 @@ struct DoctorCommand: AsyncParsableCommand {
         commandName: "doctor",
         abstract: "Check the configuration, the org, keys, clock, state.",
         discussion: """
-            Prints {"ok", "checks": [{"name", "status", "detail", "fix"}]} on stdout and one line per check on stderr; \
-            status is ok, warn, fail or skipped. Exits 0 when no check failed, else with the code of the most severe \
-            failure: 13 security, 4 credentials, 6 network, 12 local state, 3 configuration rejected. A configuration \
-            other commands refuse (an unknown profile, a bad URL) is reported as a failed check.
+            Prints {"ok", "checks": [{"name", "status", "detail", "fix"}]}, and a line per check on stderr. Exits 0 \
+            when no check failed, else with the most severe failure's code (13, 4, 6, 12, 3, in that order).
 
               $ idflow doctor | jq -r '.checks[] | select(.status == "fail") | .fix'
               $ idflow doctor --offline --profile staging

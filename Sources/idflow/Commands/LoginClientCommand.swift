@@ -7,19 +7,13 @@ struct LoginClientCommand: AsyncParsableCommand {
         commandName: "login-client",
         abstract: "Get a client's own token (client credentials).",
         discussion: """
-            The grant machine-to-machine clients use, against any OpenID provider: the client proves itself with \
-            its secret (--client-secret-file, HTTP Basic) or its private key (--private-key-file, a private_key_jwt \
-            assertion signed RS256 or ES256, with --private-key-id as its kid). With --dpop the token is bound to a \
-            new key (RFC 9449) and every later use of it is signed with that key. The token endpoint is the issuer's \
-            (--issuer; for Okta's own okta.* scopes, the org: --issuer https://dev-123.okta.com).
+            Client credentials against any OpenID provider, the client proven by its secret \
+            (--client-secret-file) or its key (--private-key-file: private_key_jwt, RS256 or ES256). --dpop binds \
+            the token to a new key (RFC 9449). For Okta's okta.* scopes the issuer is the org itself.
 
-            The client id is --client-id, else with a key the service app's (--service-client-id, \
-            OKTA_CLIENT_CLIENTID). The scope is --scope, else with a key the service app's scopes, else none (the \
-            server's default). The token response is printed with expires_at and stored for the profile (with its \
-            DPoP key) unless --no-store, so `idflow api` and `idflow token get` use it.
-
-            A refused client (wrong secret or key, unknown client, replayed assertion): exit 4. A scope not granted: \
-            exit 3 or 4 as the server classes it. An app that requires DPoP without --dpop: exit 4, the hint says so.
+            The client id and scope default to the service app's when a key is given. The response is printed with \
+            expires_at and stored for the profile unless --no-store, for `api` and `token get`. A refused client: \
+            exit 4; a scope not granted: exit 3 or 4 as the server classes it.
 
               $ idflow login-client --issuer "$OKTA_CLIENT_ORGURL" \\
                   --private-key-file key.pem --scope okta.users.read

@@ -8,14 +8,10 @@ struct LoginDeviceCommand: AsyncParsableCommand {
         abstract: "Log in without a browser (device grant, RFC 8628).",
         usage: "idflow login-device [<options>]",
         discussion: """
-            Asks the issuer's device_authorization_endpoint for a code, shows the page and the code on stderr (as \
-            text, and as one JSON line {"user_code","verification_uri","verification_uri_complete","expires_in"}), \
-            then polls the token endpoint at the server's interval (slower when it says slow_down) until the code is \
-            approved on any other device. The tokens are validated, printed and saved as login-pkce's are, so \
-            refresh, token, userinfo and logout work the same.
-
-            Denied: exit 8. Expired, or not approved within --device-timeout: exit 9. A provider that does not \
-            offer the grant: exit 64. Ctrl-C: exit 130, nothing stored.
+            Shows the page and the code on stderr (also as a JSON line with user_code and verification_uri), then \
+            polls until the code is approved on another device. The tokens are validated, printed and saved as \
+            login-pkce's are. Denied: exit 8; expired or past --device-timeout: exit 9; no device grant: exit 64; \
+            Ctrl-C: exit 130, nothing stored.
 
               $ idflow login-device | jq -r .id_token_claims.sub
               $ idflow login-device --open
@@ -25,12 +21,12 @@ struct LoginDeviceCommand: AsyncParsableCommand {
             \(GlobalOptions.helpNote)
             """)
 
-    @Flag(help: "Also open the verification link (with the code in it) with $BROWSER or xdg-open.")
+    @Flag(help: "Also open the verification link with $BROWSER or xdg-open.")
     var open = false
 
     @Option(
         name: .customLong("device-timeout"),
-        help: ArgumentHelp("Seconds to wait for the approval (exit 9 after); default: as long as the code lives.", valueName: "seconds"))
+        help: ArgumentHelp("Seconds to wait for the approval; default: the code's life.", valueName: "seconds"))
     var deviceTimeout: Int?
 
     @Flag(name: .customLong("no-store"), help: "Print the tokens without saving them.")

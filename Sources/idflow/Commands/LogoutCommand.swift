@@ -6,9 +6,8 @@ struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout", abstract: "Revoke the profile's tokens and clear its store.",
         discussion: """
-            A revocation the server refuses keeps the login stored (exit 4), so you can try again. With --local the \
-            login is forgotten here anyway: each token the server did not revoke is listed in "notRevoked" and stays \
-            valid until it expires.
+            A refused revocation keeps the login stored (exit 4). --local forgets it anyway; tokens not revoked are \
+            listed in "notRevoked" and stay valid until they expire.
 
             \(GlobalOptions.helpNote)
             """)

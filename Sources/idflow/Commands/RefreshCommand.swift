@@ -8,9 +8,8 @@ struct RefreshCommand: AsyncParsableCommand {
         abstract: "Refresh the stored tokens (the rotated one saved).",
         usage: "idflow refresh [<options>]",
         discussion: """
-            Holds the profile's lock from reading the store to writing the rotated token, so concurrent runs all \
-            succeed. Sends --scope only when you give one. When the server does not rotate, the old refresh token \
-            is kept (and printed). invalid_grant exits 4 and leaves the store untouched: log in again.
+            Holds the profile's lock from read to write, so concurrent runs all succeed. A refresh token the server \
+            did not rotate is kept. invalid_grant exits 4 and leaves the store untouched: log in again.
 
               $ idflow refresh | jq -r .access_token
               $ idflow refresh --refresh-token-stdin --no-store < rt.txt
@@ -19,7 +18,7 @@ struct RefreshCommand: AsyncParsableCommand {
             """)
 
     @Flag(
-        name: .customLong("refresh-token-stdin"), help: "Refresh a token read from standard input; the store is neither read nor written.")
+        name: .customLong("refresh-token-stdin"), help: "Refresh a token read from stdin; the store is not used.")
     var refreshTokenStdin = false
 
     @Flag(name: .customLong("no-store"), help: "Print without saving (a rotated token is then lost to the store).")

@@ -8,13 +8,10 @@ struct ResolveCommand: AsyncParsableCommand {
         abstract: "Approve or deny a pending push challenge.",
         usage: "idflow resolve [<options>]",
         discussion: """
-            The challenge's signature is checked against the org's published keys first (exit 13, nothing sent, \
-            when it does not verify); an expired one is refused (exit 9); an unknown or already answered one \
-            exits 5. A challenge that asks for user verification needs the PIN (--pin-stdin, --pin-file or \
-            IDFLOW_PIN); a wrong PIN answers UV_TEMPORARILY_UNAVAILABLE, as a phone does, and exits 4.
-
-            A number challenge (`challenges` lists its "challengeTextItems") is approved only with the number the \
-            sign-in shows: --number N, or typed at the prompt.
+            The challenge's signature is checked against the org's keys first (exit 13, nothing sent). Expired: \
+            exit 9; unknown or answered: exit 5. User verification needs the PIN; a wrong one answers \
+            UV_TEMPORARILY_UNAVAILABLE, as a phone does, and exits 4. A number challenge is approved only with the \
+            number the sign-in shows (--number N, or at the prompt).
 
               $ idflow resolve --next --approve | jq -r .decision
               $ idflow resolve --next --approve --number 42
@@ -37,7 +34,7 @@ struct ResolveCommand: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("user-verification"),
-        help: "Sign with the user-verification key (unlocked by the PIN) even if the challenge does not ask for it.")
+        help: "Sign with the user-verification key (the PIN) even when not asked.")
     var userVerification = false
 
     @Option(help: ArgumentHelp("Only look at this enrollment's challenges.", valueName: "enrollment-id"), completion: .enrollments)

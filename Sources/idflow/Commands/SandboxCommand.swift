@@ -10,28 +10,20 @@ struct SandboxCommand: AsyncParsableCommand {
         abstract: "Run a local, in-memory, Okta-compatible server.",
         usage: "idflow sandbox [<options>]",
         discussion: """
-            Prints one JSON line {"orgUrl", "issuer", "apiToken", "clientId", "redirectUri", "customRegistration", \
-            "idx", "listenAddress", "serviceApp"} (plus "caFile" with --tls) as soon as it listens, then serves until \
-            SIGINT or SIGTERM. Everything lives in memory and is gone when it stops. docs/sandbox.md in idflow's \
-            source tree describes the JSON, the configuration file, https and the admin endpoints (outbox, faults, \
-            clock, rate limits).
+            Prints one JSON line (orgUrl, issuer, apiToken, clientId, …) once it listens, then serves until \
+            SIGINT or SIGTERM; everything lives in memory. docs/sandbox.md describes the JSON, the configuration \
+            file and the admin endpoints (outbox, faults, clock, rate limits).
 
               $ idflow sandbox > sandbox.json &
               $ export OKTA_CLIENT_ORGURL=$(jq -r .orgUrl sandbox.json) \\
                   OKTA_CLIENT_TOKEN=$(jq -r .apiToken sandbox.json)
-
-            With --env it prints export lines instead, written at once when it listens:
-
               $ idflow sandbox --env > sandbox.env &
               $ until [ -s sandbox.env ]; do sleep 0.1; done; . ./sandbox.env
-
-            With --tls it serves https only, with a CA made at start whose file it prints as "caFile" \
-            (IDFLOW_CA_FILE with --env) for clients' --ca-file.
             """)
 
     @Option(
         help: ArgumentHelp(
-            "The address to listen on; keep loopback unless other machines must reach it: anyone who can connect can use the sandbox.",
+            "The address to listen on; anyone who can connect can use the sandbox.",
             valueName: "host"))
     var host = "127.0.0.1"
 
@@ -40,27 +32,27 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("api-token"),
-        help: ArgumentHelp("Use this management API token instead of a random one (it is printed anyway).", valueName: "token"))
+        help: ArgumentHelp("This management API token instead of a random one.", valueName: "token"))
     var apiToken: String?
 
     @Option(
-        help: ArgumentHelp("A JSON configuration file (rate limits, clients, token lifetimes); see docs/sandbox.md.", valueName: "file"),
+        help: ArgumentHelp("A JSON configuration file; see docs/sandbox.md.", valueName: "file"),
         completion: .file(extensions: ["json"]))
     var config: String?
 
     @Flag(
         help:
-            "Print `export NAME='value'` lines for OKTA_CLIENT_ORGURL, OKTA_CLIENT_TOKEN, OKTA_OAUTH2_ISSUER, OKTA_OAUTH2_CLIENTID and OKTA_OAUTH2_REDIRECTURI (and IDFLOW_CA_FILE with --tls) instead of the JSON line, to source from a file."
+            "Print `export NAME='value'` lines (OKTA_CLIENT_ORGURL, …) instead of the JSON line, written at once."
     )
     var env = false
 
-    @Flag(help: "Serve https only, with a generated CA and server certificate (the CA's file is printed as caFile).")
+    @Flag(help: "Serve https only, with a CA made at start (its file printed as caFile, IDFLOW_CA_FILE).")
     var tls = false
 
     @Option(
         name: .customLong("tls-cert"),
         help: ArgumentHelp(
-            "With --tls: serve this PEM certificate chain (leaf first) instead of a generated one; needs --tls-key.", valueName: "file"),
+            "With --tls: this PEM chain (leaf first) instead of a generated one.", valueName: "file"),
         completion: .file(extensions: ["pem", "crt"]))
     var tlsCert: String?
 

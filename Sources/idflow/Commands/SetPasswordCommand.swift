@@ -9,27 +9,22 @@ struct SetPasswordCommand: AsyncParsableCommand {
         abstract: "Set a new user's first password; print a session token.",
         usage: "idflow set-password [<options>]",
         discussion: """
-            Redeems the activation token at POST /api/v1/authn (PASSWORD_RESET), then sets the password at \
-            /api/v1/authn/credentials/reset_password. No API token is needed. The password comes from stdin, a file, \
-            or IDFLOW_PASSWORD; the token from --activation-token-file, --activation-token or IDFLOW_ACTIVATION_TOKEN, \
-            or the whole link (either form) from --activation-url-file, --activation-url-stdin, --activation-url or \
-            IDFLOW_ACTIVATION_URL. The password only ever goes to the configured org: a link on another host is \
-            refused (exit 13) unless --org-url names that host.
+            Redeems the activation token (Authn PASSWORD_RESET) and sets the password; no API token needed. The \
+            token, or the whole link, comes from a file, stdin, env or the option. The password only goes to the \
+            configured org: a link on another host is exit 13 unless --org-url names it.
 
               $ printf '%s' "$PW" \\
                   | idflow set-password --activation-token-file tok.txt --password-stdin
 
-            The password is checked against the policy the server publishes before it is sent: a weak one exits 3 \
-            with every failed rule in `causes` (so does one the server refuses for a rule it does not publish). The \
-            activation stays open for a few minutes: run the command again with the same token and a better password \
-            (at a terminal, idflow asks again). A used or expired token exits 4.
+            The password is checked against the published policy first: a weak one exits 3 with the failed rules \
+            in `causes`; run again with a better one (a terminal asks again). A used or expired token exits 4.
 
             \(GlobalOptions.helpNote)
             """)
 
     @Option(
         name: .customLong("activation-token"),
-        help: ArgumentHelp("The activation token from `idflow activate` (visible in `ps`; prefer the file or env).", valueName: "token"))
+        help: ArgumentHelp("The activation token (visible in `ps`; prefer the file or env).", valueName: "token"))
     var activationToken: String?
 
     @Option(
@@ -40,7 +35,7 @@ struct SetPasswordCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("activation-url"),
         help: ArgumentHelp(
-            "The activation link ({org}/welcome/{token} or {org}/tokens/{token}/verify); visible in `ps`, prefer the file or stdin.",
+            "The activation link, either form (visible in `ps`; prefer the file or stdin).",
             valueName: "url"))
     var activationURL: String?
 

@@ -8,10 +8,8 @@ struct TOTPCommand: AsyncParsableCommand {
         commandName: "totp",
         abstract: "Print the current TOTP code of a kept seed.",
         discussion: """
-            Prints {"code", "period", "expiresIn"}: the 6-digit RFC 6238 code (HMAC-SHA1, 30-second steps) of the seed \
-            that `login-pkce --embedded --totp-secret-file F` or `register --embedded --totp-secret-file F` kept, for a \
-            runbook that types the code somewhere idflow does not reach. The seed file must be readable by you alone \
-            (0600). Sign-ins with --totp-secret-file compute their codes themselves and never reuse one.
+            Prints {"code", "period", "expiresIn"}: the RFC 6238 code of a seed an embedded enrollment kept, for a \
+            runbook that types it where idflow does not reach. The seed file must be 0600.
 
               $ idflow totp --secret-file ~/.config/jo.totp | jq -r .code
               $ idflow totp --secret-stdin < seed.txt

@@ -63,20 +63,20 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(
         help:
-            "Also write each HTTP request to stderr as a runnable curl command, secrets as shell variables (env IDFLOW_CURL=1).")
+            "Also print each request on stderr as a curl command, secrets as variables (env IDFLOW_CURL=1).")
     var curl = false
 
     @Option(
         name: .customLong("curl-file"),
         help: ArgumentHelp(
-            "Write the curl script of the run to this file instead (created 0600, written as the run goes).", valueName: "path"),
+            "Write the curl commands to this file (0600) instead.", valueName: "path"),
         completion: .file())
     var curlFile: String?
 
     @Flag(
         name: .shortAndLong,
         help:
-            "No headlines or progress on stderr; errors, warnings, prompts and what you must act on (a URL, a code) still show (env IDFLOW_QUIET=1)."
+            "No headlines or progress on stderr; errors, prompts and what you must act on still show (env IDFLOW_QUIET=1)."
     )
     var quiet = false
 
@@ -108,7 +108,7 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Reach every server through this proxy (CONNECT), e.g. http://proxy:3128; \"\" for none (env HTTPS_PROXY, NO_PROXY; okta.yaml okta.client.proxy).",
+            "Reach every server through this proxy (CONNECT); \"\" for none (env HTTPS_PROXY).",
             valueName: "url"))
     var proxy: String?
 

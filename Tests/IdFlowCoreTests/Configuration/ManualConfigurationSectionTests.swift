@@ -24,7 +24,7 @@ struct ManualConfigurationSectionTests {
                 #expect(section.contains(ConfigurationSection.line(place)), "\(setting.name) lacks \(place)")
             }
         }
-        #expect(section.contains(".Fl -org-url ,\n.Ev OKTA_CLIENT_ORGURL ,\nprofile key\n.Li orgUrl ,\n"))
+        #expect(section.contains(".Fl -org-url , Ev OKTA_CLIENT_ORGURL , Li orgUrl , Li okta.client.orgUrl .\n"))
     }
 
     /// The page itself names every setting with its places, after its flag when it has one, where a reader of
@@ -55,7 +55,8 @@ enum ConfigurationSection {
     static let introduction = """
         After an option that sets a setting come the setting's name, as
         .Ic idflow doctor
-        shows it, and the places it is read from, first to last: the first that sets it wins.
+        shows it, and the places it is read from, first to last (flag, variables, profile key, okta.yaml key): the
+        first that sets it wins.
         A flag's or a file's value counts even when empty; an empty variable counts as unset.
 
         """
@@ -71,24 +72,19 @@ enum ConfigurationSection {
         return text
     }
 
-    /// A setting's places, then what kind of value it is and its default.
+    /// A setting's places on one line (the introduction says which kind each is), then what kind of value it is
+    /// and its default.
     static func body(_ setting: Setting) -> String {
-        var lines: [String] = []
-        let places = setting.places.map(line)
-        for (index, place) in places.enumerated() {
-            lines.append(place + (index == places.count - 1 ? " ." : " ,"))
-        }
-        lines.append(contentsOf: remarks(setting))
-        return lines.joined(separator: "\n") + "\n"
+        let places = "." + setting.places.map(line).joined(separator: " , ") + " ."
+        return ([places] + remarks(setting)).joined(separator: "\n") + "\n"
     }
 
-    /// One place, as mdoc lines without the punctuation that follows it.
+    /// One place as an mdoc macro and its argument, without the punctuation that follows it.
     static func line(_ place: Setting.Place) -> String {
         switch place {
-        case .flag(let name), .numberFlag(let name): return ".Fl \(name.dropFirst())"
-        case .environment(let name): return ".Ev \(name)"
-        case .profile(let key, _), .numberProfile(let key, _): return "profile key\n.Li \(key)"
-        case .oktaYAML(let key, _): return ".Pa okta.yaml\nkey\n.Li \(key)"
+        case .flag(let name), .numberFlag(let name): return "Fl \(name.dropFirst())"
+        case .environment(let name): return "Ev \(name)"
+        case .profile(let key, _), .numberProfile(let key, _), .oktaYAML(let key, _): return "Li \(key)"
         }
     }
 
@@ -97,10 +93,11 @@ enum ConfigurationSection {
         switch setting.kind {
         case .text: break
         case .secret: remarks.append("A secret:\n.Ic doctor\nshows only whether it is set.")
-        case .path: remarks.append("A file's path.")
+        case .path: break  // the option's value is named `path` already
         case .key: remarks.append("A private key's file, or the PEM itself.")
         }
-        if let unset = setting.unsetValue { remarks.append("Default:\n.Ql \(unset) .") }
+        // Most settings' help says the default already.
+        if let unset = setting.unsetValue, setting.help?.contains("default") != true { remarks.append("Default:\n.Ql \(unset) .") }
         return remarks
     }
 }

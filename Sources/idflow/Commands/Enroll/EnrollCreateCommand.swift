@@ -9,9 +9,8 @@ struct EnrollCreateCommand: AsyncParsableCommand {
         abstract: "Enroll this machine as a push authenticator (the default of `enroll`).",
         usage: "idflow enroll create [<options>]",
         discussion: """
-            Needs the user's access token with the scope okta.myAccount.appAuthenticator.manage: the profile's \
-            stored login (idflow login-pkce --scope "openid profile offline_access okta.myAccount.appAuthenticator.manage"), \
-            or --access-token-stdin. A second enrollment on the same org reuses this machine's device identity.
+            Needs the user's access token with okta.myAccount.appAuthenticator.manage: the profile's login or \
+            --access-token-stdin. This machine keeps one device identity per org.
 
               $ idflow enroll --name ci-runner-7 --user-verification \\
                   --pin-stdin <<<"$PIN" | jq -r .enrollmentId
@@ -23,12 +22,12 @@ struct EnrollCreateCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("push-token"),
-        help: ArgumentHelp("The push (APNs) device token as hex; default empty, challenges are fetched instead.", valueName: "hex"))
+        help: ArgumentHelp("The push (APNs) device token as hex; default none (challenges are fetched).", valueName: "hex"))
     var pushToken: String?
 
     @Flag(
         name: .customLong("user-verification"),
-        help: "Also enroll a user-verification key, sealed under a PIN of at least 6 characters (--pin-stdin, --pin-file or IDFLOW_PIN).")
+        help: "Also enroll a user-verification key, sealed under a PIN (6 characters or more).")
     var userVerification = false
 
     @Option(help: ArgumentHelp("The device's display name; default: the host name.", valueName: "name"))

@@ -8,9 +8,7 @@ struct EnrollDeleteCommand: AsyncParsableCommand {
         abstract: "Delete an enrollment on the server and forget it (and its keys) here.",
         usage: "idflow enroll delete <enrollment-id> [<options>]",
         discussion: """
-            An answer saying the enrollment, device or user is already gone (E0000154, E0000156, E0000153, E0000008) \
-            or suspended (E0000152, E0000155, E0000180) counts as deleted. --local-only forgets it here without \
-            asking the server.
+            An enrollment, device or user the server says is gone or suspended counts as deleted.
 
               $ idflow enroll delete "$ENROLLMENT_ID" | jq .deleted
 

@@ -8,12 +8,9 @@ struct PasswordChangeCommand: AsyncParsableCommand {
         abstract: "Change the signed-in user's password, giving the old one.",
         usage: "idflow password change [<options>]",
         discussion: """
-            Uses the profile's stored access token at {org}/idp/myaccount/password/change-password. The token must \
-            carry okta.myAccount.password.manage: log in with --scope "openid okta.myAccount.password.manage"; \
-            without it, exit 4. The current password comes from --password-stdin, --password-file or \
-            IDFLOW_PASSWORD, the new one from --new-password-stdin, --new-password-file or IDFLOW_NEW_PASSWORD; at \
-            a terminal idflow asks (the new one twice). The new password is checked against the rules the server \
-            publishes before it is sent: a weak one, or one the history refuses, exits 3 with every rule in "causes".
+            Uses the profile's access token, which needs okta.myAccount.password.manage (else exit 4). Both \
+            passwords come from stdin, a file or env, or at a terminal. The new one is checked against the \
+            published rules first: a weak one, or one the history refuses, exits 3 with the rules in "causes".
 
               $ idflow password change --password-file old.txt \\
                   --new-password-file new.txt

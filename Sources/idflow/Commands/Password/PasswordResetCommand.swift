@@ -9,13 +9,10 @@ struct PasswordResetCommand: AsyncParsableCommand {
         abstract: "Recover a forgotten password with a factor other than the password.",
         usage: "idflow password reset --username <login> [<options>]",
         discussion: """
-            Proves who the user is with Okta Direct Authentication and intent=recovery (a one-time code, a push, \
-            an SMS or voice code, as login-direct does), for a token with the one scope \
-            okta.myAccount.password.manage, then sets the new password at {org}/idp/myaccount/password. The token \
-            is never stored. The new password comes from --new-password-stdin, --new-password-file or \
-            IDFLOW_NEW_PASSWORD, or at a terminal (asked twice), and is checked against the published rules first \
-            (exit 3 with every rule in "causes"). A factor the recovery policy does not allow: exit 8; a grant \
-            the app may not use: exit 4.
+            Proves who the user is with Direct Authentication (intent=recovery; a code, push, SMS or voice, as \
+            login-direct does), then sets the new password with the MyAccount API; the token is never stored. The \
+            password is checked against the published rules first (exit 3). A factor recovery does not allow: exit \
+            8; a grant the app may not use: exit 4.
 
               $ idflow password reset --username jo@example.com \\
                   --totp-secret-file seed --new-password-file new.txt

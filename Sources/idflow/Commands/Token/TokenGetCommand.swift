@@ -8,14 +8,10 @@ struct TokenGetCommand: AsyncParsableCommand {
         abstract: "Print the profile's token for a script or kubectl, refreshed first when it expires within --min-ttl.",
         usage: "idflow token get [<options>]",
         discussion: """
-            Prints {"access_token", "token_type", "expires_at", "scope"} (with --token-type id also "id_token" \
-            and "id_token_expires_at"). A token that expires within --min-ttl seconds (default 60) is refreshed \
-            first, the rotated refresh token saved as `idflow refresh` saves it, so the token printed still works \
-            when it is used. Nothing stored: exit 12; a refresh the server refuses: exit 4, naming the login to run.
-
-            --output exec-credential prints kubectl's ExecCredential (client.authentication.k8s.io/v1) with the ID \
-            token (or, with --token-type access, the access token) and its expiry, so idflow is a kubectl \
-            credential plugin: docs/calling-apis.md has the kubeconfig stanza.
+            Prints {"access_token", "token_type", "expires_at", "scope"} (and the ID token with --token-type id), \
+            refreshed first when it expires within --min-ttl seconds. Nothing stored: exit 12; a refused refresh: \
+            exit 4, naming the login to run. --output exec-credential makes idflow a kubectl credential plugin \
+            (docs/calling-apis.md).
 
               $ curl -H "Authorization: Bearer $(idflow token get | \\
                   jq -r .access_token)" https://api.example.com/v1/me

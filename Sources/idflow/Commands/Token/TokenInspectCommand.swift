@@ -7,14 +7,10 @@ struct TokenInspectCommand: AsyncParsableCommand {
         commandName: "inspect",
         abstract: "Decode a JWT's header and claims and say when it expires. Never checks the signature (see `token verify`).",
         discussion: """
-            Prints {"format": "jwt", "header", "claims", "expiresAt", "expired", "expiresIn" (text), "expiresInSeconds" \
-            (negative once expired), "issuedAt", "issuedAgo", "issuedAgoSeconds", "serverClock", "signatureVerified": \
-            false}. "serverClock" has the same times by the issuer's clock and "skewSeconds" (how far the issuer's \
-            clock, read from its Date header, is ahead of this machine's), for a stored token or one of the \
-            configured issuer; null with --offline, for another issuer's token, or when the issuer does not answer \
-            within 3 s. Okta's refresh tokens are opaque, not JWTs: with \
-            --type refresh such a token is described as {"format": "opaque", "length", "note"}; ask the issuer about it \
-            with `idflow token introspect --type refresh`.
+            Prints the header, the claims and the times (expiresAt, expiresInSeconds, issuedAt, …), and under \
+            "serverClock" the same by the issuer's clock with its skew (null with --offline, for another issuer's \
+            token, or when the issuer does not answer within 3 s). An opaque refresh token is described as such: \
+            ask the issuer with `token introspect --type refresh`.
 
               $ idflow token inspect - <<<"$jwt" | jq .claims
               $ idflow token inspect --type id | jq .expiresInSeconds
@@ -31,7 +27,7 @@ struct TokenInspectCommand: AsyncParsableCommand {
     )
     var type: TokenKind?
 
-    @Flag(help: "Do not ask the issuer for its clock (its Date header); times by this machine's clock only.")
+    @Flag(help: "Do not ask the issuer for its clock: this machine's only.")
     var offline = false
 
     @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions

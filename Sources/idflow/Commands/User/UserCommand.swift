@@ -8,17 +8,14 @@ struct UserCommand: AsyncParsableCommand {
         abstract:
             "Read a user; unlock, suspend, expire, reset a password.",
         discussion: """
-            Management calls with the API token (OKTA_CLIENT_TOKEN), POST /api/v1/users/{id}/lifecycle/…; the user \
-            is named by id (00u...) or login. Each prints {"userId", "login", "status"} as read back after the call \
-            (`get` prints the whole user object), plus "tempPassword" or "resetPasswordUrl" when the org returns one.
+            Management calls with the API token; the user is named by id or login. Each prints {"userId", \
+            "login", "status"} as read back (`get`: the whole user), plus "tempPassword" or "resetPasswordUrl" when \
+            the org returns one. A call the status does not allow: exit 3; an unknown user: exit 5.
 
               $ idflow user get jo@example.com | jq -r .status
               $ idflow user unlock jo@example.com
               $ idflow user reset-password jo@example.com | jq -r .resetPasswordUrl \\
                   | idflow set-password --activation-url-stdin --password-file new.txt
-
-            A call the user's status does not allow exits 3 with the status in the hint (unlock of a user who is \
-            not locked out: E0000032); an unknown user exits 5.
             """,
         subcommands: [
             UserLifecycleCommand<GetOperation>.self, UserLifecycleCommand<UnlockOperation>.self,
@@ -41,12 +38,12 @@ protocol UserOperation {
 
 enum GetOperation: UserOperation {
     static let operation = UserLifecycle.Operation.show
-    static let abstract = "Print the user object: status, statusChanged, lastLogin, passwordChanged, profile."
+    static let abstract = "Print the user object."
 }
 
 enum UnlockOperation: UserOperation {
     static let operation = UserLifecycle.Operation.unlock
-    static let abstract = "Unlock a LOCKED_OUT user (ACTIVE again); the user signs in with the same password."
+    static let abstract = "Unlock a LOCKED_OUT user (ACTIVE again, same password)."
 }
 
 enum SuspendOperation: UserOperation {
@@ -80,8 +77,7 @@ struct UserExpirePasswordCommand: AsyncParsableCommand {
         commandName: "expire-password",
         abstract: "Expire the user's password (PASSWORD_EXPIRED): the next sign-in must choose a new one.",
         discussion: """
-            With --temp-password the org sets a temporary password and returns it as "tempPassword" (a secret: \
-            hand it over safely); the user signs in with it and chooses a new one.
+            --temp-password prints a temporary password ("tempPassword", a secret) to sign in with once.
 
             \(GlobalOptions.helpNote)
             """)
@@ -105,8 +101,7 @@ struct UserResetPasswordCommand: AsyncParsableCommand {
         commandName: "reset-password",
         abstract: "Start a password reset (RECOVERY) and print the one-time reset link, or let the org e-mail it.",
         discussion: """
-            The link ("resetPasswordUrl", a secret) is redeemed with `idflow set-password --activation-url-stdin`, \
-            which sets the new password (ACTIVE again).
+            The link ("resetPasswordUrl", a secret) is redeemed by `set-password --activation-url-stdin`.
 
             \(GlobalOptions.helpNote)
             """)
