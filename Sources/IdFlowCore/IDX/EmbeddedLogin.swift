@@ -29,6 +29,12 @@ public struct EmbeddedLogin: Sendable {
     /// With `--unlock`: the password for the sign-in after the unlock, held back so that it never answers the
     /// unlock's code.
     public var passwordAfterUnlock: Secret?
+    /// `--passkey`: enroll a passkey where the flow offers one (and at a promotion), sign in with one where a
+    /// choice is offered, and, with no identifier, sign in with a passkey alone (autofill).
+    public var passkey = false
+    /// How passkeys are made and opened (`--passkey-pin-file`, `--attestation`, `--aaguid`); used whenever the flow
+    /// reaches a passkey step, `--passkey` or not.
+    public var passkeySettings = PasskeyAuthenticator.Settings()
     /// A loop that does not reach an interaction code within this many forms sent is a server fault.
     static let maximumSteps = 30
     static let signUpRemediation = "select-enroll-profile"

@@ -40,7 +40,11 @@ extension IDX {
             "granular-consent": "choose which access the app gets",
             "launch-authenticator": "open Okta Verify on this device",
             "device-challenge-poll": "wait for Okta Verify on this device",
-            "enroll-authenticator-promotion": "set up a passkey or another authenticator now",
+            "enroll-authenticator-promotion": "set up a passkey now (--passkey), or skip it",
+            "challenge-webauthn-autofillui-authenticator": "sign in with a passkey alone, no username (--passkey)",
+            "launch-passkeys-authenticator": "sign in with a passkey alone, no username (--passkey)",
+            "launch-webauthn-authenticator": "sign in with a security key or passkey",
+            "enroll-webauthn-residentkey": "set up a passkey that signs in without a username",
             "device-assurance-grace-period": "the device falls short of the policy: continue within the grace period",
         ]
     }

@@ -93,6 +93,8 @@ extension IDX {
             choosePasswordFirst(document)
             try await answerAuthenticatorApp(document)
             try answerPasswordForms(document)
+            choosePasskey(document)
+            if let passkey = try await passkeyAnswer(document) { return try await sendPasskeyAnswer(passkey) }
             switch try nextStep(document) {
             case .send(let form, let filled):
                 formsSent += 1

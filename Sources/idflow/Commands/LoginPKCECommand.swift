@@ -37,6 +37,11 @@ struct LoginPKCECommand: AsyncParsableCommand {
 
     @OptionGroup var newPassword: NewPasswordOptions
 
+    @Flag(help: "With --embedded: enroll or sign in with a passkey.")
+    var passkey = false
+
+    @OptionGroup var passkeyOptions: PasskeyOptions
+
     @Option(
         help: ArgumentHelp(
             "With --username: answer MFA this way.", valueName: "factor"))
@@ -64,6 +69,9 @@ struct LoginPKCECommand: AsyncParsableCommand {
         if !embedded && (answers.given || recover || unlock) {
             throw ValidationError("--answer, --remediation, --resume, --recover and --unlock are used with --embedded")
         }
+        if !embedded && (passkey || passkeyOptions.given) {
+            throw ValidationError("--passkey, --passkey-pin-file, --attestation and --aaguid are used with --embedded")
+        }
         if recover && unlock { throw ValidationError("choose --recover (forgotten password) or --unlock (locked account), not both") }
         if recover && method.passwordOptions.given {
             throw ValidationError(
@@ -89,6 +97,8 @@ struct LoginPKCECommand: AsyncParsableCommand {
                 login.recover = recover
                 login.unlock = unlock
                 login.newPassword = try newPassword.read(context)
+                login.passkey = passkey
+                login.passkeySettings = passkeyOptions.settings
                 if let username = method.username { try login.answers.add("identifier", username, flag: "--username") }
                 if method.passwordOptions.given {
                     let password = try method.passwordOptions.read(context)

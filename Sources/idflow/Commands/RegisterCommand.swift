@@ -29,6 +29,11 @@ struct RegisterCommand: AsyncParsableCommand {
 
     @OptionGroup var answers: AnswerOptions
 
+    @Flag(help: "With --embedded: enroll a passkey.")
+    var passkey = false
+
+    @OptionGroup var passkeyOptions: PasskeyOptions
+
     @Flag(name: .customLong("no-store"), help: "With --embedded: print the tokens, save nothing.")
     var noStore = false
 
@@ -44,6 +49,9 @@ struct RegisterCommand: AsyncParsableCommand {
             return
         }
         if answers.given { throw ValidationError("--answer, --resume and --remediation work with --embedded only") }
+        if passkey || passkeyOptions.given {
+            throw ValidationError("--passkey, --passkey-pin-file, --attestation and --aaguid work with --embedded only")
+        }
         if noStore { throw ValidationError("--no-store works with --embedded only") }
         guard let identityProvider = customRegistration.identityProvider else {
             if let used = customRegistration.given.first { throw ValidationError("\(used) needs --idp") }
@@ -88,7 +96,10 @@ struct RegisterCommand: AsyncParsableCommand {
     func run() async throws {
         if embedded {
             try await CommandRunner.run(global) { context throws(IdFlowError) in
-                try await answers.login(context, clientSecret: clientSecret, store: !noStore, signUp: true).run(context)
+                var login = try answers.login(context, clientSecret: clientSecret, store: !noStore, signUp: true)
+                login.passkey = passkey
+                login.passkeySettings = passkeyOptions.settings
+                return try await login.run(context)
             }
         } else if let identityProvider = customRegistration.identityProvider {
             try await customRegistration.run(identityProvider, clientSecret: clientSecret, global)
