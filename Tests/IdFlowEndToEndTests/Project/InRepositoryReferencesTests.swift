@@ -7,7 +7,7 @@ import Testing
 /// citation such as `idx.md §12.3` must name a section the note has as a heading.
 struct InRepositoryReferencesTests {
     /// The notes the code cites by name, each `docs/protocols/NAME.md`.
-    static let notes = ["okta-core", "devices", "idx", "custom-registration", "direct-auth", "webauthn"]
+    static let notes = ["okta-core", "devices", "idx", "custom-registration", "direct-auth", "webauthn", "native-sso"]
 
     /// A section identifier: `H6`, `5b`, `12.3` (a dot ends it unless a letter or digit follows, as in a sentence).
     static let section = #"[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*"#
