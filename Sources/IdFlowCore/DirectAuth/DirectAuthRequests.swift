@@ -29,10 +29,12 @@ struct PrimaryAuthenticateRequest: APIRequest {
     }
 }
 
-/// What `/challenge` answered: an out-of-band start, or the acknowledgement that an OTP is awaited.
+/// What `/challenge` answered: an out-of-band start, the acknowledgement that an OTP is awaited, or a passkey's
+/// request options.
 enum ChallengeAnswer: Sendable, Equatable {
     case oob(OOBStart)
     case otp
+    case webAuthn(PasskeyStart)
 }
 
 /// Starts the second factor after `mfa_required` (§3.4), naming the one grant wanted.
@@ -54,6 +56,7 @@ struct ChallengeRequest: APIRequest {
     func decode(_ response: HTTPResponse) throws(IdFlowError) -> ChallengeAnswer {
         guard response.isSuccess else { throw DirectAuthRefusal.error(response, grant: grant, client: client) }
         if grant == .mfaOTP { return .otp }
+        if grant == .mfaWebAuthn { return .webAuthn(try PasskeyStart.parse(response.body)) }
         return .oob(try OOBStart.parse(response.body))
     }
 }
@@ -135,7 +138,7 @@ enum DirectAuthRefusal {
     /// Which grant type to turn on, and where: the app's, and the authorization server's access policy rule.
     static func grantHint(_ grant: DirectAuthGrant) -> String {
         let needed =
-            [DirectAuthGrant.mfaOTP, .mfaOOB].contains(grant)
+            [DirectAuthGrant.mfaOTP, .mfaOOB, .mfaWebAuthn].contains(grant)
             ? "\"Resource Owner Password\" and \"\(grant.consoleName)\"" : "\"\(grant.consoleName)\""
         return
             "turn on the grant type \(needed) for the app in Okta's admin console (Applications > the app > General > Grant type), and allow it in the authorization server's access policy rule"
@@ -145,6 +148,9 @@ enum DirectAuthRefusal {
         switch grant {
         case .otp, .mfaOTP: return "the code was wrong, expired or already used; run login-direct again with a fresh code"
         case .password: return "check the username and password"
+        case .webAuthn, .mfaWebAuthn:
+            return "the server did not accept the passkey (`idflow passkey list` shows those kept here; a copied one is "
+                + "refused once the original has signed in); run login-direct again"
         default: return "run login-direct again"
         }
     }

@@ -3,7 +3,8 @@ import IdFlowFoundation
 import OneTimePasscode
 
 /// One Direct Authentication sign-in under way: the first factor, then, on `mfa_required`, the second at
-/// `/challenge`; out-of-band answers waited for (push) or asked for (SMS, voice).
+/// `/challenge`; out-of-band answers waited for (push) or asked for (SMS, voice); passkey options answered by a
+/// passkey kept here (`DirectAuthPasskey`).
 struct DirectAuthSession: Sendable {
     let login: LoginDirect
     let server: AuthorizationServer
@@ -31,12 +32,23 @@ struct DirectAuthSession: Sendable {
             outcome = try await answer(start, grant: .oob, mfaToken: nil, noteBinding: noteBinding)
         case .resume(let id):
             outcome = try await resume(id, noteBinding: noteBinding)
+        case .webAuthn:
+            let request = PasskeyStartRequest(
+                endpoint: endpoints.primaryAuthenticate, client: server.client,
+                username: login.username.isEmpty ? nil : login.username, acrValues: login.acrValues)
+            let start = try await server.http.send(request)
+            outcome = try await token(.webAuthn, try await passkey.answer(start, fetchedFrom: request.endpoint))
         }
         switch outcome {
         case .tokens(let tokens): return tokens
         case .mfaRequired(let mfa): return try await secondFactor(mfa, noteBinding: noteBinding)
         case .pending, .slowDown: throw .protocolViolation("the token endpoint asked to wait although nothing was sent out of band")
         }
+    }
+
+    /// The passkey that answers this sign-in's WebAuthn options.
+    private var passkey: DirectAuthPasskey {
+        DirectAuthPasskey(settings: login.passkey, context: context)
     }
 
     private func token(_ grant: DirectAuthGrant, _ fields: [(String, String)]) async throws(IdFlowError) -> DirectTokenRequest.Outcome {
@@ -174,7 +186,12 @@ struct DirectAuthSession: Sendable {
         } else {
             factor = try SecondFactorChoice(offered: mfa.supportedChallengeTypes, context: context).choose()
         }
-        let grant: DirectAuthGrant = factor == .otp ? .mfaOTP : .mfaOOB
+        let grant: DirectAuthGrant =
+            switch factor {
+            case .otp: .mfaOTP
+            case .webauthn: .mfaWebAuthn
+            case .push, .sms, .voice: .mfaOOB
+            }
         let channel = OOBChannel(rawValue: factor.rawValue)
         context.message("direct: a second factor is needed; answering with \(factor.rawValue)")
         let challenge = try await server.http.send(
@@ -188,6 +205,9 @@ struct DirectAuthSession: Sendable {
             outcome = try await token(.mfaOTP, [("mfa_token", mfa.mfaToken), ("otp", otp)])
         case .oob(let start):
             outcome = try await answer(start, grant: .mfaOOB, mfaToken: mfa.mfaToken, noteBinding: noteBinding)
+        case .webAuthn(let start):
+            let fields = try await passkey.answer(start, fetchedFrom: endpoints.challenge)
+            outcome = try await token(.mfaWebAuthn, [("mfa_token", mfa.mfaToken)] + fields)
         }
         guard case .tokens(let tokens) = outcome else {
             throw .protocolViolation("the server asked for yet another factor after the second one")
@@ -208,6 +228,7 @@ struct SecondFactorChoice {
         var factors: [LoginDirect.SecondFactor] = []
         if offered.contains(DirectAuthGrant.mfaOTP.rawValue) { factors.append(.otp) }
         if offered.contains(DirectAuthGrant.mfaOOB.rawValue) { factors += [.push, .sms, .voice] }
+        if offered.contains(DirectAuthGrant.mfaWebAuthn.rawValue) { factors.append(.webauthn) }
         return factors
     }
 
@@ -216,7 +237,7 @@ struct SecondFactorChoice {
         guard !names.isEmpty else {
             throw .rejected(
                 "the server asks for a second factor idflow cannot answer (offered: \((offered ?? []).joined(separator: " ")))",
-                hint: "WebAuthn is not supported by login-direct yet; sign in with login-pkce --browser")
+                hint: "sign in with login-pkce --browser")
         }
         guard context.console.isInteractive else {
             throw .rejected(

@@ -3,8 +3,8 @@ import IdFlowFoundation
 import OneTimePasscode
 
 /// Okta Direct Authentication (docs/protocols/direct-auth.md): the browserless grants of today's native apps, a
-/// one-time code, an out-of-band push, SMS or voice call, or a password followed by a second factor at
-/// `/challenge`. The tokens end the login as every login's do (``AuthorizationServer/completeLogin``): the ID token
+/// one-time code, an out-of-band push, SMS or voice call, a passkey kept here, or a password followed by a second
+/// factor at `/challenge`. The tokens end the login as every login's do (``AuthorizationServer/completeLogin``): the ID token
 /// validated, then stored, DPoP-bound with `--dpop`.
 public struct LoginDirect: Sendable {
     /// Where a one-time code comes from.
@@ -22,14 +22,16 @@ public struct LoginDirect: Sendable {
         case password(SecretSource)
         /// Continue an SMS or voice sign-in a script stopped (`--resume`), with the code now given.
         case resume(String)
+        /// A passkey kept here (direct-auth.md §6.1); without a username, a discoverable (usernameless) sign-in.
+        case webAuthn
     }
 
     /// The second factor, after `mfa_required`.
     public enum SecondFactor: String, Sendable, CaseIterable {
-        case otp, push, sms, voice
+        case otp, push, sms, voice, webauthn
     }
 
-    /// The user's login; empty with `.resume`, whose kept sign-in knows it.
+    /// The user's login; empty with `.resume`, whose kept sign-in knows it, and for a discoverable passkey.
     public var username: String
     public var primary: Primary
     /// The second factor; nil asks at a terminal and stops a script (exit 3).
@@ -43,12 +45,16 @@ public struct LoginDirect: Sendable {
     public var store: Bool
     /// What the sign-in is for besides signing in: `.recovery` for `password reset`, sent on every request.
     public var intent: DirectAuthIntent?
+    /// How a kept passkey is opened (its PIN), for `.webAuthn` and `--mfa webauthn`.
+    public var passkey: PasskeyAuthenticator.Settings
 
     public init(
         username: String, primary: Primary, mfa: SecondFactor? = nil, mfaCode: Code? = nil, bindingCode: SecretSource? = nil,
-        acrValues: String? = nil, clientSecret: Secret? = nil, store: Bool = true, intent: DirectAuthIntent? = nil
+        acrValues: String? = nil, clientSecret: Secret? = nil, store: Bool = true, intent: DirectAuthIntent? = nil,
+        passkey: PasskeyAuthenticator.Settings = .init()
     ) {
         self.intent = intent
+        self.passkey = passkey
         self.username = username
         self.primary = primary
         self.mfa = mfa

@@ -8,14 +8,17 @@ struct LoginDirectCommand: AsyncParsableCommand {
         abstract: "Log in without a browser (Okta Direct Authentication).",
         usage: """
             idflow login-direct --username <login> [<options>]
+              idflow login-direct --webauthn [--username <login>]
               idflow login-direct --resume <transaction> --binding-code-stdin
             """,
         discussion: """
             Signs in as Okta's native apps do, with no browser: a one-time code, a push (the number of a number \
-            challenge is shown on stderr and printed in "binding"), an SMS or voice code, or a password and \
-            then the second factor --mfa names. The ID token is validated and the tokens printed and saved as \
+            challenge is shown on stderr and printed in "binding"), an SMS or voice code, a passkey kept \
+            here (--webauthn; no --username: a discoverable one), or a password and then the second factor \
+            --mfa names. The ID token is validated and the tokens printed and saved as \
             login-pkce's are. A grant the app may not use: exit 4, naming it. A push denied: exit 8; expired: \
-            exit 9. A second factor no script named: exit 3. An SMS or voice code no \
+            exit 9. No passkey kept for the org: exit 5; options naming another site: exit \
+            13. A second factor no script named: exit 3. An SMS or voice code no \
             script gave: exit 3, the sign-in kept for --resume (its "transaction").
 
               $ idflow login-direct --username jo@example.com \\

@@ -6,8 +6,9 @@ import IdFlowFoundation
 extension OOBChannel: ExpressibleByArgument {}
 extension LoginDirect.SecondFactor: ExpressibleByArgument {}
 
-/// The ways into `login-direct` and their rules: one first factor (a code, an out-of-band channel, or a
-/// password), the second factor after `mfa_required`, and where each secret comes from (stdin or a file, never argv).
+/// The ways into `login-direct` and their rules: one first factor (a code, an out-of-band channel, a passkey kept
+/// here, or a password), the second factor after `mfa_required`, and where each secret comes from (stdin or a file,
+/// never argv).
 struct DirectLoginOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The user's login (login_hint).", valueName: "login"))
     var username: String?
@@ -30,22 +31,36 @@ struct DirectLoginOptions: ParsableArguments {
     @Option(help: ArgumentHelp("After a password: the second factor to answer.", valueName: "factor"))
     var mfa: LoginDirect.SecondFactor?
 
+    @Flag(name: .customLong("webauthn"), help: "Sign in with a passkey kept here.")
+    var webauthn = false
+
+    @OptionGroup var passkey: PasskeyOptions
+
     var password: Bool { passwordStdin || passwordFile != nil }
     var code: Bool { factor.givesCode }
     var oob: OOBChannel? { factor.oob }
     var usesPrompt: Bool { [.sms, .voice].contains(oob) || [.sms, .voice].contains(mfa) }
 
     func validate() throws {
+        if passkey.attestation != .none || passkey.aaguid != nil {
+            throw ValidationError("--attestation and --aaguid make a new passkey; login-direct signs with one kept here")
+        }
+        if passkey.given && !webauthn && mfa != .webauthn {
+            throw ValidationError("--passkey-pin-file goes with --webauthn or --mfa webauthn")
+        }
         if resume != nil {
-            guard username == nil, !password, !code, oob == nil, mfa == nil else {
+            guard username == nil, !password, !code, oob == nil, mfa == nil, !webauthn else {
                 throw ValidationError("--resume continues a kept sign-in: give only the code, with --binding-code-stdin")
             }
             return
         }
-        guard username != nil else { throw ValidationError("--username is required (or --resume a stopped sign-in)") }
-        let ways = [password, oob != nil, code && !password].filter { $0 }.count
+        guard username != nil || webauthn else {
+            throw ValidationError("--username is required (or --resume a stopped sign-in, or --webauthn with a discoverable passkey)")
+        }
+        let ways = [password, oob != nil, code && !password, webauthn].filter { $0 }.count
         guard ways == 1 else {
-            throw ValidationError("choose one way in: --otp-stdin, --totp-secret-file, --oob CHANNEL, or --password-stdin/--password-file")
+            throw ValidationError(
+                "choose one way in: --otp-stdin, --totp-secret-file, --oob CHANNEL, --webauthn, or --password-stdin/--password-file")
         }
         if passwordStdin && passwordFile != nil { throw ValidationError("give --password-stdin or --password-file, not both") }
         if factor.otpStdin && factor.totpSecretFile != nil { throw ValidationError("give --otp-stdin or --totp-secret-file, not both") }
@@ -73,11 +88,14 @@ struct DirectLoginOptions: ParsableArguments {
             primary = .password(.file(passwordFile))
         } else if let oob {
             primary = .oob(oob)
+        } else if webauthn {
+            primary = .webAuthn
         } else {
             primary = .otp(code ?? .given(.standardInput))
         }
         return LoginDirect(
             username: username ?? "", primary: primary, mfa: mfa, mfaCode: password ? code : nil,
-            bindingCode: factor.bindingCode, acrValues: acrValues, clientSecret: clientSecret, store: store)
+            bindingCode: factor.bindingCode, acrValues: acrValues, clientSecret: clientSecret, store: store,
+            passkey: passkey.settings)
     }
 }
