@@ -42,7 +42,7 @@ struct ResolveCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With --approve: the number the sign-in shows, for a number challenge (asked at a terminal when not given).",
+            "The number the sign-in shows, for a number challenge.",
             valueName: "n"))
     var number: String?
 

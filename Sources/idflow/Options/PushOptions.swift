@@ -7,7 +7,7 @@ import IdFlowFoundation
 struct PINOptions: ParsableArguments {
     @Flag(
         name: .customLong("pin-stdin"),
-        help: "Read the PIN that seals or unlocks the user-verification key from standard input (env IDFLOW_PIN works too).")
+        help: "Read the user-verification PIN from stdin (or env IDFLOW_PIN).")
     var pinStdin = false
 
     @Option(name: .customLong("pin-file"), help: ArgumentHelp("Read the PIN from a file.", valueName: "path"), completion: .file())
@@ -27,7 +27,7 @@ struct AccessTokenOption: ParsableArguments {
     @Flag(
         name: .customLong("access-token-stdin"),
         help:
-            "Read the user's access token (scope okta.myAccount.appAuthenticator.manage) from standard input instead of the profile's store."
+            "Read the user's access token from stdin instead of the profile's."
     )
     var accessTokenStdin = false
 }

@@ -40,7 +40,9 @@ struct ManualConfigurationSectionTests {
         for setting in Setting.all {
             let body = ConfigurationSection.body(setting)
             if let flag = setting.flag {
-                #expect(section.contains(".Sy \(setting.name.rawValue) :\n\(body)"), "\(setting.name): run scripts/gen-man.sh")
+                // After the flag's item, its places go on from the one after the flag.
+                let after = body.replacingOccurrences(of: ".Fl \(flag.dropFirst()) , ", with: ".")
+                #expect(section.contains(".Sy \(setting.name.rawValue) :\n\(after)"), "\(setting.name): run scripts/gen-man.sh")
                 #expect(section.contains(".It Fl \(flag.dropFirst())"), "\(setting.name)")
             } else {
                 #expect(section.contains(".It Sy \(setting.name.rawValue)\n\(body)"), "\(setting.name): run scripts/gen-man.sh")
@@ -55,8 +57,8 @@ enum ConfigurationSection {
     static let introduction = """
         After an option that sets a setting come the setting's name, as
         .Ic idflow doctor
-        shows it, and the places it is read from, first to last (flag, variables, profile key, okta.yaml key): the
-        first that sets it wins.
+        shows it, and the places it is read from, first to last (the flag, variables, profile key, okta.yaml key):
+        the first that sets it wins.
         A flag's or a file's value counts even when empty; an empty variable counts as unset.
 
         """

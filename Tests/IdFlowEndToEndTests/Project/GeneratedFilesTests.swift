@@ -78,7 +78,7 @@ struct GeneratedFilesTests {
                     }
                 }
             }
-            if takesConfiguration, !page.contains("See\n.Xr idflow 1\nfor the configuration options and the exit status.\n") {
+            if takesConfiguration, !page.contains(".Xr idflow 1 Pq configuration options, exit status") {
                 missing.append("\(label) does not refer to the configuration options")
             }
             for sub in command["subcommands"]?.arrayValue ?? [] { try walk(sub, path: path + [name]) }

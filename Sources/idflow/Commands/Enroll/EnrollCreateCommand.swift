@@ -36,7 +36,7 @@ struct EnrollCreateCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("totp-secret-file"),
         help: ArgumentHelp(
-            "Keep the seed of the enrollment's TOTP method (Okta Verify's code) in this new file (0600), for `login-pkce --embedded --totp-secret-file` and `totp`.",
+            "Keep the seed of its TOTP method (Okta Verify's code) in this new 0600 file.",
             valueName: "file"),
         completion: .file())
     var totpSecretFile: String?
