@@ -2,24 +2,10 @@ import Foundation
 
 /// Direct Authentication's passkey grants (direct-auth.md §6): the challenge a start issues, and the `/token` call
 /// that answers it, checked by the same verifier and against the same stored passkeys as the Identity Engine's
-/// (`WebAuthnAssertionVerifier`, `SandboxState+WebAuthn`), so a passkey enrolled there signs in here and its counter
-/// moves forward whichever family it used.
+/// (`WebAuthnAssertionVerifier`, `SandboxState+WebAuthn`) and under the same policy (`idx.webauthn`: user
+/// verification, a custom RP ID; `webAuthnCeremony`), so a passkey enrolled there signs in here and its counter moves
+/// forward whichever family it used.
 extension SandboxState {
-    /// The user verification the passkey settings ask for. Okta's default, preferred, until the Identity Engine
-    /// policy's passkey settings can be read here.
-    var directAuthUserVerification: WebAuthnUserVerification { .preferred }
-
-    /// A custom RP ID the passkey settings name; nil: the org's host.
-    var directAuthCustomRPID: String? { nil }
-
-    /// What an assertion for `challenge` must repeat: the org URL as origin, its host (or the custom RP ID) as RP ID,
-    /// and the policy's user verification.
-    func directAuthWebAuthnCeremony(challenge: String) -> WebAuthnCeremony {
-        WebAuthnCeremony(
-            challenge: challenge, origin: orgURL, rpId: directAuthCustomRPID ?? URLComponents(string: orgURL)?.host ?? orgURL,
-            userVerification: directAuthUserVerification)
-    }
-
     /// `/primary-authenticate` for a passkey first factor: the ACTIVE user `loginHint` names, who must have a passkey;
     /// without a hint, a discoverable sign-in that names no credentials.
     func startPrimaryWebAuthn(
@@ -53,9 +39,9 @@ extension SandboxState {
             challenge: challenge, userId: userId, clientId: clientId, server: server,
             expiresAt: clock.now + TimeInterval(lifetime), mfaToken: mfaToken)
         return DirectAuthWebAuthnOptions(
-            challengeType: mfaToken == nil ? .webAuthn : .mfaWebAuthn, challenge: challenge, rpId: directAuthCustomRPID,
+            challengeType: mfaToken == nil ? .webAuthn : .mfaWebAuthn, challenge: challenge, rpId: webAuthnPolicy.rpId,
             credentials: userId.map(webAuthnCredentials(userId:)) ?? [], userKnown: userId != nil,
-            timeoutMilliseconds: lifetime * 1000, userVerification: directAuthUserVerification, appId: orgURL)
+            timeoutMilliseconds: lifetime * 1000, userVerification: webAuthnPolicy.userVerification, appId: orgURL)
     }
 
     /// The webauthn grant (`mfaToken` nil) and the mfa-webauthn grant: finds the pending challenge by the one in
@@ -80,7 +66,7 @@ extension SandboxState {
         guard let grantedScopes = mfa?.scopes ?? scopes else { throw OAuthErrorResponse.missingParameter("scope") }
         directAuth.webAuthnChallenges[challenge] = nil
 
-        let verifier = WebAuthnAssertionVerifier(ceremony: directAuthWebAuthnCeremony(challenge: record.challenge))
+        let verifier = WebAuthnAssertionVerifier(ceremony: webAuthnCeremony(challenge: record.challenge))
         let verified: WebAuthnAssertionVerifier.Verified
         do {
             verified = try verifier.verify(

@@ -212,6 +212,43 @@ struct DirectAuthWebAuthnTests {
         }
     }
 
+    @Test("the Identity Engine's passkey policy applies: user verification required refuses a UP-only assertion")
+    func userVerificationRequired() async throws {
+        try await withSandbox(configure: { $0.idx.webAuthn.userVerification = .required }) { api in
+            let (_, authenticator) = try await api.enrollPasskey("ada@example.com")
+            let reply = try await api.startPasskey(loginHint: "ada@example.com")
+            #expect((try reply.object()["publicKey"] as? [String: Any])?["userVerification"] as? String == "required")
+            var presentOnly = try await api.ceremony(reply)
+            presentOnly.flags = 0x01
+            try await api.directToken(Self.webAuthnGrant, authenticator.assertion(presentOnly).urlFields + [("scope", "openid")])
+                .expectDirectAuthError(.badRequest, "invalid_grant", Self.assertionFailure)
+            let verified = authenticator.assertion(try await api.ceremony(try await api.startPasskey(loginHint: "ada@example.com")))
+            #expect(try await api.directToken(Self.webAuthnGrant, verified.urlFields + [("scope", "openid")]).status == .ok)
+        }
+    }
+
+    @Test("a custom RP ID is named in the options, as in the Kotlin recording, and the assertion must be made for it")
+    func customRPID() async throws {
+        try await withSandbox(configure: { $0.idx.webAuthn.rpId = "example.com" }) { api in
+            let (_, authenticator) = try await api.enrollPasskey("ada@example.com")
+            let reply = try await api.startPasskey(loginHint: "ada@example.com")
+            #expect((try reply.object()["publicKey"] as? [String: Any])?["rpId"] as? String == "example.com")
+            #expect(
+                keyPaths(try Fixtures.object("okta-directauth/kotlin-primary-authenticate-webauthn-response.json"))
+                    .subtracting(keyPaths(try reply.object())).isEmpty)
+            var ceremony = try await api.ceremony(reply)
+            let hostRPID = ceremony.rpId
+            ceremony.rpId = "example.com"
+            #expect(
+                try await api.directToken(Self.webAuthnGrant, authenticator.assertion(ceremony).urlFields + [("scope", "openid")]).status
+                    == .ok)
+            var wrong = try await api.ceremony(try await api.startPasskey(loginHint: "ada@example.com"))
+            wrong.rpId = hostRPID
+            try await api.directToken(Self.webAuthnGrant, authenticator.assertion(wrong).urlFields + [("scope", "openid")])
+                .expectDirectAuthError(.badRequest, "invalid_grant", Self.assertionFailure)
+        }
+    }
+
     @Test("starts Okta refuses: no passkey, an unknown user, a passkey recovery, an app without the grant")
     func refusedStarts() async throws {
         try await withSandbox(configure: {
@@ -235,6 +272,14 @@ struct DirectAuthWebAuthnTests {
                     + "authenticator and try again.")
             try await api.startPasskey(loginHint: "nobody@example.com").expectDirectAuthError(
                 .badRequest, "invalid_grant", "The 'login_hint' does not uniquely identify a user.")
+            try await api.postForm(
+                "/oauth2/default/v1/primary-authenticate",
+                [
+                    ("client_id", SandboxClient.directAuthClient), ("challenge_hint", Self.webAuthnGrant),
+                    ("login_hint", "ada@example.com"), ("intent", "recovery"),
+                ]
+            ).expectDirectAuthError(
+                .forbidden, "access_denied", "Authenticators required by recovery policy are not enabled authenticators.")
         }
     }
 }
@@ -246,7 +291,7 @@ extension SandboxClient {
         let (userId, _) = try await registerActiveUser(email: email)
         let authenticator = TestAuthenticator.es256(credentialId: credentialId)
         let challenge = WebAuthnBase64.encodeURL(Array(repeating: 1, count: 32))
-        let ceremony = await state.directAuthWebAuthnCeremony(challenge: challenge)
+        let ceremony = await state.webAuthnCeremony(challenge: challenge)
         let registration = authenticator.registration(
             TestAuthenticator.Ceremony(challenge: challenge, origin: ceremony.origin, rpId: ceremony.rpId))
         let credential = try WebAuthnRegistrationVerifier(ceremony: ceremony).verify(
