@@ -187,7 +187,7 @@ extension IDX.Walk {
             relyingParty: party, settings: login.passkeySettings, stateDirectory: context.configuration.stateDirectory)
     }
 
-    /// The credential ids of the user's WebAuthn enrollments (`authenticatorEnrollments`, webauthn.md §1.1): the
+    /// The credential ids of the user's WebAuthn enrollments (`authenticatorEnrollments`, webauthn.md §1): the
     /// passkeys that may answer; nil when the document lists none.
     func enrolledCredentialIds(_ document: IDX.Document) -> [[UInt8]]? {
         let ids = (document.resolve("$.authenticatorEnrollments.value")?.arrayValue ?? []).filter {

@@ -157,9 +157,7 @@ public struct PasskeyAuthenticator: Sendable {
         let attestation = try AttestationObject.encoded(
             format: settings.attestation, authenticatorData: authenticatorData, clientDataHash: clientData.hash,
             credentialKey: key)
-        if !verified, options.userVerification != .discouraged {
-            context.notice(Self.userPresentOnly(passkey.id))
-        }
+        sayUserPresentOnly(passkey.id, verified: verified, asked: options.userVerification, context: context)
         return Creation(
             passkey: passkey, credentialId: credentialId, clientDataJSON: clientData.json, attestationObject: attestation,
             userVerified: verified)
@@ -173,9 +171,7 @@ public struct PasskeyAuthenticator: Sendable {
         let clientData = ClientData(ceremony: .get, challenge: options.challenge, origin: relyingParty.origin)
         let assertion = try await store.assert(passkey.id, relyingParty: relyingParty, clientData: clientData, pin: pin)
         let verified = assertion.authenticatorData[32] & AuthenticatorData.Flags.userVerified.rawValue != 0
-        if !verified, options.userVerification != .discouraged {
-            context.notice(Self.userPresentOnly(passkey.id))
-        }
+        sayUserPresentOnly(passkey.id, verified: verified, asked: options.userVerification, context: context)
         return Signed(
             passkeyId: passkey.id, credentialId: Array(Base64URL.decode(passkey.id) ?? Data()),
             clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData,
@@ -234,8 +230,12 @@ public struct PasskeyAuthenticator: Sendable {
 
     static let pinHint = "give the PIN with --passkey-pin-file PATH, or run at a terminal to type it"
 
-    static func userPresentOnly(_ id: String) -> String {
-        "passkey \(id) is not sealed under a PIN, so it tells the server the user was present, not verified"
+    /// An unsealed passkey where the server asked for user verification: a warning when it requires it (the
+    /// server may refuse), progress when it only prefers it.
+    func sayUserPresentOnly(_ id: String, verified: Bool, asked: UserVerification, context: IdFlowContext) {
+        guard !verified, asked != .discouraged else { return }
+        let text = "passkey \(id) is not sealed under a PIN, so it tells the server the user was present, not verified"
+        if asked == .required { context.notice("warning: " + text) } else { context.message(text) }
     }
 
     static func bytes(_ uuid: UUID) -> [UInt8] {

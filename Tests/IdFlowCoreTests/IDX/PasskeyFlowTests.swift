@@ -122,6 +122,34 @@ import Testing
         #expect(messages.current.contains { $0.contains("present, not verified") })
     }
 
+    @Test func whereAPersonWouldChooseAKeptPasskeyForTheSiteChoosesThePasskey() async throws {
+        let recordedId = "hpxQXbu5R5Y2JMqpvtE9Oo9FdwO6z2kMR-ZQkAb6p6GSguXQ57oVXKvpVHT2fyCR_m2EL1vIgszxi00kyFIX6w"
+        let choice = Self.reply("widget-authenticator-verification-select-authenticator.json")
+
+        // Nothing kept and no --passkey: the script stops at the choice, as before.
+        let unchosen = try engine(introspect: choice)
+        let stopped = await failure { () throws(IdFlowError) in try await login().run(context(unchosen)) }
+        #expect(stopped?.idxPending?.remediation == "select-authenticator-authenticate")
+
+        let keeper = context(RoutedTransport { _ in nil })
+        let stateDirectory = keeper.configuration.stateDirectory
+        let kept = try keep(keeper)
+        let transport = try engine(
+            introspect: choice,
+            routes: [
+                "POST /idp/idx/challenge": Self.reply(
+                    "widget-authenticator-verification-webauthn.json", replacing: [recordedId: kept.id])
+            ])
+        var signIn = context(transport)
+        signIn.configuration.stateDirectory = stateDirectory
+        _ = try await login().run(signIn)
+
+        let select = try #require(transport.requests.first { $0.route == "POST /idp/idx/challenge" })
+        #expect(select.jsonBody?["authenticator"]?["methodType"]?.stringValue == "webauthn")
+        #expect(transport.requests.contains { $0.route == "POST /idp/idx/challenge/answer" })
+        #expect(try PasskeyStore(stateDirectory: stateDirectory).passkey(kept.id).signCount == 1)
+    }
+
     @Test func aChallengeWithNoKeptPasskeyForThisSiteSaysHowToEnrollOne() async throws {
         let transport = try engine(introspect: Self.reply("widget-authenticator-verification-webauthn.json"))
         let error = await failure { () throws(IdFlowError) in try await login().run(context(transport)) }
