@@ -76,6 +76,9 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var orgHostAliases: [String] = []
     /// Okta Direct Authentication: polling interval, lifetimes, number challenge, each client's grants.
     public var directAuth = DirectAuthSettings()
+    /// Native SSO, Native-to-Web SSO and token exchange (`NativeSSOSettings`): more native apps, who gets a device
+    /// secret, who may exchange, app assurance and interclient trust.
+    public var nativeSSO = NativeSSOSettings()
 
     /// The default public client id: a 20-character `0oa…` id.
     public static let defaultClientId = "0oaidflowsandbox0000"
@@ -184,6 +187,13 @@ public struct SandboxConfiguration: Codable, Sendable {
                 key: "orgHostAliases", reason: "\(alias) is not a host name or address (no scheme, port, path or user)")
         }
         try directAuth.validate(clientIds: oauthClientIds)
+        for app in nativeSSO.apps {
+            if app.clientId.isEmpty || oauthClientIds.filter({ $0 == app.clientId }).count > 1 || serviceAppIds.contains(app.clientId) {
+                throw SandboxConfigurationError.invalidValue(
+                    key: "nativeSSO.apps", reason: "\(app.clientId) must be set, and differ from every other client id")
+            }
+        }
+        try nativeSSO.validate(clientIds: oauthClientIds)
         let unknownBound = dpopBoundAccessTokens.filter { !oauthClientIds.contains($0) }
         if !unknownBound.isEmpty {
             throw SandboxConfigurationError.invalidValue(
@@ -204,6 +214,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         case serviceApps, dpopBoundAccessTokens
         case orgHostAliases
         case directAuth
+        case nativeSSO
     }
 
     /// Missing keys keep their defaults, which synthesized `Decodable` would not do.
@@ -245,6 +256,7 @@ public struct SandboxConfiguration: Codable, Sendable {
         dpopBoundAccessTokens = try container.decodeIfPresent([String].self, forKey: .dpopBoundAccessTokens) ?? []
         orgHostAliases = try container.decodeIfPresent([String].self, forKey: .orgHostAliases) ?? []
         directAuth = try container.decodeIfPresent(DirectAuthSettings.self, forKey: .directAuth) ?? defaults.directAuth
+        nativeSSO = try container.decodeIfPresent(NativeSSOSettings.self, forKey: .nativeSSO) ?? defaults.nativeSSO
     }
 }
 

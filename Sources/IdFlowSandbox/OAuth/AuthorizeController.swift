@@ -52,6 +52,9 @@ struct AuthorizeController {
                 mode = parsed
             }
             let authorizeRequest = try Self.validate(query, server: server, client: client, redirectURI: redirectURI, mode: mode)
+            if authorizeRequest.scopes.contains("interclient_access"), !state.configuration.isInterclientOrigin(client.id) {
+                throw RedirectedError(error: "invalid_scope", description: InterclientExchange.noScopeTrust.errorDescription)
+            }
             return try await authenticate(request, authorizeRequest, server: server, prompt: Self.prompt(query))
         } catch let error as RedirectedError {
             var parameters = [("error", error.error), ("error_description", error.description)]
@@ -135,6 +138,15 @@ struct AuthorizeController {
     private func authenticate(
         _ request: Request, _ authorizeRequest: AuthorizeRequest, server: HostedAuthorizationServer, prompt: Set<String>
     ) async throws -> Response {
+        // Native-to-Web SSO (native-sso.md §2.3): the one-time token signs the browser in, with no password page.
+        if let interclientToken = request.queryParameters["interclient_token"] {
+            guard let claims = try await state.signingKey().verified(interclientToken, as: InterclientTokenClaims.self) else {
+                throw RedirectedError(error: "invalid_token", description: "The 'interclient_token' is invalid.")
+            }
+            let grant = try await state.consumeInterclientToken(
+                claims, clientId: authorizeRequest.client.id, issuer: server.issuer(orgURL: await state.orgURL))
+            return await success(authorizeRequest, grant: grant, sid: await state.startBrowserSession(grant))
+        }
         if let sessionToken = request.queryParameters["sessionToken"] {
             if let grant = await state.consumeSessionToken(sessionToken) {
                 let sid = await state.startBrowserSession(grant)

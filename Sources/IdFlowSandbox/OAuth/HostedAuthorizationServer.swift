@@ -52,6 +52,8 @@ enum HostedAuthorizationServer: Sendable, Equatable {
         let standard = [
             "openid", "profile", "email", "address", "phone", "offline_access",
             SandboxState.manageScope, SandboxState.readScope, SandboxState.passwordManageScope,
+            // Native SSO and Native-to-Web SSO (native-sso.md §1.2, §2.1).
+            "device_sso", "interclient_access",
         ]
         switch self {
         case .org: return standard + ["groups"]

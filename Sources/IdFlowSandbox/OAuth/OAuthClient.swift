@@ -47,6 +47,10 @@ extension SandboxConfiguration {
             clients.append(
                 OAuthClient(id: client.clientId, secret: nil, redirectURIs: redirectURIs, certificateCommonName: client.subjectCommonName))
         }
+        // More public native apps, so that one can exchange another's sign-in (native-sso.md §1.3).
+        for app in nativeSSO.apps {
+            clients.append(OAuthClient(id: app.clientId, secret: nil, redirectURIs: app.redirectURIs ?? redirectURIs))
+        }
         return clients
     }
 }

@@ -57,6 +57,11 @@ struct TokenFamily: Sendable {
     /// The RFC 7638 thumbprint of the DPoP key the family's tokens are bound to (`dpopBoundAccessTokens`): a refresh
     /// must prove possession of the same key.
     var dpopThumbprint: String?
+    /// The sign-in session the family descends from (native-sso.md §1.2); set by its first grant.
+    var sid: String? = nil
+    /// Whether the family's ID tokens stand for the session's device secret (`ds_hash`): it asked for `device_sso`,
+    /// or it was exchanged for one (native-sso.md §1.3).
+    var carriesDeviceSecret = false
 }
 
 /// What the sandbox remembers about an access token, keyed by its `jti`.
@@ -85,6 +90,10 @@ struct UnsignedTokens: Sendable {
     let expiresIn: Int
     /// MFA attestation (direct-auth.md §8): the answer carries the ID token alone, `access_token` null.
     var idTokenOnly = false
+    /// A device secret minted with this grant (native-sso.md §1.2): only the first grant of a session has one.
+    var deviceSecret: String? = nil
+    /// RFC 8693's `issued_token_type`, for a token exchange's answer (native-sso.md §1.3).
+    var issuedTokenType: String? = nil
 }
 
 /// The outcome of the sign-in form.

@@ -13,6 +13,13 @@ struct OAuthStore: Sendable {
     var tokenFamilies: [String: TokenFamily] = [:]
     var accessTokens: [String: AccessTokenRecord] = [:]
     var refreshTokens: [String: RefreshTokenRecord] = [:]
+    /// Sign-in sessions by `sid`, and the sid of each device secret (native-sso.md §1).
+    var sessions: [String: SignInSession] = [:]
+    var deviceSecrets: [String: String] = [:]
+    /// Interclient tokens by `jti`, kept after use until they expire so that a replay is recognised (native-sso.md §2.2).
+    var interclientTokens: [String: InterclientTokenRecord] = [:]
+    /// The `jti` of each JWT bearer assertion used, until its `exp` (native-sso.md §6).
+    var usedBearerAssertionIDs: [String: Date] = [:]
 
     /// Drops what can no longer change an answer, keeping what reuse detection needs: a rotated refresh
     /// token lives until its own idle expiry, a family while any of its tokens is left, and a used code
@@ -20,6 +27,12 @@ struct OAuthStore: Sendable {
     mutating func purge(now: Date) {
         pendingAuthorizations = pendingAuthorizations.filter { $0.value.expiresAt > now }
         browserSessions = browserSessions.filter { $0.value.expiresAt > now }
+        // A session outlives its idle expiry by as long again, so that a late exchange hears it ended (native-sso.md §1.6).
+        sessions = sessions.filter { now.timeIntervalSince($0.value.lastUsed) < 2 * SandboxState.sessionIdleLifetime }
+        let liveSessions = sessions
+        deviceSecrets = deviceSecrets.filter { liveSessions[$0.value] != nil }
+        interclientTokens = interclientTokens.filter { $0.value.expiresAt > now }
+        usedBearerAssertionIDs = usedBearerAssertionIDs.filter { $0.value > now }
 
         let families = tokenFamilies
         func liveFamily(_ id: String) -> Bool { families[id].map { !$0.revoked } ?? false }

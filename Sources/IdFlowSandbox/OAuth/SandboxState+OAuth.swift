@@ -172,7 +172,23 @@ extension SandboxState {
 
     /// Builds the claims of a token response and records the tokens. A refresh token is issued
     /// only with `offline_access`, an ID token only with `openid`.
+    ///
+    /// A family's first grant is a login: it starts the session whose `sid` every ID token of the family carries, and
+    /// mints the device secret when a client allowed it asks for `openid device_sso offline_access` (native-sso.md §1.2).
     func makeGrant(family: TokenFamily, scopes: [String], nonce: String?) -> UnsignedTokens {
+        var family = family
+        if family.sid == nil {
+            family.sid = startSignInSession(userId: family.userId, authTime: family.authTime)
+            oauth.tokenFamilies[family.id]?.sid = family.sid
+        }
+        var deviceSecret: String?
+        if Set(["openid", "device_sso", "offline_access"]).isSubset(of: scopes), configuration.allowsDeviceSSO(family.clientId),
+            let sid = family.sid, oauth.sessions[sid]?.deviceSecret == nil
+        {
+            deviceSecret = mintDeviceSecret(sid: sid)
+            family.carriesDeviceSecret = true
+            oauth.tokenFamilies[family.id]?.carriesDeviceSecret = true
+        }
         let now = clock.now
         let iat = Int(now.timeIntervalSince1970)
         let user = directory.users[family.userId]!
@@ -194,7 +210,10 @@ extension SandboxState {
                 email_verified: email ? true : nil, iss: issuer, aud: family.clientId, iat: iat,
                 exp: iat + Int(Self.idTokenLifetime), jti: "ID." + RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet),
                 idp: Self.orgIdentityProviderID, nonce: nonce, preferred_username: profile ? user.login : nil,
-                auth_time: Int(family.authTime.timeIntervalSince1970))
+                auth_time: Int(family.authTime.timeIntervalSince1970), sid: family.sid)
+            if family.carriesDeviceSecret, let secret = family.sid.flatMap({ oauth.sessions[$0]?.deviceSecret }) {
+                idToken?.ds_hash = Self.deviceSecretHash(secret)
+            }
         }
 
         var refreshToken: String?
@@ -204,7 +223,8 @@ extension SandboxState {
             refreshToken = token
         }
         return UnsignedTokens(
-            accessToken: access, idToken: idToken, refreshToken: refreshToken, scopes: scopes, expiresIn: lifetime)
+            accessToken: access, idToken: idToken, refreshToken: refreshToken, scopes: scopes, expiresIn: lifetime,
+            deviceSecret: deviceSecret)
     }
 
     /// Okta issues a refresh token only for `offline_access`; refresh rotation follows the same rule,

@@ -77,6 +77,11 @@ struct IDTokenClaims: JWTPayload, Equatable {
     /// Left half of SHA-256 of the access token, base64url; set when the access token is signed.
     // swift-format-ignore: AlwaysUseLowerCamelCase
     var at_hash: String?
+    /// The sign-in session (native-sso.md §1.2).
+    var sid: String? = nil
+    /// Left half of SHA-256 of the session's device secret, base64url (native-sso.md §1.2).
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    var ds_hash: String? = nil
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -75,6 +75,11 @@ struct TokenController {
             state.configuration.dpopBoundAccessTokens.contains(client.id)
             ? try await TokenEndpointDPoP.proof(of: request, state: state) : nil
         let dpopThumbprint = dpopProof?.thumbprint
+        if form["scope"]?.split(separator: " ").contains("interclient_access") == true,
+            !state.configuration.isInterclientOrigin(client.id)
+        {
+            throw InterclientExchange.noScopeTrust
+        }
         var grant: UnsignedTokens
         switch form["grant_type"] {
         case "authorization_code":
@@ -100,6 +105,11 @@ struct TokenController {
             guard client.allowsDeviceGrant else { throw DeviceAuthorizationController.unauthorizedClient }
             let deviceCode = try Required.value(form["device_code"], else: OAuthErrorResponse.missingParameter("device_code"))
             grant = try await state.pollDeviceCode(deviceCode, client: client, server: server)
+        case TokenExchangeGrant.grantType:
+            switch try await TokenExchangeGrant(state: state).exchange(form, client: client, server: server) {
+            case .tokens(let tokens): grant = tokens
+            case .response(let response): return response
+            }
         case let type where DirectAuthGrants.handles(type):
             grant = try await DirectAuthGrants(state: state).grant(form, client: client, server: server)
         case nil:
@@ -108,6 +118,8 @@ struct TokenController {
             throw OAuthErrorResponse(
                 .badRequest, "unsupported_grant_type", "The grant type in the request isn't supported.")
         }
+        // The factors of the sign-in, for an app's assurance rule (native-sso.md §1.4).
+        if let sid = grant.idToken?.sid, let amr = grant.idToken?.amr { await state.noteSessionFactors(sid: sid, amr: amr) }
         // The proof's `jti` is recorded only now, so a flood of failing grants stores nothing (issue 36).
         if let dpopProof { try await TokenEndpointDPoP.consume(dpopProof, state: state) }
         if client.certificateCommonName != nil, let certificate = await ClientCertificate.presented(on: context.channel) {
@@ -137,6 +149,8 @@ struct TokenController {
         ]
         if let refreshToken = grant.refreshToken { body["refresh_token"] = .string(refreshToken) }
         if let idToken { body["id_token"] = .string(idToken) }
+        if let deviceSecret = grant.deviceSecret { body["device_secret"] = .string(deviceSecret) }
+        if let issuedTokenType = grant.issuedTokenType { body["issued_token_type"] = .string(issuedTokenType) }
         var response = Response.json(.object(body))
         response.headers[.cacheControl] = "no-store"
         response.headers[.pragma] = "no-cache"
@@ -196,15 +210,29 @@ struct TokenController {
                 "iss": .string(claims.iss), "jti": .string(claims.jti), "uid": .string(claims.uid),
             ]
             if let cnf = claims.cnf { body["cnf"] = cnf.json }
+            if let familyID = await state.familyID(ofAccessToken: claims.jti),
+                let sid = await state.introspectedSessionID(familyID: familyID)
+            {
+                body["sid"] = .string(sid)
+            }
             return .json(.object(body))
         }
         if let (family, user, expiresAt) = await state.activeRefreshToken(token, server: server),
             family.clientId == client.id
         {
-            return .json([
+            var body: JSONObject = [
                 "active": true, "token_type": "Bearer", "scope": .string(family.scopes.joined(separator: " ")),
                 "client_id": .string(family.clientId), "username": .string(user.login),
                 "exp": .int(Int(expiresAt.timeIntervalSince1970)), "sub": .string(user.login), "uid": .string(user.id),
+            ]
+            if let sid = await state.introspectedSessionID(familyID: family.id) { body["sid"] = .string(sid) }
+            return .json(.object(body))
+        }
+        // A device secret (native-sso.md §1.5): its session, while that lives.
+        if let session = await state.session(ofDeviceSecret: token), let live = await state.liveSession(session.sid) {
+            return .json([
+                "active": true, "sid": .string(live.sid), "token_type": .string(SandboxState.deviceSecretTokenType),
+                "exp": .int(Int((live.lastUsed + SandboxState.sessionIdleLifetime).timeIntervalSince1970)),
             ])
         }
         return .json(["active": false])
@@ -219,6 +247,9 @@ struct TokenController {
         let key = try await state.signingKey()
         if let claims = await key.verified(token, as: AccessTokenClaims.self) {
             await state.revokeAccessToken(jti: claims.jti, clientId: client.id)
+        } else if let session = await state.session(ofDeviceSecret: token) {
+            // Whatever the hint: the session ends, with every token minted under it (native-sso.md §1.5).
+            await state.endSignInSession(sid: session.sid)
         } else {
             await state.revokeRefreshToken(token, clientId: client.id)
         }
