@@ -186,6 +186,15 @@ import Testing
         #expect(try IDXPolicyShapeTests.load(#"{"idx": {}}"#).webAuthn == WebAuthnPolicy(), "defaults: preferred, any model, no promotion")
     }
 
+    /// The example in docs/sandbox.md ("Passkeys in the Identity Engine") is a configuration the sandbox accepts.
+    @Test func theDocumentedExampleIsAValidConfiguration() throws {
+        let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/sandbox.md"), encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "### Passkeys in the Identity Engine").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
+        let policy = try IDXPolicyConfigurationTests.load(block).idx
+        #expect(policy.optional == [.webAuthn] && policy.webAuthn.promotion && policy.webAuthn.userVerification == .required)
+    }
+
     @Test(arguments: [
         (#"{"idx": {"webauthn": {"userVerification": "always"}}}"#, "not required, preferred or discouraged"),
         (#"{"idx": {"webauthn": {"allowedAAGUIDs": ["yubikey"]}}}"#, #""yubikey" is not a UUID"#),
