@@ -55,12 +55,13 @@ struct DirectLoginOptions: ParsableArguments {
             return
         }
         guard username != nil || webauthn else {
-            throw ValidationError("--username is required (or --resume a stopped sign-in, or --webauthn with a discoverable passkey)")
+            throw ValidationError("--username is required (or --resume a stopped sign-in); --webauthn alone uses a discoverable passkey")
         }
         let ways = [password, oob != nil, code && !password, webauthn].filter { $0 }.count
         guard ways == 1 else {
             throw ValidationError(
-                "choose one way in: --otp-stdin, --totp-secret-file, --oob CHANNEL, --webauthn, or --password-stdin/--password-file")
+                "choose one way in: --otp-stdin, --totp-secret-file, --oob CHANNEL, or --password-stdin/--password-file "
+                    + "(or --webauthn, a passkey)")
         }
         if passwordStdin && passwordFile != nil { throw ValidationError("give --password-stdin or --password-file, not both") }
         if factor.otpStdin && factor.totpSecretFile != nil { throw ValidationError("give --otp-stdin or --totp-secret-file, not both") }
