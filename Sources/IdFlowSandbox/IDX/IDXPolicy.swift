@@ -148,7 +148,7 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         try signIn.encode(factors, forKey: .factors)
         try container.encode(signUp, forKey: .signUp)
         try container.encode(numberChallenge, forKey: .numberChallenge)
-        // Only when set, so what `/sandbox/info` shows of a policy without passkeys stays as it was.
+        // Only when set, so a policy without passkeys encodes as it did before passkeys existed.
         if webAuthn != WebAuthnPolicy() { try container.encode(webAuthn, forKey: .webAuthn) }
     }
 
