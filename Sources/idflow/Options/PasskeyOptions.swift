@@ -12,7 +12,7 @@ struct PasskeyOptions: ParsableArguments {
         completion: .file())
     var passkeyPinFile: String?
 
-    @Option(help: ArgumentHelp("A new passkey's attestation: none or packed.", valueName: "format"))
+    @Option(help: ArgumentHelp("A new passkey's attestation.", valueName: "format"))
     var attestation: AttestationObject.Format = .none
 
     @Option(help: ArgumentHelp("The AAGUID a new passkey reports.", valueName: "uuid"))
