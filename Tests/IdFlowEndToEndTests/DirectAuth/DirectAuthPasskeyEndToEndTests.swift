@@ -10,18 +10,18 @@ import Testing
 struct DirectAuthPasskeyEndToEndTests {
     static let password = "Str0ng-Passw0rd!"
 
-    /// A sandbox whose Identity Engine enrolls a password and a passkey, and in which `email` signed up with both;
-    /// the user's id.
-    static func signedUp(_ email: String) async throws -> (LiveSandbox, String) {
+    /// A sandbox whose Identity Engine enrolls a password and a passkey (with the passkey settings `webauthn`, JSON),
+    /// and in which `email` signed up with both (`extra` flags to `register`); the user's id.
+    static func signedUp(_ email: String, webauthn: String = "{}", _ extra: [String] = []) async throws -> (LiveSandbox, String) {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("direct-passkey-\(UUID().uuidString).json")
-        try #"{"idx": {"enroll": {"required": ["password", "webauthn"]}, "signIn": {"factors": 1}}}"#
+        try #"{"idx": {"enroll": {"required": ["password", "webauthn"]}, "signIn": {"factors": 1}, "webauthn": \#(webauthn)}}"#
             .write(to: config, atomically: true, encoding: .utf8)
         let sandbox = try await LiveSandbox.start(["--config", config.path])
         let signUp = try await sandbox.idflow(
             [
                 "register", "--embedded", "--passkey", "--no-store", "--answer", "userProfile.email=\(email)", "--answer",
                 "userProfile.firstName=Pat", "--answer", "userProfile.lastName=Key", "--answer", "credentials.passcode=@-",
-            ], stdin: password)
+            ] + extra, stdin: password)
         guard signUp.exitCode == 0, let subject = try signUp.json()["id_token_claims"]?["sub"]?.stringValue else {
             sandbox.stop()
             throw LiveSandbox.StepFailed(step: "register --embedded --passkey", result: signUp)
@@ -66,6 +66,24 @@ struct DirectAuthPasskeyEndToEndTests {
         #expect(login.exitCode == 0, "\(login)")
         #expect(try login.json()["id_token_claims"]?["sub"]?.stringValue == subject)
         #expect(try login.json()["id_token_claims"]?["amr"]?.arrayValue == ["pwd", "hwk", "mfa"], "\(login)")
+    }
+
+    /// Where the org requires user verification, a PIN-sealed passkey signs in with its PIN from a file; without the
+    /// PIN a script is told how to give it (exit 3).
+    @Test func aPINSealedPasskeySignsInWhereUserVerificationIsRequired() async throws {
+        let pinFile = FileManager.default.temporaryDirectory.appendingPathComponent("direct-pin-\(UUID().uuidString)")
+        try "246810\n".write(to: pinFile, atomically: true, encoding: .utf8)
+        let (sandbox, subject) = try await Self.signedUp(
+            "uv@example.com", webauthn: #"{"userVerification": "required"}"#, ["--passkey-pin-file", pinFile.path])
+        defer { sandbox.stop() }
+        #expect(try await passkey(sandbox)["sealed"]?.boolValue == true)
+
+        let login = try await sandbox.idflow(["login-direct", "--webauthn", "--passkey-pin-file", pinFile.path, "--no-store"])
+        #expect(login.exitCode == 0, "\(login)")
+        #expect(try login.json()["id_token_claims"]?["sub"]?.stringValue == subject)
+        let noPIN = try await sandbox.idflow(["login-direct", "--webauthn", "--no-store"])
+        #expect(noPIN.exitCode == 3, "\(noPIN)")
+        #expect(noPIN.error?["hint"]?.stringValue?.contains("--passkey-pin-file") == true, "\(noPIN)")
     }
 
     /// A copy of the passkey file taken before a sign-in signs with a count the sandbox has seen: refused (exit 4).
