@@ -28,11 +28,12 @@ public struct StoredPasskey: Codable, Sendable, Equatable {
     public var summary: PasskeySummary {
         PasskeySummary(
             id: id, rpId: rpId, origin: origin, userHandle: userHandle, aaguid: aaguid, signCount: signCount,
-            sealed: sealed, created: ISO8601.string(created))
+            sealed: sealed, userVerification: sealed, created: ISO8601.string(created), createdAt: ISO8601.string(created))
     }
 }
 
-/// A stored passkey without its key (docs/contract.md, `idflow passkey`).
+/// A stored passkey without its key (docs/contract.md, `idflow passkey`). The contract promised `userVerification`
+/// and `createdAt` before the first build printed `sealed` and `created`; both names stay, with the same values.
 public struct PasskeySummary: Codable, Sendable, Equatable {
     public var id: String
     public var rpId: String
@@ -41,6 +42,10 @@ public struct PasskeySummary: Codable, Sendable, Equatable {
     public var aaguid: String
     public var signCount: UInt32
     public var sealed: Bool
+    /// Whether its assertions may say the user was verified: the same as `sealed`.
+    public var userVerification: Bool
     /// ISO 8601, as every date idflow prints.
     public var created: String
+    /// The same as `created`.
+    public var createdAt: String
 }

@@ -33,7 +33,9 @@ import Testing
         #expect(passkeys.map { $0["id"]?.stringValue } == [plain.id, sealed.id])
         let first = try #require(passkeys.first?.objectValue)
         #expect(
-            Set(first.keys) == ["id", "rpId", "origin", "userHandle", "aaguid", "signCount", "sealed", "created"])
+            Set(first.keys) == [
+                "id", "rpId", "origin", "userHandle", "aaguid", "signCount", "sealed", "userVerification", "created", "createdAt",
+            ])
         #expect(first["rpId"]?.stringValue == plain.rpId)
         #expect(first["origin"]?.stringValue == plain.origin)
         #expect(first["userHandle"]?.stringValue == plain.userHandle)
@@ -41,7 +43,11 @@ import Testing
         #expect(first["signCount"]?.intValue == 0)
         #expect(first["sealed"]?.boolValue == false)
         #expect(first["created"]?.stringValue == ISO8601.string(Self.created))
+        // The names the contract promised first carry the same values.
+        #expect(first["userVerification"]?.boolValue == false)
+        #expect(first["createdAt"] == first["created"])
         #expect(passkeys.last?["sealed"]?.boolValue == true)
+        #expect(passkeys.last?["userVerification"]?.boolValue == true)
         #expect(!listed.stdout.contains("privateKey") && !listed.stdout.contains("sealedKey") && !listed.stdout.contains("box"))
 
         let shown = try await sandbox.idflow(["passkey", "show", sealed.id])
