@@ -70,6 +70,12 @@ struct TokenController {
         if parsed["grant_type"] == ClientCredentialsGrant.grantType {
             return try await ClientCredentialsGrant(state: state).respond(form: parsed, request: request, context: context, server: server)
         }
+        // RFC 7523 for a service app: its assertion is its credential (native-sso.md §6).
+        if parsed["grant_type"] == Self.jwtBearerGrant,
+            let grant = try await JWTBearerGrant(state: state).grant(parsed, path: request.head.path ?? "/", server: server)
+        {
+            return try await Self.tokenResponse(grant, tokenType: "Bearer", state: state)
+        }
         let (form, client) = try await authenticated(parsed, request: request, context: context)
         let dpopProof =
             state.configuration.dpopBoundAccessTokens.contains(client.id)
@@ -140,9 +146,14 @@ struct TokenController {
             response.headers[.pragma] = "no-cache"
             return response
         }
+        return try await Self.tokenResponse(grant, tokenType: dpopThumbprint == nil ? "Bearer" : "DPoP", state: state)
+    }
+
+    /// A grant's tokens signed, as the token response (`Cache-Control: no-store`).
+    static func tokenResponse(_ grant: UnsignedTokens, tokenType: String, state: SandboxState) async throws -> Response {
         let (accessToken, idToken) = try await Self.sign(grant, state: state)
         var body: JSONObject = [
-            "token_type": .string(dpopThumbprint == nil ? "Bearer" : "DPoP"),
+            "token_type": .string(tokenType),
             "expires_in": .int(grant.expiresIn),
             "access_token": .string(accessToken),
             "scope": .string(grant.scopes.joined(separator: " ")),
