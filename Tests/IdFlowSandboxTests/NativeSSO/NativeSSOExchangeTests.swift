@@ -1,6 +1,7 @@
 import Foundation
 import IdFlowSandbox
 import IdFlowTestSupport
+import OneTimePasscode
 import Testing
 
 @Suite("Native SSO: device_sso and the device-secret token exchange")
@@ -115,6 +116,28 @@ struct NativeSSOExchangeTests {
             let (secret, idToken, _) = try await api.signInWithDeviceSSO(email: "mfa@example.com")
             let reply = try await api.nativeSSOExchange(deviceSecret: secret, idToken: idToken)
             try reply.expectOAuthError(.badRequest, "invalid_grant", "The client's assurance requirements are not met.")
+        }
+    }
+
+    @Test("the same app takes a session that had two factors (Direct Authentication's password then OTP)")
+    func assuranceMet() async throws {
+        try await withSecondApp({
+            $0.nativeSSO.requireMFA = [secondAppId]
+            $0.freezeClock = true
+        }) { api in
+            _ = try await api.registerActiveUser(email: "mfa2@example.com")
+            let secret = TOTPSecret.random()
+            try await api.state.seedAuthenticatorApp(login: "mfa2@example.com", secret: secret)
+            let first = try await api.passwordGrant("mfa2@example.com", scope: deviceSSOScope)
+            let mfaToken = try #require(try first.object()["mfa_token"] as? String, "\(first.text)")
+            let code = TOTP(secret: secret).code(at: await api.state.now)
+            let tokens = try await api.directToken(SandboxClient.mfaOTPGrant, [("mfa_token", mfaToken), ("otp", code)])
+            #expect(tokens.status == .ok, "\(tokens.text)")
+            let body = try tokens.object()
+            let deviceSecret = try #require(body["device_secret"] as? String, "Direct Authentication issues the secret too")
+            let reply = try await api.nativeSSOExchange(deviceSecret: deviceSecret, idToken: try #require(body["id_token"] as? String))
+            #expect(reply.status == .ok, "\(reply.text)")
+            #expect(try idClaims(try reply.object())["amr"] as? [String] == ["pwd", "otp", "mfa"])
         }
     }
 
