@@ -177,8 +177,21 @@ struct NativeSSOExchangeTests {
         }
     }
 
-    @Test("the configuration names only clients it has")
+    @Test("the configuration file's nativeSSO keys, and it names only clients it has")
     func configurationChecked() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("native-sso-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(
+            """
+            {"nativeSSO": {"apps": [{"clientId": "0oaidflowsecondapp00"}], "deviceSSO": ["0oaidflowsecondapp00"],
+             "tokenExchange": ["0oaidflowsecondapp00"], "requireMFA": ["0oaidflowsecondapp00"],
+             "interclientTrust": {"0oaidflowsecondapp00": ["0oaidflowsandbox0000"]}}}
+            """.utf8
+        ).write(to: file)
+        let loaded = try SandboxConfiguration.load(from: file)
+        #expect(loaded.nativeSSO.apps == [NativeApp(clientId: secondAppId)])
+        #expect(loaded.nativeSSO.requireMFA == [secondAppId])
+        #expect(loaded.nativeSSO.interclientTrust == [secondAppId: ["0oaidflowsandbox0000"]])
         var configuration = SandboxConfiguration()
         configuration.nativeSSO.requireMFA = ["0oanosuchapp00000000"]
         #expect(throws: SandboxConfigurationError.self) { try configuration.validate() }
