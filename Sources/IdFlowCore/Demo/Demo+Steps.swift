@@ -20,7 +20,8 @@ extension Demo {
         /// The steps in order; the last registers a second user through an identity provider when the server has
         /// a custom-registration client.
         static func steps(
-            callingTheAPI: Bool = false, usingAnAuthenticatorApp: Bool = false, registeringThroughAnIdentityProvider: Bool
+            callingTheAPI: Bool = false, usingAnAuthenticatorApp: Bool = false, usingAPasskey: Bool = false,
+            registeringThroughAnIdentityProvider: Bool
         ) -> [(String, Body)] {
             var steps: [(String, Body)] = [
                 ("register", { (run: inout Run) throws(IdFlowError) in try await run.register() }),
@@ -42,6 +43,10 @@ extension Demo {
             if usingAnAuthenticatorApp {
                 // Last of the sign-ins: the push steps have let time pass since the enrollment's code.
                 steps.append(("login-totp", { (run: inout Run) throws(IdFlowError) in try await run.loginWithAuthenticatorApp() }))
+            }
+            if usingAPasskey {
+                // After login-totp, whose sign-in enrolled the passkey at the org's promotion.
+                steps.append(("login-passkey", { (run: inout Run) throws(IdFlowError) in try await run.loginWithPasskey() }))
             }
             if registeringThroughAnIdentityProvider {
                 steps.append(("register-idp", { (run: inout Run) throws(IdFlowError) in try await run.registerThroughIdentityProvider() }))
@@ -111,18 +116,40 @@ extension Demo {
         }
 
         func loginWithAuthenticatorApp() async throws(IdFlowError) -> (JSONValue, String) {
-            let output = try await embeddedSignIn(what: "the TOTP sign-in")
+            // With a passkey PIN, this sign-in also accepts the org's passkey promotion: the next step signs in with it.
+            let output = try await embeddedSignIn(what: "the TOTP sign-in", enrollingAPasskey: demo.passkeyPINFile != nil)
+            let enrolled = demo.passkeyPINFile == nil ? "" : "; a passkey enrolled at the org's promotion, sealed under a PIN"
             return (
                 try Demo.json(output),
                 "signed in with the password and a TOTP code computed from the kept seed, nobody at a phone (a code is never reused)"
+                    + enrolled
             )
+        }
+
+        /// The usernameless sign-in: the passkey the previous step enrolled answers the Identity Engine's autofill
+        /// challenge alone, its PIN verifying the user, with no username and no password.
+        func loginWithPasskey() async throws(IdFlowError) -> (JSONValue, String) {
+            var login = EmbeddedLogin(answers: IDX.AnswerSet(), store: false)
+            login.passkey = true
+            login.passkeySettings = passkeySettings
+            let output = try await login.run(context)
+            try Demo.expect(output.idTokenClaims?["sub"] == .string(userID), "the passkey sign-in is not for \(userID)")
+            return (try Demo.json(output.tokens), "signed in with the passkey alone: no username, no password, the PIN verified the user")
+        }
+
+        /// The demo's passkeys: sealed under the PIN it made for the run.
+        private var passkeySettings: PasskeyAuthenticator.Settings {
+            PasskeyAuthenticator.Settings(pin: demo.passkeyPINFile.map { .file($0.path) })
         }
 
         /// The Identity Engine sign-in both embedded steps run: the password, and the authenticator app's code from
         /// the kept seed when the server's policy has one.
-        private func embeddedSignIn(what: String) async throws(IdFlowError) -> TokenOutput {
+        private func embeddedSignIn(what: String, enrollingAPasskey: Bool = false) async throws(IdFlowError) -> TokenOutput {
             let answers = IDX.AnswerSet(["identifier": demo.email, "credentials.passcode": demo.password.value])
-            let output = try await EmbeddedLogin(answers: answers, store: false, totpSecretFile: demo.authenticatorAppSeed).run(context)
+            var login = EmbeddedLogin(answers: answers, store: false, totpSecretFile: demo.authenticatorAppSeed)
+            login.passkey = enrollingAPasskey
+            login.passkeySettings = passkeySettings
+            let output = try await login.run(context)
             try Demo.expect(output.idTokenClaims?["sub"] == .string(userID), "\(what) is not for \(userID)")
             return output.tokens
         }

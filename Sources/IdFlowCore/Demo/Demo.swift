@@ -24,6 +24,10 @@ public struct Demo: Sendable {
     /// Where the Identity Engine sign-in keeps the authenticator app's seed it enrolls, when the server's policy
     /// offers Google Authenticator; a later step signs in with codes computed from it, nobody at a phone.
     public var authenticatorAppSeed: TOTPSeedFile?
+    /// The file of the PIN that seals the passkey the demo enrolls at the org's passkey promotion, when the server's
+    /// policy offers one: sealed, the passkey verifies the user, so a step signs in with it alone (no username, no
+    /// password). A file, as a user would give it (`--passkey-pin-file`), never an argument.
+    public var passkeyPINFile: URL?
 
     public init(
         email: String = "demo.user@example.com", password: Secret = Secret("Demo-Passw0rd!"),
@@ -40,6 +44,7 @@ public struct Demo: Sendable {
         var run = Run(demo: self, context: context)
         for (name, body) in Run.steps(
             callingTheAPI: resourceURL != nil, usingAnAuthenticatorApp: authenticatorAppSeed != nil,
+            usingAPasskey: authenticatorAppSeed != nil && passkeyPINFile != nil,
             registeringThroughAnIdentityProvider: customRegistrationClient != nil)
         {
             do {
@@ -68,13 +73,16 @@ public struct Demo: Sendable {
         public var resourceURL: String?
         /// Whether the server's Identity Engine policy offers Google Authenticator (the embedded sandbox's does).
         public var offersAuthenticatorApp: Bool
+        /// Whether its policy offers passkeys, with the promotion after a sign-in (the embedded sandbox's does).
+        public var offersPasskeys: Bool
 
         public init(
             orgURL: String, issuer: String, apiToken: String, clientID: String, redirectURI: String,
             customRegistrationClient: ClientCredentials? = nil, caFile: String? = nil, resourceURL: String? = nil,
-            offersAuthenticatorApp: Bool = false
+            offersAuthenticatorApp: Bool = false, offersPasskeys: Bool = false
         ) {
             self.offersAuthenticatorApp = offersAuthenticatorApp
+            self.offersPasskeys = offersPasskeys
             self.orgURL = orgURL
             self.issuer = issuer
             self.apiToken = apiToken
@@ -111,6 +119,12 @@ public struct Demo: Sendable {
             try? FileManager.default.createDirectory(
                 at: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             demo.authenticatorAppSeed = TOTPSeedFile(stateDirectory.appendingPathComponent("google-authenticator.totp"))
+        }
+        if server.offersPasskeys {
+            try? FileManager.default.createDirectory(
+                at: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let pinFile = stateDirectory.appendingPathComponent("passkey.pin")
+            if (try? SecureFile.write(Data(UUID().uuidString.utf8), to: pinFile)) != nil { demo.passkeyPINFile = pinFile }
         }
         let passed = await demo.run(context) { step in
             if let data = try? JSONOutput.encode(step, style: .compact) { console.standardOutput(data) }

@@ -34,8 +34,8 @@ public struct RelyingParty: Sendable, Equatable {
         let id = Self.normalized(candidate)
         guard Self.isRegistrableSuffix(id, of: origin.host) else {
             throw .security(
-                "\(source) names the relying party \(id), which is not \(origin.host) or a domain it belongs to; "
-                    + "a passkey made or used for it could sign in elsewhere",
+                "\(source) is not \(origin.host) or a domain it belongs to; "
+                    + "a passkey made or used for \(id) could sign in elsewhere",
                 hint: "idflow signs only for the site it talks to: check the org URL (--org-url)")
         }
         self.id = id

@@ -33,8 +33,10 @@ struct DemoCommand: AsyncParsableCommand {
             let server: SandboxServer
             do {
                 var configuration = SandboxConfiguration()
-                // A second factor from Google Authenticator: the demo enrolls it and signs in with it unattended.
-                configuration.idx = IDXPolicy(required: [.password], optional: [.googleOTP], factors: 2)
+                // A second factor from Google Authenticator: the demo enrolls it and signs in with it unattended. Passkeys
+                // too, offered after a sign-in (promotion): the demo enrolls one and signs in with it alone.
+                configuration.idx = IDXPolicy(required: [.password], optional: [.googleOTP, .webAuthn], factors: 2)
+                configuration.idx.webAuthn.promotion = true
                 // Direct Authentication's push shows a number to pick, and is polled each second, not each five.
                 configuration.directAuth.numberChallenge = true
                 configuration.directAuth.intervalSeconds = 1
@@ -51,7 +53,7 @@ struct DemoCommand: AsyncParsableCommand {
                     customRegistrationClient: info.customRegistration.map {
                         ClientCredentials(clientID: $0.clientId, secret: Secret($0.clientSecret))
                     }, caFile: info.caFile, resourceURL: info.resource?.url,
-                    offersAuthenticatorApp: true),
+                    offersAuthenticatorApp: true, offersPasskeys: true),
                 verbose: verbose, console: console)
             await server.stop()
         }

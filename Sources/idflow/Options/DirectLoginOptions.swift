@@ -31,7 +31,8 @@ struct DirectLoginOptions: ParsableArguments {
     @Option(help: ArgumentHelp("After a password: the second factor to answer.", valueName: "factor"))
     var mfa: LoginDirect.SecondFactor?
 
-    @Flag(name: .customLong("webauthn"), help: "Sign in with a passkey kept here.")
+    /// `--passkey` too: the contract promised that name for login-direct before the issue chose `--webauthn`.
+    @Flag(name: [.customLong("webauthn"), .customLong("passkey")], help: "Sign in with a passkey kept here.")
     var webauthn = false
 
     @OptionGroup var passkey: PasskeyOptions

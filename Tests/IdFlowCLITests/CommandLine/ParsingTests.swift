@@ -170,8 +170,8 @@ import Testing
             "The value 'email' is invalid for '--oob <channel>'. Please provide one of 'push', 'sms' or 'voice'."
         ),
         (
-            ["login-direct", "--username", "jo", "--password-stdin", "--mfa", "webauthn"],
-            "The value 'webauthn' is invalid for '--mfa <factor>'. Please provide one of 'otp', 'push', 'sms' or 'voice'."
+            ["login-direct", "--username", "jo", "--password-stdin", "--mfa", "email"],
+            "The value 'email' is invalid for '--mfa <factor>'. Please provide one of 'otp', 'push', 'sms', 'voice' or 'webauthn'."
         ),
         (
             ["login-direct", "--username", "jo", "--otp-stdin", "--mfa", "push"],
@@ -283,6 +283,15 @@ import Testing
     }
 
     /// Usage errors found after parsing (a secret given two ways) also exit 64, with the contract's error line.
+    /// The contract named the passkey sign-in of login-direct `--passkey` before the command chose `--webauthn`: both
+    /// names mean it.
+    @Test func loginDirectTakesThePasskeyFlagByEitherName() throws {
+        for name in ["--webauthn", "--passkey"] {
+            let command = try #require(try CLI.parse(["login-direct", name, "--no-store"]) as? LoginDirectCommand)
+            #expect(command.way.webauthn, "\(name)")
+        }
+    }
+
     @Test func aSecretGivenTwoWaysIsAUsageError() async {
         let result = await CLI.run(["set-password", "--activation-token", "t", "--activation-token-file", "t.txt", "--password", "p"])
         #expect(result.exitCode == 64)

@@ -18,12 +18,14 @@ import Testing
                 "resolve",
                 "login-direct",
                 "login-totp",
+                "login-passkey",
                 "register-idp",
             ])
         #expect(steps.allSatisfy { $0["ok"] == true })
         #expect(result.stderr.contains("✔ refresh"))
         #expect(result.stderr.contains("✔ login-direct: signed in with Direct Authentication: a push approved by this machine, the number"))
         #expect(result.stderr.contains("✔ register-idp: registered 00u"))
+        #expect(result.stderr.contains("✔ login-passkey: signed in with the passkey alone: no username, no password"))
     }
 
     @Test func sandboxWithAnUnreadableConfigurationIsAUsageError() async {

@@ -196,10 +196,14 @@ struct DemoTests {
                 "resolve",
                 "login-direct",
                 "login-totp",
+                "login-passkey",
                 "register-idp",
             ])
         #expect(steps.allSatisfy { $0["ok"] == true })
-        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("✔") }.count == 14)
+        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("✔") }.count == 15)
+        // The passkey the TOTP sign-in enrolled at the promotion signed in alone, and the run left no key behind.
+        let passkey = try #require(steps.first { $0["step"] == "login-passkey" })
+        #expect(passkey["result"]?["id_token_claims"]?["sub"] == steps.first?["result"]?["id"], "\(passkey)")
         // Direct Authentication's push carried a number, which this machine's authenticator picked to approve it.
         let direct = try #require(steps.first { $0["step"] == "login-direct" })
         #expect(direct["result"]?["binding"]?["method"] == "transfer", "\(direct)")

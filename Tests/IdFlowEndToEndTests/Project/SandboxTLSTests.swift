@@ -100,7 +100,7 @@ import Testing
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.stderr.contains("idflow demo: sandbox at https://127.0.0.1:"), "\(result.stderr)")
         let steps = try result.stdout.split(separator: "\n").map { try JSONValue(data: Data($0.utf8)) }
-        #expect(steps.count == 14, "\(result)")
+        #expect(steps.count == 15, "\(result)")
         #expect(steps.allSatisfy { $0["ok"] == true }, "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty, "no state dir and no CA file left behind")
     }
