@@ -35,7 +35,8 @@ struct IdFlow: AsyncParsableCommand {
         subcommands: [
             RegisterCommand.self, ActivateCommand.self, SetPasswordCommand.self, PasswordCommand.self, UserCommand.self,
             LoginPKCECommand.self,
-            LoginDirectCommand.self, LoginDeviceCommand.self, LoginClientCommand.self, RefreshCommand.self, ApiCommand.self,
+            LoginDirectCommand.self, LoginDeviceCommand.self, LoginClientCommand.self, LoginSSOCommand.self, WebSSOCommand.self,
+            LoginJWTBearerCommand.self, RefreshCommand.self, ApiCommand.self,
             TokenCommand.self, UserinfoCommand.self,
             LogoutCommand.self,
             EnrollCommand.self, ChallengesCommand.self, ResolveCommand.self, TOTPCommand.self, PasskeyCommand.self,

@@ -20,19 +20,13 @@ public struct LoginClient: Sendable {
     public func run(_ context: IdFlowContext) async throws(IdFlowError) -> TokenOutput {
         let configuration = context.configuration
         let settings = configuration.serviceApp
-        var key: ClientAssertionKey?
-        switch (clientSecret, settings.privateKey) {
-        case (nil, nil):
+        if clientSecret == nil, settings.privateKey == nil {
             throw .configuration(
                 "login-client needs the client's secret or private key",
                 hint: "pass --client-secret-file F (client_secret_basic) or --private-key-file K [--private-key-id KID] (private_key_jwt)")
-        case (nil, .some):
-            key = try settings.requirePrivateKey()
-        case (.some, _):
-            break
         }
-        let resolvedClientID = clientID ?? (key != nil ? settings.clientID : nil) ?? configuration.clientID
-        guard let resolvedClientID, !resolvedClientID.isEmpty else {
+        let key = try ClientProof.key(context, clientSecret: clientSecret)
+        guard let resolvedClientID = ClientProof.clientID(clientID, key: key, context) else {
             throw .configuration(
                 "no client id configured for login-client",
                 hint: "pass --client-id ID (or --service-client-id / OKTA_CLIENT_CLIENTID with a private key)")

@@ -20,6 +20,9 @@ public enum Redactor {
         // Direct Authentication (direct-auth.md §3): the one-time code, the SMS or voice code, and the two handles
         // that, with the client id, buy the tokens of a sign-in in progress.
         "otp", "binding_code", "oob_code", "mfa_token",
+        // Token exchange (native-sso.md §1.3, §2.2): the tokens traded, and the interclient token in the /authorize
+        // link that signs a browser in. (`device_secret` and the JWT bearer `assertion` are above.)
+        "subject_token", "actor_token", "interclient_token",
     ]
 
     /// Keys that are secret only on some endpoints: a custom registration's `data` carries what the identity

@@ -69,4 +69,9 @@ public enum NonceFreeGrant: String, Sendable, Equatable {
     /// Okta Direct Authentication (direct-auth.md §3.1): the grant is a form POST to the token endpoint with no
     /// authorization request; the one-time code, `oob_code` or `mfa_token`, issued to this client, binds it.
     case directAuthentication = "direct authentication"
+    /// RFC 8693 (native-sso.md §1.3): the exchange is a form POST with no authorization request; the device secret
+    /// and the ID token it trades bind it.
+    case tokenExchange = "token exchange"
+    /// RFC 7523 §2.1: the signed assertion, whose `jti` is spent once, is the whole request.
+    case jwtBearer = "JWT bearer grant"
 }

@@ -139,6 +139,8 @@ public struct AuthorizationServer: Sendable {
     public func result(_ response: TokenResponse, claims: JSONValue?, previous: StoredTokens?) -> (TokenOutput, StoredTokens) {
         var tokens = response
         if tokens.refreshToken == nil { tokens.refreshToken = previous?.tokens.refreshToken }
+        // A refresh never mints a device secret; the login's stays good for Native SSO (native-sso.md §1.4).
+        if tokens.deviceSecret == nil { tokens.deviceSecret = previous?.tokens.deviceSecret }
         if tokens.idToken == nil, claims == nil { tokens.idToken = previous?.tokens.idToken }
         let expiresAt = response.expiresIn.map { now().addingTimeInterval(TimeInterval($0)) }
         let idTokenClaims = claims ?? (tokens.idToken == previous?.tokens.idToken ? previous?.idTokenClaims : nil)

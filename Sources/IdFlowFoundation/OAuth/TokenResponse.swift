@@ -8,6 +8,11 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var scope: String?
     public var refreshToken: String?
     public var idToken: String?
+    /// Native SSO's `device_secret` (native-sso.md §1.2): with the ID token it buys another app's tokens, so it is
+    /// kept with the login (0600) and masked in every trace.
+    public var deviceSecret: String?
+    /// RFC 8693 §2.2.1: what a token exchange issued (`access_token` may then hold an interclient token, say).
+    public var issuedTokenType: String?
 
     enum CodingKeys: String, CodingKey {
         case tokenType = "token_type"
@@ -16,15 +21,22 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         case scope
         case refreshToken = "refresh_token"
         case idToken = "id_token"
+        case deviceSecret = "device_secret"
+        case issuedTokenType = "issued_token_type"
     }
 
-    public init(tokenType: String, accessToken: String, expiresIn: Int?, scope: String?, refreshToken: String?, idToken: String?) {
+    public init(
+        tokenType: String, accessToken: String, expiresIn: Int?, scope: String?, refreshToken: String?, idToken: String?,
+        deviceSecret: String? = nil, issuedTokenType: String? = nil
+    ) {
         self.tokenType = tokenType
         self.accessToken = accessToken
         self.expiresIn = expiresIn
         self.scope = scope
         self.refreshToken = refreshToken
         self.idToken = idToken
+        self.deviceSecret = deviceSecret
+        self.issuedTokenType = issuedTokenType
     }
 }
 

@@ -14,7 +14,6 @@ struct LoginDeviceCommand: AsyncParsableCommand {
             Ctrl-C: exit 130, nothing stored.
 
               $ idflow login-device | jq -r .id_token_claims.sub
-              $ idflow login-device --open
               $ idflow login-device 2>&1 >tokens.json \\
                   | grep --line-buffered user_code
 
@@ -28,6 +27,11 @@ struct LoginDeviceCommand: AsyncParsableCommand {
         name: .customLong("device-timeout"),
         help: ArgumentHelp("Seconds to wait for the approval; default: the code's life.", valueName: "seconds"))
     var deviceTimeout: Int?
+
+    @Flag(
+        name: .customLong("device-sso"),
+        help: "Ask for a device secret too (Native SSO) and keep it, for login-sso.")
+    var deviceSSO = false
 
     @Flag(name: .customLong("no-store"), help: "Print the tokens without saving them.")
     var noStore = false
@@ -44,7 +48,7 @@ struct LoginDeviceCommand: AsyncParsableCommand {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
             try await LoginDevice(
                 clientSecret: try clientSecret.secret(context), store: !noStore, timeout: deviceTimeout.map { .seconds($0) },
-                opener: open ? BrowserOpener(environment: context.secrets.environment) : nil
+                opener: open ? BrowserOpener(environment: context.secrets.environment) : nil, deviceSSO: deviceSSO
             ).run(context)
         }
     }

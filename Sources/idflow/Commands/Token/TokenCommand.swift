@@ -9,5 +9,6 @@ struct TokenCommand: AsyncParsableCommand {
             "Get a token for scripts; inspect, verify, revoke one.",
         subcommands: [
             TokenGetCommand.self, TokenInspectCommand.self, TokenVerifyCommand.self, TokenIntrospectCommand.self, TokenRevokeCommand.self,
+            TokenExchangeCommand.self,
         ])
 }

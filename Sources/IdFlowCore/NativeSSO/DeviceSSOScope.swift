@@ -1,0 +1,23 @@
+import Foundation
+import IdFlowFoundation
+
+/// `--device-sso` on a login (native-sso.md §1.2): the scope must hold `openid device_sso offline_access`, all
+/// three, for the server to issue a `device_secret`, which is then stored with the profile's tokens.
+public enum DeviceSSO {
+    public static let scopes = ["openid", "device_sso", "offline_access"]
+
+    /// `scope` with whichever of the three it lacks appended.
+    public static func scope(adding scope: String) -> String {
+        var parts = scope.split(separator: " ").map(String.init)
+        for needed in scopes where !parts.contains(needed) { parts.append(needed) }
+        return parts.joined(separator: " ")
+    }
+
+    /// Says so when the server signed in without issuing a device secret (the app is not allowed Native SSO).
+    public static func checkIssued(_ output: TokenOutput, clientID: String?, _ context: IdFlowContext) {
+        guard output.response.deviceSecret == nil else { return }
+        context.notice(
+            "the server issued no device_secret: allow Native SSO (the device_sso scope and the Token Exchange grant) for app \(clientID ?? "")"
+        )
+    }
+}
