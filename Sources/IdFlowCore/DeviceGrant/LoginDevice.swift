@@ -52,7 +52,9 @@ public struct LoginDevice: Sendable {
             context, scope: scope, nonce: .notInThisGrant(.deviceAuthorization), store: store
         ) { () throws(IdFlowError) in
             try await Interruption.cancellingOnInterrupt("interrupted while waiting for the device sign-in") { () throws(IdFlowError) in
-                try await Self.poll(server.tokenEndpoint, authorization, limit: limit, context)
+                let response = try await Self.poll(server.tokenEndpoint, authorization, limit: limit, context)
+                try DeviceSSO.checkHash(response)
+                return response
             }
         }
         if deviceSSO { DeviceSSO.checkIssued(output, clientID: server.client.clientID, context) }

@@ -13,6 +13,20 @@ public enum DeviceSSO {
         return parts.joined(separator: " ")
     }
 
+    /// The `ds_hash` check the SDKs make (native-sso.md §1.2): when the ID token carries one, it must be the left half
+    /// of the SHA-256 of the device secret issued beside it, so a secret swapped in transit is never stored. Made on
+    /// the token before its signature is checked, which the login then does before anything is stored.
+    public static func checkHash(_ response: TokenResponse) throws(IdFlowError) {
+        guard let secret = response.deviceSecret, let idToken = response.idToken else { return }
+        let token = try DecodedJWT(idToken)
+        guard let claimed = token.claims["ds_hash"]?.stringValue, let algorithm = token.algorithm else { return }
+        guard let expected = JWTValidator.leftHalfHash(of: secret, algorithm: algorithm) else { return }
+        guard claimed == expected else {
+            throw .security(
+                "ds_hash in the ID token does not match the device secret", hint: "the device secret was swapped or altered; sign in again")
+        }
+    }
+
     /// Says so when the server signed in without issuing a device secret (the app is not allowed Native SSO).
     public static func checkIssued(_ output: TokenOutput, clientID: String?, _ context: IdFlowContext) {
         guard output.response.deviceSecret == nil else { return }

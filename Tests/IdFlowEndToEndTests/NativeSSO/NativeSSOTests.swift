@@ -47,6 +47,7 @@ struct NativeSSOTests {
         let stored = try sandbox.storedLogin(profile: "a")
         let secret = try #require(stored["tokens"]?["device_secret"]?.stringValue, "\(stored)")
         #expect(!login.stderr.contains(secret), "the trace masks the device secret")
+        #expect(stored["idTokenClaims"]?["ds_hash"]?.stringValue != nil, "the secret was checked against the ID token's ds_hash")
         #expect(try login.json()["scope"]?.stringValue?.contains("device_sso") == true)
         let tokensFile = sandbox.stateDirectory.appendingPathComponent("profiles/a/tokens.json").path
         let mode = try FileManager.default.attributesOfItem(atPath: tokensFile)[.posixPermissions] as? NSNumber
@@ -100,6 +101,14 @@ struct NativeSSOTests {
         #expect(try exchange.json()["issued_token_type"] == "urn:ietf:params:oauth:token-type:access_token")
         #expect(!exchange.stderr.contains(secret))
         #expect(!FileManager.default.fileExists(atPath: sandbox.stateDirectory.appendingPathComponent("profiles/default/tokens.json").path))
+
+        let stored = try await sandbox.idflow([
+            "token", "exchange", "--subject-from", "a:id", "--actor-token-file",
+            sandbox.home.appendingPathComponent("device-secret").path, "--actor-token-type", "device-secret",
+            "--client-id", Self.appB, "--audience", "api://default", "--scope", "openid profile", "--store-as", "c",
+        ])
+        #expect(stored.exitCode == 0, "\(stored)")
+        #expect(try sandbox.storedLogin(profile: "c")["clientId"] == .string(Self.appB), "--store-as saves the result")
     }
 
     /// The scripted browser fetches the link twice: the first time it is signed in (a code, no password page),
