@@ -87,17 +87,10 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         case factors
     }
 
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// Missing keys keep their defaults; unknown keys and authenticator names, and the older shape mixed with the
     /// newer, are refused with a message that says what is allowed.
     public init(from decoder: any Decoder) throws {
-        try Self.refuseUnknownKeys(decoder, known: CodingKeys.allCases.map(\.rawValue), key: "idx")
+        try ConfigurationKeys.refuseUnknown(decoder, known: CodingKeys.allCases.map(\.rawValue), key: "idx")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         signUp = try container.decodeIfPresent(Bool.self, forKey: .signUp) ?? true
         numberChallenge = try container.decodeIfPresent(Bool.self, forKey: .numberChallenge) ?? false
@@ -121,7 +114,7 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
             return
         }
         if container.contains(.enroll) {
-            try Self.refuseUnknownKeys(
+            try ConfigurationKeys.refuseUnknown(
                 try container.superDecoder(forKey: .enroll), known: EnrollKeys.allCases.map(\.rawValue), key: "idx.enroll")
             let enroll = try container.nestedContainer(keyedBy: EnrollKeys.self, forKey: .enroll)
             required = try Self.authenticators(
@@ -130,7 +123,7 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
                 try enroll.decodeIfPresent([String].self, forKey: .optional) ?? [], key: "idx.enroll.optional")
         }
         if container.contains(.signIn) {
-            try Self.refuseUnknownKeys(
+            try ConfigurationKeys.refuseUnknown(
                 try container.superDecoder(forKey: .signIn), known: SignInKeys.allCases.map(\.rawValue), key: "idx.signIn")
             let signIn = try container.nestedContainer(keyedBy: SignInKeys.self, forKey: .signIn)
             factors = try signIn.decodeIfPresent(Int.self, forKey: .factors) ?? 1
@@ -150,14 +143,6 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         try container.encode(numberChallenge, forKey: .numberChallenge)
         // Only when set, so a policy without passkeys encodes as it did before passkeys existed.
         if webAuthn != WebAuthnPolicy() { try container.encode(webAuthn, forKey: .webAuthn) }
-    }
-
-    private static func refuseUnknownKeys(_ decoder: any Decoder, known: [String], key: String) throws {
-        let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).filter { !known.contains($0) }.sorted()
-        guard unknown.isEmpty else {
-            throw SandboxConfigurationError.invalidValue(
-                key: key, reason: "unknown key(s) \(unknown.joined(separator: ", ")) (known keys: \(known.joined(separator: ", ")))")
-        }
     }
 
     private static func authenticators(_ names: [String], key: String) throws -> [Authenticator] {

@@ -34,23 +34,10 @@ public struct WebAuthnPolicy: Codable, Sendable, Equatable {
         case userVerification, allowedAAGUIDs, promotion, rpId
     }
 
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// Missing keys keep their defaults; unknown keys, user verification values and malformed AAGUIDs are refused
     /// with a message that says what is allowed.
     public init(from decoder: any Decoder) throws {
-        let known = CodingKeys.allCases.map(\.rawValue)
-        let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).filter { !known.contains($0) }.sorted()
-        guard unknown.isEmpty else {
-            throw SandboxConfigurationError.invalidValue(
-                key: "idx.webauthn",
-                reason: "unknown key(s) \(unknown.joined(separator: ", ")) (known keys: \(known.joined(separator: ", ")))")
-        }
+        try ConfigurationKeys.refuseUnknown(decoder, known: CodingKeys.allCases.map(\.rawValue), key: "idx.webauthn")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let text = try container.decodeIfPresent(String.self, forKey: .userVerification) {
             guard let value = WebAuthnUserVerification(rawValue: text) else {

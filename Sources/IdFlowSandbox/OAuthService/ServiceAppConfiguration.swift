@@ -39,22 +39,9 @@ public struct ServiceAppConfiguration: Codable, Sendable, Equatable {
         case clientId, publicKey, jwks, keyId, scopes, requireDPoP
     }
 
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// Unknown keys are refused, as at the top level; `jwks` is kept as its JSON text.
     public init(from decoder: any Decoder) throws {
-        let known = CodingKeys.allCases.map(\.rawValue)
-        let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).filter { !known.contains($0) }.sorted()
-        guard unknown.isEmpty else {
-            throw SandboxConfigurationError.invalidValue(
-                key: "serviceApps",
-                reason: "unknown key(s) \(unknown.joined(separator: ", ")) (known keys: \(known.joined(separator: ", ")))")
-        }
+        try ConfigurationKeys.refuseUnknown(decoder, known: CodingKeys.allCases.map(\.rawValue), key: "serviceApps")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         clientId = try container.decode(String.self, forKey: .clientId)
         publicKey = try container.decodeIfPresent(String.self, forKey: .publicKey)
