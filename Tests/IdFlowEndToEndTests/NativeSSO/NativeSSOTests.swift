@@ -42,7 +42,7 @@ struct NativeSSOTests {
         let sandbox = try await Self.sandbox()
         defer { sandbox.stop() }
         let (userID, _) = try await sandbox.createActiveUser(email: "sso@example.com")
-        let login = try await Self.signIn(sandbox, ["--device-sso", "--profile", "a", "-v"], email: "sso@example.com")
+        let login = try await Self.signIn(sandbox, ["--device-sso", "--profile", "a", "-v", "--curl"], email: "sso@example.com")
         #expect(login.exitCode == 0, "\(login)")
         let stored = try sandbox.storedLogin(profile: "a")
         let secret = try #require(stored["tokens"]?["device_secret"]?.stringValue, "\(stored)")
@@ -61,6 +61,10 @@ struct NativeSSOTests {
         #expect(claims["sub"] == .string(userID))
         #expect(claims["sid"] == stored["idTokenClaims"]?["sid"], "the same session")
         #expect(try sandbox.storedLogin(profile: "b")["clientId"] == .string(Self.appB))
+
+        let refreshed = try await sandbox.idflow(["refresh", "--profile", "a"])
+        #expect(refreshed.exitCode == 0, "\(refreshed)")
+        #expect(try sandbox.storedLogin(profile: "a")["tokens"]?["device_secret"] == .string(secret), "a refresh keeps the secret")
 
         // A's ID token has expired by the sandbox clock; its session has not. The exchange goes through `token
         // exchange`, which prints what it gets unchecked: this machine's clock (real time) would call the new ID
@@ -141,6 +145,7 @@ struct NativeSSOTests {
         let redirect = try String(contentsOf: first, encoding: .utf8)
         #expect(redirect.contains("code=") && redirect.contains("state=\(state)"), "\(redirect)")
         #expect(!signedIn.contains("code="), "a replayed interclient token signs nothing in: \(signedIn)")
+        #expect(signedIn.contains("one_time_sso_token_replayed"), "\(signedIn)")
     }
 
     @Test func loginJWTBearerWithAMintedAssertion() async throws {
