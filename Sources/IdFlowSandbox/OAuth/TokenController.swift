@@ -87,42 +87,9 @@ struct TokenController {
             throw InterclientExchange.noScopeTrust
         }
         var grant: UnsignedTokens
-        switch form["grant_type"] {
-        case "authorization_code":
-            let code = try Required.value(form["code"], else: OAuthErrorResponse.missingParameter("code"))
-            grant = try await state.exchangeCode(
-                code, client: client, server: server, redirectURI: form["redirect_uri"], codeVerifier: form["code_verifier"])
-        case "interaction_code":
-            let interactionCode = try Required.value(
-                form["interaction_code"], else: OAuthErrorResponse.missingParameter("interaction_code"))
-            grant = try await state.exchangeInteractionCode(
-                interactionCode, client: client, server: server, codeVerifier: form["code_verifier"])
-        case "refresh_token":
-            let refreshToken = try Required.value(form["refresh_token"], else: OAuthErrorResponse.missingParameter("refresh_token"))
-            let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) }
-            // RFC 9449 §5: a bound refresh token is used only with a proof of the same key.
-            if let bound = await state.dpopThumbprint(ofRefreshToken: refreshToken), bound != dpopThumbprint {
-                throw TokenEndpointDPoP.refusal(.refreshTokenBinding)
-            }
-            grant = try await state.refresh(refreshToken, client: client, server: server, requestedScopes: scopes)
-        case Self.jwtBearerGrant:
-            grant = try await maintenanceGrant(form, client: client, server: server)
-        case DeviceAuthorizationController.grantType:
-            guard client.allowsDeviceGrant else { throw DeviceAuthorizationController.unauthorizedClient }
-            let deviceCode = try Required.value(form["device_code"], else: OAuthErrorResponse.missingParameter("device_code"))
-            grant = try await state.pollDeviceCode(deviceCode, client: client, server: server)
-        case TokenExchangeGrant.grantType:
-            switch try await TokenExchangeGrant(state: state).exchange(form, client: client, server: server) {
-            case .tokens(let tokens): grant = tokens
-            case .response(let response): return response
-            }
-        case let type where DirectAuthGrants.handles(type):
-            grant = try await DirectAuthGrants(state: state).grant(form, client: client, server: server)
-        case nil:
-            throw OAuthErrorResponse.missingParameter("grant_type")
-        default:
-            throw OAuthErrorResponse(
-                .badRequest, "unsupported_grant_type", "The grant type in the request isn't supported.")
+        switch try await tokens(for: form, client: client, server: server, dpopThumbprint: dpopThumbprint) {
+        case .tokens(let tokens): grant = tokens
+        case .response(let response): return response
         }
         // The factors of the sign-in, for an app's assurance rule (native-sso.md §1.4).
         if let sid = grant.idToken?.sid, let amr = grant.idToken?.amr { await state.noteSessionFactors(sid: sid, amr: amr) }
@@ -147,6 +114,49 @@ struct TokenController {
             return response
         }
         return try await Self.tokenResponse(grant, tokenType: dpopThumbprint == nil ? "Bearer" : "DPoP", state: state)
+    }
+
+    /// The tokens `form`'s grant type gives the authenticated `client`, still unsigned, or (an interclient token) an
+    /// answer of the grant's own.
+    private func tokens(
+        for form: FormParameters, client: OAuthClient, server: HostedAuthorizationServer, dpopThumbprint: String?
+    ) async throws -> TokenExchangeGrant.Outcome {
+        switch form["grant_type"] {
+        case "authorization_code":
+            let code = try Required.value(form["code"], else: OAuthErrorResponse.missingParameter("code"))
+            return .tokens(
+                try await state.exchangeCode(
+                    code, client: client, server: server, redirectURI: form["redirect_uri"], codeVerifier: form["code_verifier"]))
+        case "interaction_code":
+            let interactionCode = try Required.value(
+                form["interaction_code"], else: OAuthErrorResponse.missingParameter("interaction_code"))
+            return .tokens(
+                try await state.exchangeInteractionCode(
+                    interactionCode, client: client, server: server, codeVerifier: form["code_verifier"]))
+        case "refresh_token":
+            let refreshToken = try Required.value(form["refresh_token"], else: OAuthErrorResponse.missingParameter("refresh_token"))
+            let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) }
+            // RFC 9449 §5: a bound refresh token is used only with a proof of the same key.
+            if let bound = await state.dpopThumbprint(ofRefreshToken: refreshToken), bound != dpopThumbprint {
+                throw TokenEndpointDPoP.refusal(.refreshTokenBinding)
+            }
+            return .tokens(try await state.refresh(refreshToken, client: client, server: server, requestedScopes: scopes))
+        case Self.jwtBearerGrant:
+            return .tokens(try await maintenanceGrant(form, client: client, server: server))
+        case DeviceAuthorizationController.grantType:
+            guard client.allowsDeviceGrant else { throw DeviceAuthorizationController.unauthorizedClient }
+            let deviceCode = try Required.value(form["device_code"], else: OAuthErrorResponse.missingParameter("device_code"))
+            return .tokens(try await state.pollDeviceCode(deviceCode, client: client, server: server))
+        case TokenExchangeGrant.grantType:
+            return try await TokenExchangeGrant(state: state).exchange(form, client: client, server: server)
+        case let type where DirectAuthGrants.handles(type):
+            return .tokens(try await DirectAuthGrants(state: state).grant(form, client: client, server: server))
+        case nil:
+            throw OAuthErrorResponse.missingParameter("grant_type")
+        default:
+            throw OAuthErrorResponse(
+                .badRequest, "unsupported_grant_type", "The grant type in the request isn't supported.")
+        }
     }
 
     /// A grant's tokens signed, as the token response (`Cache-Control: no-store`).
