@@ -253,22 +253,22 @@ _idflow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    register|activate|set-password|password|user|login-pkce|login-direct|login-device|login-client|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|passkey|sandbox|demo|doctor|completion|help)
+    register|activate|set-password|password|user|login-pkce|login-direct|login-device|login-client|login-sso|web-sso|login-jwt-bearer|refresh|api|token|userinfo|logout|enroll|challenges|resolve|totp|passkey|sandbox|demo|doctor|completion|help)
         # Offer subcommand argument completions
         "_idflow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'register activate set-password password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp passkey sandbox demo doctor completion help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password password user login-pkce login-direct login-device login-client login-sso web-sso login-jwt-bearer refresh api token userinfo logout enroll challenges resolve totp passkey sandbox demo doctor completion help' -- "${cur}"))
         ;;
     esac
 }
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--data-stdin --cancel --embedded --no-store --activate --skip-existing --summary-json --version -h --help)
+    non_repeating_flags=(--data-stdin --cancel --embedded --passkey --no-store --activate --skip-existing --summary-json --version -h --help)
     repeating_options=(--attr --answer)
-    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --totp-secret-file --client-secret-file --batch --format --concurrency)
+    non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --totp-secret-file --passkey-pin-file --attestation --aaguid --client-secret-file --batch --format --concurrency)
     non_repeating_flags+=("${__idflow_configuration_flags[@]}")
     non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
@@ -318,6 +318,17 @@ _idflow_register() {
         ;;
     '--totp-secret-file')
         __idflow_add_completions -f
+        return
+        ;;
+    '--passkey-pin-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--attestation')
+        __idflow_add_completions -W 'none'$'\n''packed'
+        return
+        ;;
+    '--aaguid')
         return
         ;;
     '--client-secret-file')
@@ -566,9 +577,9 @@ _idflow_user_reset-password() {
 
 _idflow_login-pkce() {
     repeating_flags=()
-    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --no-store --version -h --help)
+    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --passkey --no-store --version -h --help)
     repeating_options=(--answer)
-    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --new-password-file --mfa --mfa-timeout --client-secret-file)
+    non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --new-password-file --passkey-pin-file --attestation --aaguid --mfa --mfa-timeout --client-secret-file)
     non_repeating_flags+=("${__idflow_configuration_flags[@]}")
     non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
@@ -613,6 +624,17 @@ _idflow_login-pkce() {
         __idflow_add_completions -f
         return
         ;;
+    '--passkey-pin-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--attestation')
+        __idflow_add_completions -W 'none'$'\n''packed'
+        return
+        ;;
+    '--aaguid')
+        return
+        ;;
     '--mfa')
         __idflow_add_completions -W 'push'
         return
@@ -629,9 +651,9 @@ _idflow_login-pkce() {
 
 _idflow_login-direct() {
     repeating_flags=()
-    non_repeating_flags=(--otp-stdin --binding-code-stdin --password-stdin --no-store --version -h --help)
+    non_repeating_flags=(--otp-stdin --binding-code-stdin --password-stdin --webauthn --passkey --no-store --version -h --help)
     repeating_options=()
-    non_repeating_options=(--username --resume --totp-secret-file --oob --password-file --mfa --acr-values --client-secret-file)
+    non_repeating_options=(--username --resume --totp-secret-file --oob --password-file --mfa --passkey-pin-file --attestation --aaguid --acr-values --client-secret-file)
     non_repeating_flags+=("${__idflow_configuration_flags[@]}")
     non_repeating_options+=("${__idflow_configuration_options[@]}")
     __idflow_offer_flags_options 0
@@ -658,7 +680,18 @@ _idflow_login-direct() {
         return
         ;;
     '--mfa')
-        __idflow_add_completions -W 'otp'$'\n''push'$'\n''sms'$'\n''voice'
+        __idflow_add_completions -W 'otp'$'\n''push'$'\n''sms'$'\n''voice'$'\n''webauthn'
+        return
+        ;;
+    '--passkey-pin-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--attestation')
+        __idflow_add_completions -W 'none'$'\n''packed'
+        return
+        ;;
+    '--aaguid')
         return
         ;;
     '--acr-values')
@@ -673,7 +706,7 @@ _idflow_login-direct() {
 
 _idflow_login-device() {
     repeating_flags=()
-    non_repeating_flags=(--open --no-store --version -h --help)
+    non_repeating_flags=(--open --device-sso --no-store --version -h --help)
     repeating_options=()
     non_repeating_options=(--device-timeout --client-secret-file)
     non_repeating_flags+=("${__idflow_configuration_flags[@]}")
@@ -705,6 +738,78 @@ _idflow_login-client() {
 
     # Offer option value completions
     case "${prev}" in
+    '--client-secret-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_idflow_login-sso() {
+    repeating_flags=()
+    non_repeating_flags=(--no-store --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--from --audience --client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
+    __idflow_offer_flags_options 0
+    __idflow_configuration_values 'login-sso' && return
+
+    # Offer option value completions
+    case "${prev}" in
+    '--from')
+        return
+        ;;
+    '--audience')
+        return
+        ;;
+    '--client-secret-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_idflow_web-sso() {
+    repeating_flags=()
+    non_repeating_flags=(--open --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
+    __idflow_offer_flags_options 0
+    __idflow_configuration_values 'web-sso' && return
+}
+
+_idflow_login-jwt-bearer() {
+    repeating_flags=()
+    non_repeating_flags=(--no-store --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--assertion-file --sign-with --key-id --sub --aud --client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
+    __idflow_offer_flags_options 0
+    __idflow_configuration_values 'login-jwt-bearer' && return
+
+    # Offer option value completions
+    case "${prev}" in
+    '--assertion-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--sign-with')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--key-id')
+        return
+        ;;
+    '--sub')
+        return
+        ;;
+    '--aud')
+        return
+        ;;
     '--client-secret-file')
         __idflow_add_completions -f
         return
@@ -768,13 +873,13 @@ _idflow_token() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    get|inspect|verify|introspect|revoke)
+    get|inspect|verify|introspect|revoke|exchange)
         # Offer subcommand argument completions
         "_idflow_token_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'get inspect verify introspect revoke' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'get inspect verify introspect revoke exchange' -- "${cur}"))
         ;;
     esac
 }
@@ -883,6 +988,54 @@ _idflow_token_revoke() {
     case "${prev}" in
     '--type')
         __idflow_add_completions -W 'access'$'\n''refresh'$'\n''id'
+        return
+        ;;
+    '--client-secret-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_idflow_token_exchange() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=(--resource)
+    non_repeating_options=(--subject-token-file --subject-from --subject-token-type --actor-token-file --actor-token-type --audience --requested-token-type --store-as --client-secret-file)
+    non_repeating_flags+=("${__idflow_configuration_flags[@]}")
+    non_repeating_options+=("${__idflow_configuration_options[@]}")
+    __idflow_offer_flags_options 0
+    __idflow_configuration_values 'token' 'exchange' && return
+
+    # Offer option value completions
+    case "${prev}" in
+    '--subject-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--subject-from')
+        return
+        ;;
+    '--subject-token-type')
+        return
+        ;;
+    '--actor-token-file')
+        __idflow_add_completions -f
+        return
+        ;;
+    '--actor-token-type')
+        return
+        ;;
+    '--audience')
+        return
+        ;;
+    '--resource')
+        return
+        ;;
+    '--requested-token-type')
+        return
+        ;;
+    '--store-as')
         return
         ;;
     '--client-secret-file')
@@ -1245,7 +1398,7 @@ _idflow_help() {
     # The subcommand names (added by idflow: the help command of ArgumentParser completes none).
     case "${COMP_WORDS[*]:2:COMP_CWORD-2}" in
     '')
-        COMPREPLY+=($(compgen -W 'register activate set-password password user login-pkce login-direct login-device login-client refresh api token userinfo logout enroll challenges resolve totp passkey sandbox demo doctor completion' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'register activate set-password password user login-pkce login-direct login-device login-client login-sso web-sso login-jwt-bearer refresh api token userinfo logout enroll challenges resolve totp passkey sandbox demo doctor completion' -- "${cur}"))
         ;;
     'password')
         COMPREPLY+=($(compgen -W 'change reset' -- "${cur}"))
@@ -1254,7 +1407,7 @@ _idflow_help() {
         COMPREPLY+=($(compgen -W 'get unlock suspend unsuspend expire-password reset-password' -- "${cur}"))
         ;;
     'token')
-        COMPREPLY+=($(compgen -W 'get inspect verify introspect revoke' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'get inspect verify introspect revoke exchange' -- "${cur}"))
         ;;
     'enroll')
         COMPREPLY+=($(compgen -W 'create list update delete' -- "${cur}"))

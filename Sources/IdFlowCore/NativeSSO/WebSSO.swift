@@ -16,7 +16,7 @@ public struct WebSSO: Sendable {
     }
 
     /// What `web-sso` prints: the link (it holds the token, so it is printed only here, never traced) and when the
-    /// token in it expires.
+    /// token in it expires. The link is under `url`, the name docs/contract.md promised, and `authorize_url` alike.
     public struct Output: Encodable, Sendable {
         public var authorizeURL: URL
         public var clientID: String
@@ -24,6 +24,7 @@ public struct WebSSO: Sendable {
         public var expiresAt: Date?
 
         enum CodingKeys: String, CodingKey {
+            case url
             case authorizeURL = "authorize_url"
             case clientID = "client_id"
             case state
@@ -32,6 +33,7 @@ public struct WebSSO: Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(authorizeURL.absoluteString, forKey: .url)
             try container.encode(authorizeURL.absoluteString, forKey: .authorizeURL)
             try container.encode(clientID, forKey: .clientID)
             try container.encode(state, forKey: .state)

@@ -18,7 +18,6 @@ struct ApiCommand: AsyncParsableCommand {
 
               $ idflow api https://api.example.com/v1/me | jq .
               $ idflow api -X POST --data @order.json https://api.example.com/v1/orders
-              $ idflow api --include https://api.example.com/v1/me | jq .status
 
             \(GlobalOptions.helpNote)
             """)

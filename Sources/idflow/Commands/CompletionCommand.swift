@@ -13,7 +13,6 @@ struct CompletionCommand: ParsableCommand {
 
               $ source <(idflow completion bash)
               $ idflow completion zsh > "${fpath[1]}/_idflow"
-              $ idflow completion fish > ~/.config/fish/completions/idflow.fish
             """)
 
     @Argument(

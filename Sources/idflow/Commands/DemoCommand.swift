@@ -17,7 +17,6 @@ struct DemoCommand: AsyncParsableCommand {
               $ swift run idflow demo
               $ idflow demo \\
                   | jq -r 'select(.step=="login-pkce").result.access_token'
-              $ idflow demo --tls
             """)
 
     @Flag(help: "Trace HTTP on stderr, every secret redacted.")

@@ -7,7 +7,7 @@ struct RegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
         abstract:
-            "Create users (STAGED, or many with --batch), or sign up with --idp or --embedded.",
+            "Create users (STAGED); sign up via --idp, --embedded.",
         discussion: """
             With --email: creates a STAGED user (POST /api/v1/users?activate=false) and prints it; needs the org URL \
             and an API token. With --batch: one user per input line, NDJSON results in input order. With --idp: \

@@ -15,7 +15,6 @@ struct ResolveCommand: AsyncParsableCommand {
 
               $ idflow resolve --next --approve | jq -r .decision
               $ idflow resolve --next --approve --number 42
-              $ idflow resolve --transaction-id "$TX" --deny
 
             \(GlobalOptions.helpNote)
             """)

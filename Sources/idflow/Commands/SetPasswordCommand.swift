@@ -6,7 +6,7 @@ import IdFlowFoundation
 struct SetPasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set-password",
-        abstract: "Set a new user's first password; print a session token.",
+        abstract: "Set a new user's first password; get a session token.",
         usage: "idflow set-password [<options>]",
         discussion: """
             Redeems the activation token (Authn PASSWORD_RESET) and sets the password; no API token needed. The \

@@ -10,9 +10,10 @@ struct WebSSOCommand: AsyncParsableCommand {
         discussion: """
             Native-to-Web SSO: the profile's access token (with interclient_access) and ID token buy a single-use \
             interclient token for the web app, and the /authorize link carrying it signs the browser in with no \
-            password. Prints {"authorize_url", "state", "expires_at"}. An ended session: exit 4, sign in again.
+            password. Prints {"url", "authorize_url", "state", "expires_at"}. An ended session: exit 4, sign in again.
 
-              $ idflow web-sso --client-id 0oaW... --redirect-uri https://app.example.com/cb --open
+              $ idflow web-sso --client-id 0oaW... \\
+                  --redirect-uri https://app.example.com/cb --open
 
             \(GlobalOptions.helpNote)
             """)

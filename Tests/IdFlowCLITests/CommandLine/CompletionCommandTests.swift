@@ -39,7 +39,7 @@ import Testing
         #expect(groups.first?.path == "")
         #expect(groups.first?.names.contains("sandbox") == true)
         #expect(groups.first?.names.contains("completion") == true)
-        #expect(groups.contains { $0.path == "token" && $0.names == ["get", "inspect", "verify", "introspect", "revoke"] })
+        #expect(groups.contains { $0.path == "token" && $0.names == ["get", "inspect", "verify", "introspect", "revoke", "exchange"] })
         #expect(groups.contains { $0.path == "enroll" && $0.names == ["create", "list", "update", "delete"] })
     }
 

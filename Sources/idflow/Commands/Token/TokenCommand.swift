@@ -6,7 +6,7 @@ struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract:
-            "Get a token for scripts; inspect, verify, revoke one.",
+            "Get a token; inspect, verify, revoke, exchange one.",
         subcommands: [
             TokenGetCommand.self, TokenInspectCommand.self, TokenVerifyCommand.self, TokenIntrospectCommand.self, TokenRevokeCommand.self,
             TokenExchangeCommand.self,

@@ -6,14 +6,13 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract:
-            "Read a user; unlock, suspend, expire, reset a password.",
+            "Get a user; unlock, suspend, expire, reset a password.",
         discussion: """
             Management calls with the API token; the user is named by id or login. Each prints {"userId", \
             "login", "status"} as read back (`get`: the whole user), plus "tempPassword" or "resetPasswordUrl" when \
             the org returns one. A call the status does not allow: exit 3; an unknown user: exit 5.
 
               $ idflow user get jo@example.com | jq -r .status
-              $ idflow user unlock jo@example.com
               $ idflow user reset-password jo@example.com | jq -r .resetPasswordUrl \\
                   | idflow set-password --activation-url-stdin --password-file new.txt
             """,
