@@ -577,7 +577,7 @@ _idflow_user_reset-password() {
 
 _idflow_login-pkce() {
     repeating_flags=()
-    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --passkey --no-store --version -h --help)
+    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --passkey --no-store --device-sso --version -h --help)
     repeating_options=(--answer)
     non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --new-password-file --passkey-pin-file --attestation --aaguid --mfa --mfa-timeout --client-secret-file)
     non_repeating_flags+=("${__idflow_configuration_flags[@]}")
@@ -651,7 +651,7 @@ _idflow_login-pkce() {
 
 _idflow_login-direct() {
     repeating_flags=()
-    non_repeating_flags=(--otp-stdin --binding-code-stdin --password-stdin --webauthn --passkey --no-store --version -h --help)
+    non_repeating_flags=(--otp-stdin --binding-code-stdin --password-stdin --webauthn --passkey --no-store --device-sso --version -h --help)
     repeating_options=()
     non_repeating_options=(--username --resume --totp-secret-file --oob --password-file --mfa --passkey-pin-file --attestation --aaguid --acr-values --client-secret-file)
     non_repeating_flags+=("${__idflow_configuration_flags[@]}")

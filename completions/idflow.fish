@@ -69,9 +69,9 @@ function __idflow_parse_tokens -S
                 __idflow_parse_subcommand 1 'send-email' 'version' 'h/help' $__idflow_configuration_specs
             end
         case 'login-pkce'
-            __idflow_parse_subcommand 0 'session-token=' 'session-token-stdin' 'username=' 'password-stdin' 'password-file=' 'password=' 'browser' 'port=' 'browser-timeout=' 'manual' 'embedded' 'answer=+' 'resume=' 'remediation=' 'totp-secret-file=' 'recover' 'unlock' 'new-password-stdin' 'new-password-file=' 'passkey' 'passkey-pin-file=' 'attestation=' 'aaguid=' 'mfa=' 'mfa-timeout=' 'no-store' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
+            __idflow_parse_subcommand 0 'session-token=' 'session-token-stdin' 'username=' 'password-stdin' 'password-file=' 'password=' 'browser' 'port=' 'browser-timeout=' 'manual' 'embedded' 'answer=+' 'resume=' 'remediation=' 'totp-secret-file=' 'recover' 'unlock' 'new-password-stdin' 'new-password-file=' 'passkey' 'passkey-pin-file=' 'attestation=' 'aaguid=' 'mfa=' 'mfa-timeout=' 'no-store' 'device-sso' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
         case 'login-direct'
-            __idflow_parse_subcommand 0 'username=' 'resume=' 'otp-stdin' 'totp-secret-file=' 'oob=' 'binding-code-stdin' 'password-stdin' 'password-file=' 'mfa=' 'webauthn' 'passkey-pin-file=' 'attestation=' 'aaguid=' 'acr-values=' 'no-store' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
+            __idflow_parse_subcommand 0 'username=' 'resume=' 'otp-stdin' 'totp-secret-file=' 'oob=' 'binding-code-stdin' 'password-stdin' 'password-file=' 'mfa=' 'webauthn' 'passkey-pin-file=' 'attestation=' 'aaguid=' 'acr-values=' 'no-store' 'device-sso' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
         case 'login-device'
             __idflow_parse_subcommand 0 'open' 'device-timeout=' 'device-sso' 'no-store' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
         case 'login-client'
@@ -341,6 +341,7 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" mfa' -l 'mfa' -d 'With --username: answer MFA this way.' -rfka 'push'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" mfa-timeout' -l 'mfa-timeout' -d 'Seconds a push may take (exit 9 after).' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" no-store' -l 'no-store' -d 'Print the tokens without saving them.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" device-sso' -l 'device-sso' -d 'Also get and keep a device secret (Native SSO), for login-sso.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" client-secret-file' -l 'client-secret-file' -d 'A confidential client\'s secret, in a file (env IDFLOW_CLIENT_SECRET_FILE).' -rF
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" version' -l 'version' -d 'Show the version.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -359,12 +360,13 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" aaguid' -l 'aaguid' -d 'The AAGUID a new passkey reports.' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" acr-values' -l 'acr-values' -d 'Authentication context classes to ask for (space-separated).' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" no-store' -l 'no-store' -d 'Print the tokens without saving them.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" device-sso' -l 'device-sso' -d 'Also get and keep a device secret (Native SSO), for login-sso.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" client-secret-file' -l 'client-secret-file' -d 'A confidential client\'s secret, in a file (env IDFLOW_CLIENT_SECRET_FILE).' -rF
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" version' -l 'version' -d 'Show the version.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-direct" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-device" open' -l 'open' -d 'Also open the verification link with $BROWSER or xdg-open.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-device" device-timeout' -l 'device-timeout' -d 'Seconds to wait for the approval; default: the code\'s life.' -rfka ''
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-device" device-sso' -l 'device-sso' -d 'Ask for a device secret too (Native SSO) and keep it, for login-sso.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-device" device-sso' -l 'device-sso' -d 'Also get and keep a device secret (Native SSO), for login-sso.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-device" no-store' -l 'no-store' -d 'Print the tokens without saving them.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-device" client-secret-file' -l 'client-secret-file' -d 'A confidential client\'s secret, in a file (env IDFLOW_CLIENT_SECRET_FILE).' -rF
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-device" version' -l 'version' -d 'Show the version.'

@@ -12,17 +12,13 @@ public struct LoginDevice: Sendable {
     public var timeout: Duration?
     /// Opens `verification_uri_complete` (`--open`); nil only prints it.
     public var opener: BrowserOpener?
-    /// `--device-sso`: ask for a device secret too and keep it with the login, for `login-sso` (native-sso.md §1.2).
-    public var deviceSSO: Bool
-
     public init(
-        clientSecret: Secret? = nil, store: Bool = true, timeout: Duration? = nil, opener: BrowserOpener? = nil, deviceSSO: Bool = false
+        clientSecret: Secret? = nil, store: Bool = true, timeout: Duration? = nil, opener: BrowserOpener? = nil
     ) {
         self.clientSecret = clientSecret
         self.store = store
         self.timeout = timeout
         self.opener = opener
-        self.deviceSSO = deviceSSO
     }
 
     /// How often a "still waiting" line reaches stderr while nothing else happens.
@@ -38,7 +34,7 @@ public struct LoginDevice: Sendable {
             )
         }
         try TransportSecurity.check(endpoint)
-        let scope = deviceSSO ? DeviceSSO.scope(adding: context.configuration.scope) : context.configuration.scope
+        let scope = context.configuration.scope
         let authorization = try await server.http.send(
             DeviceAuthorizationRequest(endpoint: endpoint, client: server.client, scope: scope))
         try Self.show(authorization, context)
@@ -52,12 +48,9 @@ public struct LoginDevice: Sendable {
             context, scope: scope, nonce: .notInThisGrant(.deviceAuthorization), store: store
         ) { () throws(IdFlowError) in
             try await Interruption.cancellingOnInterrupt("interrupted while waiting for the device sign-in") { () throws(IdFlowError) in
-                let response = try await Self.poll(server.tokenEndpoint, authorization, limit: limit, context)
-                try DeviceSSO.checkHash(response)
-                return response
+                try await Self.poll(server.tokenEndpoint, authorization, limit: limit, context)
             }
         }
-        if deviceSSO { DeviceSSO.checkIssued(output, clientID: server.client.clientID, context) }
         return output
     }
 

@@ -13,22 +13,23 @@ public enum DeviceSSO {
         return parts.joined(separator: " ")
     }
 
-    /// The `ds_hash` check the SDKs make (native-sso.md §1.2): when the ID token carries one, it must be the left half
-    /// of the SHA-256 of the device secret issued beside it, so a secret swapped in transit is never stored. Made on
-    /// the token before its signature is checked, which the login then does before anything is stored.
-    public static func checkHash(_ response: TokenResponse) throws(IdFlowError) {
-        guard let secret = response.deviceSecret, let idToken = response.idToken else { return }
-        let token = try DecodedJWT(idToken)
-        guard let claimed = token.claims["ds_hash"]?.stringValue, let algorithm = token.algorithm else { return }
-        guard let expected = JWTValidator.leftHalfHash(of: secret, algorithm: algorithm) else { return }
-        guard claimed == expected else {
-            throw .security(
-                "ds_hash in the ID token does not match the device secret", hint: "the device secret was swapped or altered; sign in again")
-        }
+    /// `--device-sso` on any login (`login-pkce` in every mode, `login-direct`, `login-device`), each of which takes its
+    /// scope from the configuration: `signIn` runs with the three scopes added, and a sign-in that brought no device
+    /// secret is said on stderr. The secret itself is kept with the tokens, and checked against the ID token's
+    /// `ds_hash`, by the login every grant ends in.
+    public static func signIn<Output>(
+        _ context: IdFlowContext, tokens: (Output) -> TokenOutput,
+        _ signIn: (IdFlowContext) async throws(IdFlowError) -> Output
+    ) async throws(IdFlowError) -> Output {
+        var asking = context
+        asking.configuration.scope = scope(adding: context.configuration.scope)
+        let output = try await signIn(asking)
+        checkIssued(tokens(output), clientID: context.configuration.clientID, context)
+        return output
     }
 
     /// Says so when the server signed in without issuing a device secret (the app is not allowed Native SSO).
-    public static func checkIssued(_ output: TokenOutput, clientID: String?, _ context: IdFlowContext) {
+    static func checkIssued(_ output: TokenOutput, clientID: String?, _ context: IdFlowContext) {
         guard output.response.deviceSecret == nil else { return }
         context.notice(
             "the server issued no device_secret: allow Native SSO (the device_sso scope and the Token Exchange grant) for app \(clientID ?? "")"

@@ -255,6 +255,13 @@ public struct JWTValidator: Sendable {
                 throw .security("at_hash does not match the access token", hint: "the access token was swapped or altered; do not use it")
             }
         }
+        if let deviceSecret = policy.deviceSecret, let claimed = claims["ds_hash"] {
+            guard claimed.stringValue == leftHalfHash(of: deviceSecret, algorithm: algorithm.rawValue) else {
+                throw .security(
+                    "ds_hash in the ID token does not match the device secret",
+                    hint: "the device secret was swapped or altered; sign in again")
+            }
+        }
     }
 
     /// A NumericDate claim in seconds since 1970; nil when absent, `.security` when present but not a number.

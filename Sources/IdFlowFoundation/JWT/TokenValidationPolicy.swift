@@ -20,6 +20,9 @@ public struct TokenValidationPolicy: Sendable {
     public var nonce: NonceRequirement
     /// When non-nil and the token carries `at_hash`, that hash must match this access token (OIDC Core §3.1.3.6, §3.2.2.9).
     public var accessToken: String?
+    /// When non-nil and the token carries `ds_hash`, that hash must match this device secret, built as `at_hash` is
+    /// (native-sso.md §1.2), so a secret swapped in transit is never kept.
+    public var deviceSecret: String?
     public var allowedAlgorithms: Set<String>
     /// How far `exp`, `nbf` and `iat` may be off, to absorb clock differences between the issuer and this machine.
     public var clockSkew: Duration

@@ -84,8 +84,9 @@ public struct AuthorizationServer: Sendable {
             }
             return nil
         }
-        let policy = TokenValidationPolicy(
+        var policy = TokenValidationPolicy(
             issuer: metadata.issuer, audience: client.clientID, nonce: nonce, accessToken: response.accessToken, now: now())
+        policy.deviceSecret = response.deviceSecret
         do throws(IdFlowError) {
             return try await validator.validate(idToken, policy: policy)
         } catch {

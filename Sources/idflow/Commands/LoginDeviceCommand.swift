@@ -28,10 +28,7 @@ struct LoginDeviceCommand: AsyncParsableCommand {
         help: ArgumentHelp("Seconds to wait for the approval; default: the code's life.", valueName: "seconds"))
     var deviceTimeout: Int?
 
-    @Flag(
-        name: .customLong("device-sso"),
-        help: "Ask for a device secret too (Native SSO) and keep it, for login-sso.")
-    var deviceSSO = false
+    @OptionGroup var deviceSSO: DeviceSSOOption
 
     @Flag(name: .customLong("no-store"), help: "Print the tokens without saving them.")
     var noStore = false
@@ -46,10 +43,10 @@ struct LoginDeviceCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try await LoginDevice(
+            let login = LoginDevice(
                 clientSecret: try clientSecret.secret(context), store: !noStore, timeout: deviceTimeout.map { .seconds($0) },
-                opener: open ? BrowserOpener(environment: context.secrets.environment) : nil, deviceSSO: deviceSSO
-            ).run(context)
+                opener: open ? BrowserOpener(environment: context.secrets.environment) : nil)
+            return try await deviceSSO.run(context, tokens: { $0 }) { context throws(IdFlowError) in try await login.run(context) }
         }
     }
 }

@@ -38,13 +38,15 @@ struct LoginDirectCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-store"), help: "Print the tokens without saving them.")
     var noStore = false
 
+    @OptionGroup var deviceSSO: DeviceSSOOption
     @OptionGroup var clientSecret: ClientSecretOption
 
     @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try await way.login(acrValues: acrValues, clientSecret: try clientSecret.secret(context), store: !noStore).run(context)
+            let login = try way.login(acrValues: acrValues, clientSecret: try clientSecret.secret(context), store: !noStore)
+            return try await deviceSSO.run(context, tokens: \.tokens) { context throws(IdFlowError) in try await login.run(context) }
         }
     }
 }

@@ -11,9 +11,8 @@ struct LoginPKCECommand: AsyncParsableCommand {
             Gets the authorization code one way: --session-token (Okta, headless), --username (Okta primary \
             authentication), --browser (a loopback redirect), --manual (paste the redirect URL back) or --embedded \
             (the Identity Engine's forms, answered with --answer). The ID token is validated before anything is \
-            printed or stored (exit 13 when it fails). The guides in idflow's source tree tell more: \
-            docs/logging-in.md (the modes, MFA, any OpenID provider), docs/embedded-sign-in.md and \
-            docs/account-recovery.md (expired, forgotten and locked-out passwords).
+            printed or stored (exit 13 when it fails). More in docs/logging-in.md (the modes, MFA, any provider), \
+            docs/embedded-sign-in.md and docs/account-recovery.md.
 
               $ idflow login-pkce --browser
               $ printf '%s' "$PW" \\
@@ -56,6 +55,7 @@ struct LoginPKCECommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-store"), help: "Print the tokens without saving them.")
     var noStore = false
 
+    @OptionGroup var deviceSSO: DeviceSSOOption
     @OptionGroup var clientSecret: ClientSecretOption
 
     @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
@@ -91,37 +91,42 @@ struct LoginPKCECommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            if embedded {
-                var login = try answers.login(
-                    context, clientSecret: clientSecret, store: !noStore, signUp: false, pollTimeout: .seconds(mfaTimeout))
-                login.recover = recover
-                login.unlock = unlock
-                login.newPassword = try newPassword.read(context)
-                login.passkey = passkey
-                login.passkeySettings = passkeyOptions.settings
-                if let username = method.username { try login.answers.add("identifier", username, flag: "--username") }
-                if method.passwordOptions.given {
-                    let password = try method.passwordOptions.read(context)
-                    // After --unlock the password signs in; before, the unlock's code is asked, which it must not answer.
-                    if unlock {
-                        login.passwordAfterUnlock = password
-                    } else {
-                        try login.answers.add("credentials.passcode", password.value, flag: "--password")
-                    }
-                }
-                return try await login.run(context)
-            }
-            if newPassword.given && method.username == nil {
-                context.notice(
-                    "warning: --new-password-* is used with --username and --embedded only; with --browser or --manual the sign-in page asks for a new password"
-                )
-            }
-            let resolver = mfa.map { _ in PushMFA(context: context, timeout: .seconds(mfaTimeout)) }
-            return try await LoginPKCE(
-                method: try method.chosen(context), clientSecret: try clientSecret.secret(context), store: !noStore, mfa: resolver,
-                newPassword: try newPassword.read(context)
-            ).run(context)
+            try await deviceSSO.run(context, tokens: \.tokens) { context throws(IdFlowError) in try await signIn(context) }
         }
+    }
+
+    /// The sign-in the options ask for, in the context `--device-sso` gives it.
+    private func signIn(_ context: IdFlowContext) async throws(IdFlowError) -> SignInOutput {
+        if embedded {
+            var login = try answers.login(
+                context, clientSecret: clientSecret, store: !noStore, signUp: false, pollTimeout: .seconds(mfaTimeout))
+            login.recover = recover
+            login.unlock = unlock
+            login.newPassword = try newPassword.read(context)
+            login.passkey = passkey
+            login.passkeySettings = passkeyOptions.settings
+            if let username = method.username { try login.answers.add("identifier", username, flag: "--username") }
+            if method.passwordOptions.given {
+                let password = try method.passwordOptions.read(context)
+                // After --unlock the password signs in; before, the unlock's code is asked, which it must not answer.
+                if unlock {
+                    login.passwordAfterUnlock = password
+                } else {
+                    try login.answers.add("credentials.passcode", password.value, flag: "--password")
+                }
+            }
+            return try await login.run(context)
+        }
+        if newPassword.given && method.username == nil {
+            context.notice(
+                "warning: --new-password-* is used with --username and --embedded only; with --browser or --manual the sign-in page asks for a new password"
+            )
+        }
+        let resolver = mfa.map { _ in PushMFA(context: context, timeout: .seconds(mfaTimeout)) }
+        return try await LoginPKCE(
+            method: try method.chosen(context), clientSecret: try clientSecret.secret(context), store: !noStore, mfa: resolver,
+            newPassword: try newPassword.read(context)
+        ).run(context)
     }
 }
 

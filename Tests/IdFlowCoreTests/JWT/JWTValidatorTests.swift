@@ -326,6 +326,19 @@ struct JWTValidatorTests {
         _ = try await validator.validate(token, policy: Self.policy(accessToken: nil))
     }
 
+    /// Native SSO: a device secret issued beside an ID token with `ds_hash` must be the one the hash names, or the login
+    /// keeps nothing (native-sso.md §1.2).
+    @Test func aDSHashOfAnotherDeviceSecretIsRejected() async throws {
+        let (validator, _) = Self.validator(serving: [try Self.standardJWKS(), try Self.standardJWKS(), try Self.standardJWKS()])
+        let claims = Self.claims(["ds_hash": .string(JWTValidator.leftHalfHash(of: "the-device-secret", algorithm: "RS256")!)])
+        let token = try await TestKeys.sign(claims, with: TestKeys.rsa, kid: "k1")
+        var policy = Self.policy()
+        policy.deviceSecret = "the-device-secret"
+        _ = try await validator.validate(token, policy: policy)
+        policy.deviceSecret = "another-device-secret"
+        #expect(await Self.rejection(token, by: validator, policy: policy) == "ds_hash in the ID token does not match the device secret")
+    }
+
     // MARK: - Recorded fixtures
 
     @Test

@@ -105,24 +105,6 @@ struct TokenExchangeRequestTests {
         #expect(DeviceSSO.scope(adding: "profile") == "profile openid device_sso offline_access")
     }
 
-    static func idToken(dsHash: String) -> String {
-        let header = Base64URL.encode(Data(#"{"alg":"RS256","kid":"k"}"#.utf8))
-        let claims = Base64URL.encode(Data(#"{"sub":"00u1","ds_hash":"\#(dsHash)"}"#.utf8))
-        return "\(header).\(claims).c2ln"
-    }
-
-    @Test func aDeviceSecretWhoseDSHashDoesNotMatchIsRefusedBeforeItIsStored() throws {
-        let secret = "device-secret-value"
-        let hash = try #require(JWTValidator.leftHalfHash(of: secret, algorithm: "RS256"))
-        var response = TokenResponse(
-            tokenType: "Bearer", accessToken: "at", expiresIn: 3600, scope: nil, refreshToken: nil, idToken: Self.idToken(dsHash: hash),
-            deviceSecret: secret)
-        try DeviceSSO.checkHash(response)
-        response.deviceSecret = "another-secret"
-        let refused = Built.error { () throws(IdFlowError) in try DeviceSSO.checkHash(response) }
-        #expect(refused?.exitStatus == .security, "\(String(describing: refused))")
-    }
-
     @Test func theDefaultAudienceIsTheServersOwn() {
         #expect(StoredLogin.defaultAudience(URL(string: "https://x.okta.com/oauth2/default")!) == "api://default")
         #expect(StoredLogin.defaultAudience(URL(string: "https://x.okta.com")!) == "https://x.okta.com")

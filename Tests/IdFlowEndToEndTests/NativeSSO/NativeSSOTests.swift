@@ -38,6 +38,28 @@ struct NativeSSOTests {
         return try await session.finish()
     }
 
+    /// Every login takes --device-sso: login-pkce (here with a username and password) and login-direct (a password)
+    /// keep the device secret as login-device does, and app B signs in from it.
+    @Test(arguments: [
+        ["login-pkce", "--username", "every@example.com", "--password-stdin"],
+        ["login-direct", "--username", "every@example.com", "--password-stdin"],
+    ])
+    func everyLoginKeepsADeviceSecretAppBSignsInFrom(login: [String]) async throws {
+        let sandbox = try await Self.sandbox()
+        defer { sandbox.stop() }
+        let password = "Str0ng-Passw0rd!"
+        let (userID, _) = try await sandbox.createActiveUser(email: "every@example.com", password: password)
+        let signedIn = try await sandbox.idflow(login + ["--device-sso", "--profile", "a", "-v"], stdin: password)
+        #expect(signedIn.exitCode == 0, "\(signedIn)")
+        #expect(try signedIn.json()["scope"]?.stringValue?.contains("device_sso") == true)
+        let secret = try #require(try sandbox.storedLogin(profile: "a")["tokens"]?["device_secret"]?.stringValue)
+        #expect(!signedIn.stderr.contains(secret), "the trace masks the device secret")
+
+        let sso = try await sandbox.idflow(["login-sso", "--from", "a", "--client-id", Self.appB, "--profile", "b"])
+        #expect(sso.exitCode == 0, "\(sso)")
+        #expect(try sso.json()["id_token_claims"]?["sub"] == .string(userID))
+    }
+
     @Test func appBSignsInWithNoPromptWhileTheSessionLivesAndNotOnceTheSecretIsRevoked() async throws {
         let sandbox = try await Self.sandbox()
         defer { sandbox.stop() }

@@ -85,9 +85,10 @@ import Testing
         #expect(top.contains("register") && top.contains("sandbox") && top.contains("completion"))
         #expect(
             try await complete(["idflow", "help", "lo"]).sorted() == [
-                "login-client", "login-device", "login-direct", "login-pkce", "logout",
+                "login-client", "login-device", "login-direct", "login-jwt-bearer", "login-pkce", "login-sso", "logout",
             ])
-        #expect(try await complete(["idflow", "help", "token", ""]) == ["get", "inspect", "verify", "introspect", "revoke"])
+        #expect(
+            try await complete(["idflow", "help", "token", ""]) == ["get", "inspect", "verify", "introspect", "revoke", "exchange"])
     }
 
     @Test func completionOffersTheShells() async throws {
