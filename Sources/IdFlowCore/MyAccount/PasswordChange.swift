@@ -33,6 +33,6 @@ public struct PasswordChange: Sendable {
                 MyAccountChangePasswordRequest(org: org, accessToken: token, oldPassword: oldPassword, newPassword: candidate))
         }
         context.message("changed the password\(login.map { " of \($0)" } ?? "")")
-        return PasswordOutput(method: "change", username: login)
+        return PasswordOutput(method: "change", username: login, userId: stored.idTokenClaims?["sub"]?.stringValue)
     }
 }

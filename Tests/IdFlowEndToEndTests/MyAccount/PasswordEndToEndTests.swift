@@ -40,6 +40,10 @@ struct PasswordEndToEndTests {
         #expect(change.exitCode == 0, "\(change)")
         #expect(try change.json()["changed"] == true)
         #expect(try change.json()["method"] == "change")
+        // The keys the contract promised before the first build.
+        #expect(try change.json()["passwordChanged"] == true && change.json()["status"] == "ACTIVE", "\(change)")
+        #expect(try change.json()["userId"]?.stringValue?.hasPrefix("00u") == true, "\(change)")
+        #expect(try change.json().objectValue?.keys.contains("login") == true, "\(change)")
         #expect(!change.stderr.contains(Self.newPassword), "the new password is never printed")
 
         let withNew = try await sandbox.idflow(
@@ -93,6 +97,7 @@ struct PasswordEndToEndTests {
         #expect(reset.exitCode == 0, "\(reset)")
         let output = try reset.json()
         #expect(output["method"] == "reset" && output["factor"] == "otp" && output["username"] == "forgot@example.com", "\(reset)")
+        #expect(output["login"] == "forgot@example.com" && output["passwordChanged"] == true, "\(reset)")
         #expect(output["password"]?["status"] == "ACTIVE", "\(reset)")
         #expect(try sandbox.storedLogin() == before, "the recovery token is not stored")
 
