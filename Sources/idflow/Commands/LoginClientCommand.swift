@@ -32,12 +32,7 @@ struct LoginClientCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            if clientSecret.clientSecretFile != nil, global.privateKeyFile != nil {
-                throw IdFlowError.invalidInput(
-                    "--client-secret-file and --private-key-file cannot be used together", hint: "a client proves itself one way")
-            }
-            // A key given on the command line wins over a secret the environment or profile may hold.
-            let secret = global.privateKeyFile == nil ? try clientSecret.secret(context) : nil
+            let secret = try clientSecret.secret(context, unlessKey: global.privateKeyFile)
             return try await LoginClient(clientID: global.clientID, clientSecret: secret, store: !noStore).run(context)
         }
     }

@@ -62,11 +62,7 @@ struct TokenExchangeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            if clientSecret.clientSecretFile != nil, global.privateKeyFile != nil {
-                throw IdFlowError.invalidInput(
-                    "--client-secret-file and --private-key-file cannot be used together", hint: "a client proves itself one way")
-            }
-            let secret = global.privateKeyFile == nil ? try clientSecret.secret(context) : nil
+            let secret = try clientSecret.secret(context, unlessKey: global.privateKeyFile)
             return try await TokenExchange(
                 subject: try subject(), subjectTokenType: subjectTokenType, actorTokenFile: actorTokenFile, actorTokenType: actorTokenType,
                 requestedTokenType: requestedTokenType, audience: audience, resources: resource, clientID: global.clientID,
