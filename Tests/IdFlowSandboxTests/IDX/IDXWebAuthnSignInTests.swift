@@ -58,7 +58,8 @@ import Testing
             let rpId = try #require(URLComponents(string: origin)?.host)
             let registration = second.registration(.init(challenge: "AAAA", origin: origin, rpId: rpId))
             let credential = try WebAuthnRegistrationVerifier(ceremony: WebAuthnCeremony(challenge: "AAAA", origin: origin, rpId: rpId))
-                .verify(clientData: registration.clientData, attestation: registration.attestation, userId: userId, now: Date())
+                .verify(
+                    clientData: registration.clientData, attestation: registration.attestation, userId: userId, now: api.state.clock.now)
             try await api.state.addWebAuthnCredential(credential)
 
             let pkce = PKCEPair()
