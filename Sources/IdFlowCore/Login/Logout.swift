@@ -1,8 +1,9 @@
 import Foundation
 import IdFlowFoundation
 
-/// Revokes the profile's refresh token (which ends its whole token family on Okta) and access token, then
-/// clears the store. If revocation fails the store is kept, so the user can try again, unless `local` says to
+/// Revokes the profile's Native SSO device secret (which ends the session it shares with other apps, so the secret
+/// forgotten here cannot buy tokens elsewhere), refresh token (which ends its whole token family on Okta) and access
+/// token, then clears the store. If revocation fails the store is kept, so the user can try again, unless `local` says to
 /// forget the login anyway (a provider that refuses a public client's revocation would otherwise leave it stored
 /// for good). Logging out of a profile with nothing stored succeeds with `"cleared": false`, as `rm -f` does.
 public struct Logout: Sendable {
@@ -41,15 +42,16 @@ public struct Logout: Sendable {
             var notRevoked: [NotRevoked] = []
             do throws(IdFlowError) {
                 let server = try await AuthorizationServer.discover(context, for: stored, clientSecret: secret)
-                // The refresh token first: on Okta it ends the whole family, access tokens included.
-                for kind in [TokenKind.refresh, .access] {
-                    guard let token = stored.token(kind) else { continue }
+                // The device secret, then the refresh token: on Okta it ends the whole family, access tokens included.
+                let tokens =
+                    [("device_secret", stored.tokens.deviceSecret)] + [TokenKind.refresh, .access].map { ($0.rawValue, stored.token($0)) }
+                for case (let hint, let token?) in tokens {
                     do throws(IdFlowError) {
-                        try await server.revoke(token, kind: kind)
-                        revoked.append(kind.rawValue)
+                        try await server.revoke(token, hint: hint)
+                        revoked.append(hint)
                     } catch {
                         guard local else { throw error }
-                        notRevoked.append(NotRevoked(token: kind.rawValue, error: error.message))
+                        notRevoked.append(NotRevoked(token: hint, error: error.message))
                     }
                 }
             } catch {

@@ -58,8 +58,13 @@ public struct AuthorizationServer: Sendable {
 
     /// Revokes one token as this client; `token revoke` and `logout` both come here.
     package func revoke(_ token: String, kind: TokenKind) async throws(IdFlowError) {
+        try await revoke(token, hint: kind.rawValue)
+    }
+
+    /// Revokes a token the server names with `hint` (RFC 7009 §2.1), such as Native SSO's `device_secret`.
+    package func revoke(_ token: String, hint: String) async throws(IdFlowError) {
         let endpoint = try metadata.require(metadata.revocationEndpoint, "revocation")
-        try await http.send(RevocationRequest(endpoint: endpoint, client: client, token: token, hint: kind))
+        try await http.send(RevocationRequest(endpoint: endpoint, client: client, token: token, hintName: hint))
     }
 
     /// Fetches (or finds cached) the keys the grant's ID token will be checked against, before the grant is

@@ -7,20 +7,25 @@ package struct TokenPresentationRequest<Purpose: TokenPresentationPurpose>: APIR
     package var endpoint: URL
     package var client: ClientCredentials
     package var token: String
-    package var hint: TokenKind?
+    /// `token_type_hint`: a `TokenKind`'s name, or another the server knows (Native SSO's `device_secret`).
+    package var hint: String?
 
     package init(endpoint: URL, client: ClientCredentials, token: String, hint: TokenKind?) {
+        self.init(endpoint: endpoint, client: client, token: token, hintName: hint?.rawValue)
+    }
+
+    package init(endpoint: URL, client: ClientCredentials, token: String, hintName: String?) {
         self.endpoint = endpoint
         self.client = client
         self.token = token
-        self.hint = hint
+        self.hint = hintName
     }
 
     /// Both may be retried: introspection changes nothing on the server, and revoking twice has the effect of
     /// revoking once.
     package func httpRequest() throws(IdFlowError) -> HTTPRequest {
         var fields = [("token", token)]
-        if let hint { fields.append(("token_type_hint", hint.rawValue)) }
+        if let hint { fields.append(("token_type_hint", hint)) }
         return client.formRequest(endpoint, fields: fields, isIdempotent: true)
     }
 

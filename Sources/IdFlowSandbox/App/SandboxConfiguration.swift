@@ -31,6 +31,10 @@ public struct SandboxConfiguration: Codable, Sendable {
     public var refreshTokenGraceSeconds: Int = 30
     /// The lifetime of access tokens (`expires_in`).
     public var accessTokenLifetimeSeconds: Int = 3600
+    /// The lifetime of ID tokens (`exp` − `iat`). Okta's is one hour and cannot be changed; a shorter one lets a
+    /// test see an ID token expire while its session lives (Native SSO sends it anyway) without moving the sandbox
+    /// clock so far that the new tokens look future-dated to a client judging by the real clock.
+    public var idTokenLifetimeSeconds: Int = 3600
     /// The shape of activation URLs.
     public var activationURLStyle: ActivationURLStyle = .identityEngine
     /// An optional confidential client (client_secret_basic / client_secret_post) with the same
@@ -146,6 +150,9 @@ public struct SandboxConfiguration: Codable, Sendable {
         if accessTokenLifetimeSeconds < 1 {
             throw SandboxConfigurationError.invalidValue(key: "accessTokenLifetimeSeconds", reason: "must be at least 1")
         }
+        if idTokenLifetimeSeconds < 1 {
+            throw SandboxConfigurationError.invalidValue(key: "idTokenLifetimeSeconds", reason: "must be at least 1")
+        }
         if (confidentialClientId == nil) != (confidentialClientSecret == nil) || confidentialClientId == clientId {
             throw SandboxConfigurationError.invalidValue(
                 key: "confidentialClientId",
@@ -204,7 +211,7 @@ public struct SandboxConfiguration: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, apiToken, clientId, redirectURIs, rateLimits, rateLimitWindowSeconds
-        case refreshTokenGraceSeconds, accessTokenLifetimeSeconds, activationURLStyle
+        case refreshTokenGraceSeconds, accessTokenLifetimeSeconds, idTokenLifetimeSeconds, activationURLStyle
         case confidentialClientId, confidentialClientSecret, tlsClientAuthClient
         case mfaPolicy, pushUserVerification, pushChallengeSeconds
         case deviceIntervalSeconds, freezeClock
@@ -234,6 +241,8 @@ public struct SandboxConfiguration: Codable, Sendable {
         accessTokenLifetimeSeconds =
             try container.decodeIfPresent(Int.self, forKey: .accessTokenLifetimeSeconds)
             ?? defaults.accessTokenLifetimeSeconds
+        idTokenLifetimeSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .idTokenLifetimeSeconds) ?? defaults.idTokenLifetimeSeconds
         activationURLStyle =
             try container.decodeIfPresent(ActivationURLStyle.self, forKey: .activationURLStyle) ?? defaults.activationURLStyle
         confidentialClientId = try container.decodeIfPresent(String.self, forKey: .confidentialClientId)

@@ -9,7 +9,6 @@ extension SandboxState {
     static let pendingAuthorizationLifetime: TimeInterval = 10 * 60
     static let authorizationCodeLifetime: TimeInterval = 300
     static let browserSessionLifetime: TimeInterval = 2 * 3600
-    static let idTokenLifetime: TimeInterval = 3600
     /// A refresh token unused for 7 days is dead (Okta's default idle expiry; no absolute limit).
     static let refreshTokenIdleLifetime: TimeInterval = 7 * 24 * 3600
     /// The org's identity provider id (`idp` claim); a per-org constant in a real org.
@@ -208,7 +207,8 @@ extension SandboxState {
             idToken = IDTokenClaims(
                 sub: user.id, name: profile ? Self.displayName(user) : nil, email: email ? user.email : nil,
                 email_verified: email ? true : nil, iss: issuer, aud: family.clientId, iat: iat,
-                exp: iat + Int(Self.idTokenLifetime), jti: "ID." + RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet),
+                exp: iat + configuration.idTokenLifetimeSeconds,
+                jti: "ID." + RandomToken.string(count: 43, alphabet: RandomToken.urlSafeAlphabet),
                 idp: Self.orgIdentityProviderID, nonce: nonce, preferred_username: profile ? user.login : nil,
                 auth_time: Int(family.authTime.timeIntervalSince1970), sid: family.sid)
             if family.carriesDeviceSecret, let secret = family.sid.flatMap({ oauth.sessions[$0]?.deviceSecret }) {

@@ -12,9 +12,12 @@ struct NativeSSOTests {
     static let appMFA = "0oaidflownativem0000"
     static let webApp = "0oaidflowwebapp00000"
 
-    static func sandbox() async throws -> LiveSandbox {
+    /// `idTokenLifetime`: shorter than Okta's hour, so an ID token can expire by the sandbox clock while the new
+    /// tokens it issues after the move are still within the skew idflow allows against this machine's clock.
+    static func sandbox(idTokenLifetime: Int = 3600) async throws -> LiveSandbox {
         let config: JSONValue = [
-            "deviceIntervalSeconds": 1, "confidentialClientId": .string(webApp), "confidentialClientSecret": "web-app-secret-0123456789",
+            "idTokenLifetimeSeconds": .number(Double(idTokenLifetime)), "deviceIntervalSeconds": 1, "confidentialClientId": .string(webApp),
+            "confidentialClientSecret": "web-app-secret-0123456789",
             "nativeSSO": [
                 "apps": [["clientId": .string(appB)], ["clientId": .string(appMFA)]], "requireMFA": [.string(appMFA)],
                 "interclientTrust": [webApp: ["0oaidflowsandbox0000"]],
@@ -61,7 +64,7 @@ struct NativeSSOTests {
     }
 
     @Test func appBSignsInWithNoPromptWhileTheSessionLivesAndNotOnceTheSecretIsRevoked() async throws {
-        let sandbox = try await Self.sandbox()
+        let sandbox = try await Self.sandbox(idTokenLifetime: 20)
         defer { sandbox.stop() }
         let (userID, _) = try await sandbox.createActiveUser(email: "sso@example.com")
         let login = try await Self.signIn(sandbox, ["--device-sso", "--profile", "a", "-v", "--curl"], email: "sso@example.com")
@@ -88,19 +91,49 @@ struct NativeSSOTests {
         #expect(refreshed.exitCode == 0, "\(refreshed)")
         #expect(try sandbox.storedLogin(profile: "a")["tokens"]?["device_secret"] == .string(secret), "a refresh keeps the secret")
 
-        // A's ID token has expired by the sandbox clock; its session has not. The exchange goes through `token
-        // exchange`, which prints what it gets unchecked: this machine's clock (real time) would call the new ID
-        // token, issued an hour ahead, one from the future (exit 13), as SandboxClockTests shows.
-        try await sandbox.call("POST", "/sandbox/clock", json: ["advanceSeconds": 3700])
-        let later = try await Self.exchange(sandbox, secret: secret)
+        // A's ID token has expired by the sandbox clock; its session has not, so B still signs in from it. The move is
+        // small (the ID tokens live 20 s here), so B's new ID token is not future-dated by this machine's clock.
+        try await sandbox.call("POST", "/sandbox/clock", json: ["advanceSeconds": 60])
+        let expiry = try #require(try sandbox.storedLogin(profile: "a")["idTokenClaims"]?["exp"]?.intValue)
+        let (_, clock) = try await sandbox.call("GET", "/sandbox/clock")
+        let sandboxNow = try #require(ISO8601.date(clock?["now"]?.stringValue ?? ""), "\(String(describing: clock))")
+        #expect(Double(expiry) < sandboxNow.timeIntervalSince1970, "A's ID token has expired by the sandbox clock")
+        let later = try await sandbox.idflow(["login-sso", "--from", "a", "--client-id", Self.appB, "--profile", "b"])
         #expect(later.exitCode == 0, "\(later)")
-        #expect(try later.json()["id_token"]?.stringValue != nil)
+        #expect(try later.json()["id_token_claims"]?["sid"] == stored["idTokenClaims"]?["sid"], "still the same session")
 
         let (status, _) = try await Self.revoke(secret, sandbox)
         #expect(status == 200)
         let refused = try await sandbox.idflow(["login-sso", "--from", "a", "--client-id", Self.appB, "--profile", "b"])
         #expect(refused.exitCode == 4, "\(refused)")
         #expect(refused.error?["hint"]?.stringValue?.contains("login-device --device-sso --profile a") == true, "\(refused)")
+    }
+
+    /// `logout` revokes the device secret before forgetting it: a copy of the secret and ID token buys nothing after.
+    @Test func logoutRevokesTheDeviceSecretSoNoAppSignsInFromIt() async throws {
+        let sandbox = try await Self.sandbox()
+        defer { sandbox.stop() }
+        _ = try await sandbox.createActiveUser(email: "out@example.com")
+        let login = try await Self.signIn(sandbox, ["--device-sso", "--profile", "a"], email: "out@example.com")
+        #expect(login.exitCode == 0, "\(login)")
+        let stored = try sandbox.storedLogin(profile: "a")
+        let secret = try #require(stored["tokens"]?["device_secret"]?.stringValue)
+        let idToken = sandbox.home.appendingPathComponent("id-token")
+        try #require(stored["tokens"]?["id_token"]?.stringValue).write(to: idToken, atomically: true, encoding: .utf8)
+        let secretFile = sandbox.home.appendingPathComponent("device-secret")
+        try secret.write(to: secretFile, atomically: true, encoding: .utf8)
+
+        let logout = try await sandbox.idflow(["logout", "--profile", "a", "-v"])
+        #expect(logout.exitCode == 0, "\(logout)")
+        #expect(try logout.json()["revoked"] == ["device_secret", "refresh_token", "access_token"])
+        #expect(!logout.stderr.contains(secret), "the trace masks the device secret")
+
+        let refused = try await sandbox.idflow([
+            "token", "exchange", "--subject-token-file", idToken.path, "--subject-token-type", "id", "--actor-token-file",
+            secretFile.path, "--actor-token-type", "device-secret", "--audience", "api://default", "--client-id", Self.appB,
+            "--scope", "openid profile",
+        ])
+        #expect(refused.exitCode == 4, "\(refused)")
     }
 
     @Test func anAppWantingMoreAssuranceIsRefusedWithItsOwnHint() async throws {
