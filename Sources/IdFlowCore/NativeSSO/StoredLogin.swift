@@ -9,6 +9,12 @@ package enum StoredLogin {
             throw .invalidInput("\(profile.isEmpty ? "an empty name" : profile) is not a profile name")
         }
         var configuration = context.configuration
+        if profile != "default", let defined = configuration.definedProfiles, !defined.contains(profile),
+            let file = configuration.profileFile
+        {
+            // Saved there, a login could never be read: every command's --profile refuses an undefined profile.
+            throw ConfigurationResolver.undefinedProfile(profile, known: defined, file: file, option: "the profile")
+        }
         configuration.profile = profile
         return TokenStore(directory: configuration.profileDirectory)
     }

@@ -39,6 +39,12 @@ public struct Configuration: Sendable {
     /// `IDFLOW_DPOP_ALLOW_BEARER=1`: a script accepts a Bearer token where it sent a DPoP proof (with a warning);
     /// without it only a person at a terminal does (`BearerInPlaceOfDPoP`).
     public var acceptsBearerInPlaceOfDPoP = false
+    /// The profiles the profile file defines, read with it; nil when no file was consulted (a configuration built
+    /// in code). A command that writes another profile's login (`--store-as`) refuses one `--profile` could not
+    /// name later, so nothing is saved where no command can read it.
+    public var definedProfiles: Set<String>?
+    /// The profile file `definedProfiles` was read from, for the error naming it.
+    public var profileFile: URL?
 
     public static let defaultScope = "openid profile email offline_access"
 

@@ -78,24 +78,30 @@ public struct ConfigurationResolver: Sendable {
 
     /// The profile named and its entry in the profile file; an unknown profile (other than `default`) or an
     /// unreadable file is an error.
-    func profileEntry(_ flags: ConfigurationFlags) throws(IdFlowError) -> (name: String, entry: ProfileEntry?) {
+    func profileEntry(_ flags: ConfigurationFlags) throws(IdFlowError) -> (name: String, entry: ProfileEntry?, defined: Set<String>) {
         let profileName = profileName(flag: flags.profile)
         let profiles = try YAMLFile.load(ProfileFile.self, at: profileFileURL)?.profiles ?? [:]
         let entry = profiles[profileName]
         if entry == nil, profileName != "default" {
-            let known = profiles.keys.sorted()
-            throw .configuration(
-                "profile \"\(profileName)\" is not defined in \(profileFileURL.path)",
-                hint: known.isEmpty
-                    ? "that file defines no profiles: add `profiles: {\(profileName): {orgUrl: …}}` to it, or drop --profile/IDFLOW_PROFILE"
-                    : "add it under `profiles:` or pick one of: \(known.joined(separator: ", "))\(Suggestion.didYouMean(profileName, among: known))"
-            )
+            throw Self.undefinedProfile(profileName, known: Set(profiles.keys), file: profileFileURL, option: "--profile/IDFLOW_PROFILE")
         }
-        return (profileName, entry)
+        return (profileName, entry, Set(profiles.keys))
+    }
+
+    /// A profile the profile file does not define (only `default` needs no entry), with the fix: define it or pick
+    /// a known one. `option` names what chose the profile.
+    package static func undefinedProfile(_ name: String, known: Set<String>, file: URL, option: String) -> IdFlowError {
+        let known = known.sorted()
+        return .configuration(
+            "profile \"\(name)\" is not defined in \(file.path)",
+            hint: known.isEmpty
+                ? "that file defines no profiles: add `profiles: {\(name): {orgUrl: …}}` to it, or drop \(option)"
+                : "add it under `profiles:` or pick one of: \(known.joined(separator: ", "))\(Suggestion.didYouMean(name, among: known))"
+        )
     }
 
     public func resolve(_ flags: ConfigurationFlags) throws(IdFlowError) -> Configuration {
-        let (profileName, entry) = try profileEntry(flags)
+        let (profileName, entry, defined) = try profileEntry(flags)
         let okta = try YAMLFile.load(OktaYAMLFile.self, at: oktaYAMLURL)?.okta?.client
         let chosen = choices(flags, profileName: profileName, entry: entry, okta: okta)
 
@@ -116,6 +122,8 @@ public struct ConfigurationResolver: Sendable {
             configuration.curl = .standardError
         }
         configuration.explicitScope = chosen[.scope]?.text
+        configuration.definedProfiles = defined
+        configuration.profileFile = profileFileURL
         configuration.tokenServer = try chosen[.tokenServer].map { choice throws(IdFlowError) in
             try Self.parseBaseURL(choice.text, setting: "token server")
         }

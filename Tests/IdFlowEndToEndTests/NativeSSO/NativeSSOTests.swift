@@ -29,7 +29,8 @@ struct NativeSSOTests {
         // One profile per app: A signs in, B and the MFA app take their tokens from A's login.
         let profiles = sandbox.home.appendingPathComponent("config/idflow")
         try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true)
-        try "profiles:\n  a:\n    scope: openid profile\n  b:\n    scope: openid profile offline_access\n  m:\n    scope: openid\n".write(
+        let yaml = "profiles:\n  a:\n    scope: openid profile\n  b:\n    scope: openid profile offline_access\n"
+        try (yaml + "  m:\n    scope: openid\n  c:\n    scope: openid profile\n").write(
             to: profiles.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         return sandbox
     }
@@ -168,6 +169,16 @@ struct NativeSSOTests {
         ])
         #expect(stored.exitCode == 0, "\(stored)")
         #expect(try sandbox.storedLogin(profile: "c")["clientId"] == .string(Self.appB), "--store-as saves the result")
+
+        // A profile the configuration does not define could never be read back (`--profile` refuses it): refused
+        // before anything is sent, and nothing is saved.
+        let undefined = try await sandbox.idflow([
+            "token", "exchange", "--subject-from", "a:id", "--client-id", Self.appB, "--audience", "api://default",
+            "--store-as", "nosuch",
+        ])
+        #expect(undefined.exitCode == 64, "\(undefined)")
+        #expect(undefined.error?["hint"]?.stringValue?.contains("add it under `profiles:`") == true, "\(undefined)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.stateDirectory.appendingPathComponent("profiles/nosuch").path))
     }
 
     /// The scripted browser fetches the link twice: the first time it is signed in (a code, no password page),
