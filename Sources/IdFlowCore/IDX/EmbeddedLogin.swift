@@ -35,6 +35,12 @@ public struct EmbeddedLogin: Sendable {
     /// How passkeys are made and opened (`--passkey-pin-file`, `--attestation`, `--aaguid`); used whenever the flow
     /// reaches a passkey step, `--passkey` or not.
     public var passkeySettings = PasskeyAuthenticator.Settings()
+    /// `--enroll-now`: enroll an authenticator the policy lets the user put off (a grace period) instead of skipping it.
+    public var enrollNow = false
+    /// `--consent`: grant the consent an app asks for (`consent`, `granular-consent`) without asking.
+    public var consent = false
+    /// This is the sign-in after an unlock or a reset (`signInAgain`), which must not end the same way once more.
+    var signingInAgain = false
     /// A loop that does not reach an interaction code within this many forms sent is a server fault.
     static let maximumSteps = 30
     static let signUpRemediation = "select-enroll-profile"
@@ -80,12 +86,17 @@ public struct EmbeddedLogin: Sendable {
             case .tokens(let output):
                 return output
             case .signInAgain:
+                // A server that ends the new sign-in as it ended the one before would have it start over for ever.
+                guard !signingInAgain else {
+                    throw .protocolViolation("the Identity Engine ended the new sign-in as it ended the one before, without signing in")
+                }
                 return try await signInAgain(after: walk, context)
             }
         } catch {
             guard var pending = error.idxPending else {
-                // A wrong answer the server lets the person correct: the transaction lives on for another try.
-                if walk.keepsTransaction {
+                // A wrong answer the server lets the person correct: the transaction lives on for another try. So does
+                // one the server throttled (a code resent too soon, 429): it did not act, and a later `--resume` may.
+                if walk.keepsTransaction || error.isRateLimited {
                     try kept.save(transaction)
                 } else if resume != nil {
                     try? kept.remove(transaction.id)
@@ -114,6 +125,7 @@ public struct EmbeddedLogin: Sendable {
             again.answers.answer("credentials.passcode", with: password.value)
         }
         again.passwordAfterUnlock = nil
+        again.signingInAgain = true
         context.message("idx: signing in again")
         var output = try await again.signIn(context)
         output.passwordChanged = output.passwordChanged || walk.newPasswordSent

@@ -65,6 +65,7 @@ func buildRoutes(state: SandboxState) -> RouteRegistry {
     MyAccountPasswordController(state: state).register(in: routes)
     CustomRegistrationController(state: state).register(in: routes)
     IDXController(state: state).register(in: routes)
+    TACController(state: state).register(in: routes)
     ResourceController(state: state).register(in: routes)
     routes.finish()
     return routes

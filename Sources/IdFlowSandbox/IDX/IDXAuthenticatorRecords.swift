@@ -9,6 +9,8 @@ struct IDXUserEnrollments: Sendable {
     var googleOTP: TOTPEnrollment?
     /// Passkeys (WebAuthn credentials), oldest first: a user may register several (`SandboxState+WebAuthn.swift`).
     var webAuthn: [WebAuthnCredential] = []
+    /// The Temporary Access Code an admin created last, used or expired ones included (`SandboxState+IDXTAC.swift`).
+    var tac: TACEnrollment?
 
     func has(_ authenticator: IDXPolicy.Authenticator) -> Bool {
         switch authenticator {
@@ -16,7 +18,8 @@ struct IDXUserEnrollments: Sendable {
         case .securityQuestion: return securityQuestion != nil
         case .googleOTP: return googleOTP != nil
         case .webAuthn: return !webAuthn.isEmpty
-        case .password, .email, .oktaVerify: return false
+        case .tac: return tac != nil
+        case .password, .email, .oktaVerify, .customOTP: return false
         }
     }
 }

@@ -26,6 +26,7 @@ struct IDXController {
         routes.post("/idp/idx/credential/enroll", use: credentialEnroll)
         routes.post("/idp/idx/challenge/send", use: send)
         routes.post("/idp/idx/skip", use: skip)
+        routes.post("/idp/idx/consent", use: consent)
         routes.post("/idp/idx/recover", use: recover)
         routes.post("/idp/idx/unlock-account", use: unlockAccount)
         routes.post("/idp/idx/cancel", use: cancel)
@@ -194,7 +195,7 @@ struct IDXController {
                     transaction, error: IDXMessage(text: "Authentication failed", key: "errors.E0000004"), status: .unauthorized)
             }
             return await document(next)
-        case .challengeCode, .challengeSecurityQuestion, .challengeTOTP, .enrollPassword, .enrollEmail, .enrollPhone,
+        case .challengeCode, .challengeSecurityQuestion, .challengeTOTP, .challengeTAC, .enrollPassword, .enrollEmail, .enrollPhone,
             .enrollSecurityQuestion, .enrollGoogleOTP:
             return await document(await state.answerChallenge(transaction, credentials: credentials))
         case .changePassword:
@@ -222,8 +223,8 @@ struct IDXController {
     }
 
     /// `challenge/resend {"stateHandle"}` → a new code in the outbox on the same channel (the old one stops working),
-    /// same document; within 30 s of the last code, nothing is sent and the same step answers 400 with Okta's "wait"
-    /// message.
+    /// same document; within 30 s of the last code, nothing is sent and the same step answers 429 "Too many requests"
+    /// (`IDXThrottle.swift`).
     @Sendable func resend(_ request: Request, context: SandboxRequestContext) async throws -> Response {
         let body = try await Self.body(request, context: context)
         guard let transaction = await liveTransaction(body), let next = await state.resendCode(transaction) else {
@@ -249,6 +250,7 @@ struct IDXController {
         guard let transaction = await liveTransaction(body) else { return IDXWire.expired() }
         if let next = await state.skipPasswordChange(transaction) { return await document(next) }
         if let next = await state.skipWebAuthnPromotion(transaction) { return await document(next) }
+        if let next = await state.skipGracePeriod(transaction) { return await document(next) }
         guard let next = await state.skipEnrollment(transaction) else {
             return await document(transaction, error: Self.notOffered, status: .badRequest)
         }
@@ -295,11 +297,14 @@ struct IDXController {
         return await state.idxTransaction(stateHandle: stateHandle)
     }
 
-    /// The document after asking for a code: the next step, or (400) the same one with the "wait" message.
+    /// The document after asking for a code: the next step, or the same one throttled (`IDXThrottle.swift`).
     private func document(_ request: IDXCodeRequest) async -> Response {
         switch request {
         case .sent(let next): return await document(next)
-        case .tooSoon(let same): return await document(same, error: SandboxState.codeResendTooSoon, status: .badRequest)
+        case .tooSoon(let same):
+            return IDXThrottle.throttled(
+                await document(same, error: SandboxState.codeResendTooSoon, status: .tooManyRequests),
+                retryAt: await state.nextCodeAllowed(same))
         }
     }
 

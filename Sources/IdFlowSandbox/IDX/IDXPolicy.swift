@@ -27,10 +27,17 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         /// Passkeys (`webauthn`, displayed "Passkeys"): WebAuthn credentials, verified for real; settings in
         /// `IDXPolicy.webAuthn`.
         case webAuthn = "webauthn"
+        /// A custom OTP authenticator (`custom_otp`): codes from a token an admin provisioned; in the sandbox every
+        /// user with an address has one, whose codes go to the outbox (`SandboxState+IDXCustomOTP.swift`).
+        case customOTP = "custom_otp"
+        /// A Temporary Access Code (`tac`), created by an admin through the management API for one user; never
+        /// named in a policy: offered to a user who has an active one (`SandboxState+IDXTAC.swift`).
+        case tac
 
         /// Whether an Identity Engine transaction can enroll it. Okta Verify is enrolled with `idflow enroll`
-        /// (the MyAccount app-authenticator API, which needs a signed-in user), never inside a transaction.
-        var enrollsInTransaction: Bool { self != .oktaVerify }
+        /// (the MyAccount app-authenticator API, which needs a signed-in user), never inside a transaction; a
+        /// custom OTP token and a TAC are an admin's to provision.
+        var enrollsInTransaction: Bool { ![.oktaVerify, .customOTP, .tac].contains(self) }
     }
 
     /// Enrolled at sign-up in this order; a user who lacks one is asked to enroll it at sign-in.
@@ -49,6 +56,10 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
     public var oktaVerifyTOTP = true
     /// How passkeys are asked for, once `webauthn` is named among the authenticators (`idx.webauthn`).
     public var webAuthn = WebAuthnPolicy()
+    /// Required authenticators a user may put off enrolling (`idx.gracePeriods`, `IDXScreensPolicy.swift`).
+    public var gracePeriods: [Authenticator: IDXGracePeriod] = [:]
+    /// The apps (client ids) whose sign-in asks the user's consent, with the scopes consented to (`idx.consent`).
+    public var consent: [String: [String]] = [:]
 
     /// The older shape's lists, as the configuration file may still write them.
     public static let allowed: [[Authenticator]] = [[.password], [.password, .email], [.password, .oktaVerify]]
@@ -77,6 +88,7 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case authenticators, enroll, signIn, signUp, numberChallenge
         case webAuthn = "webauthn"
+        case gracePeriods, consent
     }
 
     private enum EnrollKeys: String, CodingKey, CaseIterable {
@@ -95,6 +107,8 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         signUp = try container.decodeIfPresent(Bool.self, forKey: .signUp) ?? true
         numberChallenge = try container.decodeIfPresent(Bool.self, forKey: .numberChallenge) ?? false
         webAuthn = try container.decodeIfPresent(WebAuthnPolicy.self, forKey: .webAuthn) ?? WebAuthnPolicy()
+        gracePeriods = try Self.decodeGracePeriods(container.decodeIfPresent([String: IDXGracePeriod].self, forKey: .gracePeriods))
+        consent = try container.decodeIfPresent([String: [String]].self, forKey: .consent) ?? [:]
         if let names = try container.decodeIfPresent([String].self, forKey: .authenticators) {
             guard !container.contains(.enroll), !container.contains(.signIn) else {
                 throw SandboxConfigurationError.invalidValue(
@@ -143,6 +157,11 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
         try container.encode(numberChallenge, forKey: .numberChallenge)
         // Only when set, so a policy without passkeys encodes as it did before passkeys existed.
         if webAuthn != WebAuthnPolicy() { try container.encode(webAuthn, forKey: .webAuthn) }
+        if !gracePeriods.isEmpty {
+            try container.encode(
+                Dictionary(uniqueKeysWithValues: gracePeriods.map { ($0.key.rawValue, $0.value) }), forKey: .gracePeriods)
+        }
+        if !consent.isEmpty { try container.encode(consent, forKey: .consent) }
     }
 
     private static func authenticators(_ names: [String], key: String) throws -> [Authenticator] {
@@ -173,6 +192,12 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
                 key: "idx.enroll.required", reason: "must contain \"password\" (the sandbox has no passwordless sign-in)")
         }
         let all = authenticators
+        if all.contains(.tac) {
+            throw SandboxConfigurationError.invalidValue(
+                key: "idx.enroll",
+                reason: "\"tac\" is not named in a policy: a sign-in offers it to a user with a code an admin created "
+                    + "(POST /api/v1/users/{id}/authenticator-enrollments/tac)")
+        }
         if let twice = all.first(where: { name in all.filter { $0 == name }.count > 1 }) {
             throw SandboxConfigurationError.invalidValue(
                 key: "idx.enroll", reason: "\"\(twice.rawValue)\" is named twice; an authenticator is either required or optional")
@@ -182,6 +207,7 @@ public struct IDXPolicy: Codable, Sendable, Equatable {
                 key: "idx.signIn.factors", reason: "must be from 1 to \(all.count), the number of authenticators the policy names")
         }
         try webAuthn.validate()
+        try validateScreens()
         guard !webAuthn.promotion || all.contains(.webAuthn) else {
             throw SandboxConfigurationError.invalidValue(
                 key: "idx.webauthn.promotion",

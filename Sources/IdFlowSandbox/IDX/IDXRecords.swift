@@ -19,6 +19,8 @@ enum IDXStep: Sendable {
     /// `challenge-authenticator` for a TOTP code: Google Authenticator (`credentials.passcode`) or Okta Verify
     /// (`credentials.totp`).
     case challengeTOTP(IDXSignIn, IDXPolicy.Authenticator)
+    /// `challenge-authenticator` for the user's Temporary Access Code (`SandboxState+IDXTAC.swift`).
+    case challengeTAC(IDXSignIn)
     /// `challenge-poll` while the push `transactionId` waits for an answer.
     case challengePush(IDXSignIn, transactionId: String)
     /// The push was denied or expired: an ERROR message and `select-authenticator-authenticate` to retry.
@@ -50,6 +52,8 @@ enum IDXStep: Sendable {
     /// `enroll-authenticator-promotion` with `skip` (passkey promotion): the sign-in has its factors, and a user without
     /// a passkey is offered one first; enrolling or skipping both finish it.
     case promoteWebAuthn(IDXSignIn, challenge: String)
+    /// `consent` (`idx.consent`): the app asks the user to consent to `scopes` before the code is issued.
+    case consent(userId: String, scopes: [String])
     /// Signed in (or signed up): the success document with its interaction code.
     case success(interactionCode: String, userId: String)
     /// `identify-recovery` (idx.md §12.3): a password recovery begun before the user was named asks who it is for.
@@ -67,7 +71,8 @@ enum IDXStep: Sendable {
     /// security answer), whose wrong answers are counted and limited.
     var checksSecret: Bool {
         switch self {
-        case .challengeCode, .challengeSecurityQuestion, .challengeTOTP, .enrollEmail, .enrollPhone, .enrollGoogleOTP: return true
+        case .challengeCode, .challengeSecurityQuestion, .challengeTOTP, .challengeTAC, .enrollEmail, .enrollPhone, .enrollGoogleOTP:
+            return true
         default: return false
         }
     }
@@ -77,9 +82,9 @@ enum IDXStep: Sendable {
         switch self {
         case .selectAuthenticator(let signIn), .selectMethod(let signIn, _), .challengeCode(let signIn, _),
             .challengeSecurityQuestion(let signIn), .challengeTOTP(let signIn, _), .challengePush(let signIn, _),
-            .pushEnded(let signIn, _), .challengeWebAuthn(let signIn, _), .promoteWebAuthn(let signIn, _):
+            .pushEnded(let signIn, _), .challengeWebAuthn(let signIn, _), .promoteWebAuthn(let signIn, _), .challengeTAC(let signIn):
             return signIn.userId
-        case .oktaVerifyMissing(let userId), .success(_, let userId), .unlocked(let userId):
+        case .oktaVerifyMissing(let userId), .success(_, let userId), .unlocked(let userId), .consent(let userId, _):
             return userId
         case .changePassword(let signIn, _):
             return signIn.userId
@@ -97,7 +102,7 @@ enum IDXStep: Sendable {
         switch self {
         case .selectAuthenticator(let signIn), .selectMethod(let signIn, _), .challengeCode(let signIn, _),
             .challengeSecurityQuestion(let signIn), .challengeTOTP(let signIn, _), .challengePush(let signIn, _),
-            .pushEnded(let signIn, _), .challengeWebAuthn(let signIn, _):
+            .pushEnded(let signIn, _), .challengeWebAuthn(let signIn, _), .challengeTAC(let signIn):
             return signIn
         default:
             return enrollee?.signIn
@@ -185,8 +190,16 @@ struct IDXCode: Sendable {
 /// How a one-time code travels (the outbox entry's `channel`, and the IDX `methodType`).
 enum IDXCodeChannel: String, Sendable {
     case email, sms, voice
+    /// A custom OTP token's code, which the sandbox puts in the outbox at the user's address.
+    case customOTP = "custom_otp"
 
-    var authenticator: IDXPolicy.Authenticator { self == .email ? .email : .phone }
+    var authenticator: IDXPolicy.Authenticator {
+        switch self {
+        case .email: return .email
+        case .sms, .voice: return .phone
+        case .customOTP: return .customOTP
+        }
+    }
 }
 
 /// How a push sent from the Identity Engine ended without an approval.
@@ -308,6 +321,8 @@ struct IDXView: Sendable {
     var skippable = false
     /// The authenticators enrolled so far (sign-up) or the user's (sign-in), for `authenticatorEnrollments`.
     var enrolled: [IDXPolicy.Authenticator] = []
+    /// The grace period of each authenticator that has one (`SandboxState+IDXScreens.swift`).
+    var gracePeriods: [IDXPolicy.Authenticator: OrderedJSON] = [:]
     /// The number of a number challenge, for `contextualData.correctAnswer`.
     var correctAnswer: String?
     /// The password policy: its complexity for a new password's `settings`, whether `identify` offers

@@ -11,6 +11,9 @@ extension IDXWire {
     static let googleOTPAuthenticatorID = "autidflowgoogleotp00"
     /// The passkeys authenticator (`webauthn`).
     static let webAuthnAuthenticatorID = "autidflowwebauthn000"
+    /// The custom OTP and Temporary Access Code authenticators (`SandboxState+IDXCustomOTP.swift`, `+IDXTAC.swift`).
+    static let customOTPAuthenticatorID = "autidflowcustomotp00"
+    static let tacAuthenticatorID = "autidflowtac00000000"
 
     /// The authenticator an `authenticator.id` names, or nil.
     static func authenticator(id: String?) -> IDXPolicy.Authenticator? {
@@ -26,6 +29,8 @@ extension IDXWire {
         case .googleOTP: return googleOTPAuthenticatorID
         case .oktaVerify: return SandboxState.authenticatorId
         case .webAuthn: return webAuthnAuthenticatorID
+        case .customOTP: return customOTPAuthenticatorID
+        case .tac: return tacAuthenticatorID
         }
     }
 
@@ -38,6 +43,8 @@ extension IDXWire {
         case .googleOTP: return "Google Authenticator"
         case .oktaVerify: return "Okta Verify"
         case .webAuthn: return "Passkeys"
+        case .customOTP: return "Custom OTP"
+        case .tac: return "Temporary Access Code"
         }
     }
 
@@ -51,6 +58,9 @@ extension IDXWire {
         case .googleOTP: return ("app", "google_otp", ["otp"])
         case .oktaVerify: return ("app", "okta_verify", ["push", "totp"])
         case .webAuthn: return ("security_key", "webauthn", ["webauthn"])
+        // `authenticator-verification-select-authenticator.json` (the verification recording swaps type and method).
+        case .customOTP: return ("security_key", "custom_otp", ["otp"])
+        case .tac: return ("tac", "tac", ["tac"])
         }
     }
 
@@ -98,6 +108,11 @@ extension IDXWire {
                 first: ["profile": ["deviceName": .string(view.oktaVerify?.deviceName ?? "idflow")]])
         case .webAuthn:
             return enrollmentObjects(.webAuthn, view: view, withProfile: true).first ?? object
+        case .customOTP:
+            return with(object, ["id": .string(customOTPEnrollmentID(userId: view.user?.id ?? ""))])
+        case .tac:
+            // `authenticator-verification-tac.json`: no profile, the code's own id.
+            return with(object, ["id": .string(view.enrollments.tac?.id ?? "")])
         }
     }
 

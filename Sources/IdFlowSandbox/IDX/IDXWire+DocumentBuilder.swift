@@ -54,6 +54,7 @@ extension IDXWire.DocumentBuilder {
         case .challengeCode(_, let code): challengeCodeStep(code)
         case .challengeSecurityQuestion: challengeSecurityQuestionStep()
         case .challengeTOTP(_, let authenticator): challengeTOTPStep(authenticator)
+        case .challengeTAC: challengeTACStep()
         case .challengePush: challengePushStep()
         case .oktaVerifyMissing: oktaVerifyMissingStep()
         case .enrollProfile: enrollProfileStep()
@@ -67,6 +68,7 @@ extension IDXWire.DocumentBuilder {
         case .enrollWebAuthn(let enrollee, let challenge): enrollWebAuthnStep(enrollee, challenge: challenge)
         case .challengeWebAuthn(_, let challenge): challengeWebAuthnStep(challenge: challenge)
         case .promoteWebAuthn(_, let challenge): promoteWebAuthnStep(challenge: challenge)
+        case .consent(_, let scopes): consentStep(scopes)
         case .success: break
         case .identifyRecovery: identifyRecoveryStep()
         case .selectUnlockAuthenticator: selectUnlockAuthenticatorStep()
@@ -150,7 +152,7 @@ extension IDXWire.DocumentBuilder {
                 "select-authenticator-enroll", href: href("credential/enroll"),
                 fields: [["name": "authenticator", "type": "object", "options": .array(options)]], stateHandle: stateHandle))
         if view.skippable { forms.append(IDXWire.form("skip", href: href("skip"), fields: [], stateHandle: stateHandle)) }
-        authenticators = offered.map { IDXWire.authenticatorObject($0) }
+        authenticators = offered.map { IDXWire.withGracePeriod(IDXWire.authenticatorObject($0), view.gracePeriods[$0]) }
         enrollments = view.enrolled.flatMap { IDXWire.enrollmentObjects($0, view: view, withProfile: false) }
     }
 

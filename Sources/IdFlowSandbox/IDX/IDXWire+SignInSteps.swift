@@ -74,6 +74,7 @@ extension IDXWire.DocumentBuilder {
 
     /// A code sent by e-mail, SMS or voice, with `resend` (and `poll` for e-mail).
     mutating func challengeCodeStep(_ code: IDXCode) {
+        if code.channel == .customOTP { return challengeCustomOTPStep() }
         forms.append(
             IDXWire.passcodeForm(
                 "challenge-authenticator", relatesTo: "$.currentAuthenticatorEnrollment", stateHandle: stateHandle, orgURL: orgURL,

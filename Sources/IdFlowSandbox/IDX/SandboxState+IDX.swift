@@ -64,7 +64,7 @@ extension SandboxState {
         if policy.required.contains(.oktaVerify), !userHas(.oktaVerify, userId: userId) {
             return updateStep(transaction, to: .oktaVerifyMissing(userId: userId))
         }
-        if !missingRequired(userId: userId).isEmpty {
+        if !missingRequired(userId: userId).isEmpty, !skippedGracePeriod(transaction) {
             return updateStep(transaction, to: .selectEnroll(.signIn(progress)))
         }
         if progress.factorCount >= policy.factors { return finishSignIn(transaction, progress) }
@@ -87,6 +87,8 @@ extension SandboxState {
         case .password: return true
         case .email: return !(directory.users[userId]?.email.isEmpty ?? true)
         case .oktaVerify: return !activeEnrollments(userId: userId).isEmpty
+        case .customOTP: return userHasCustomOTP(userId: userId)
+        case .tac: return activeTAC(userId: userId) != nil
         default: return idx.enrollments[userId]?.has(authenticator) ?? false
         }
     }
@@ -101,13 +103,19 @@ extension SandboxState {
     func usableFactors(_ progress: IDXSignIn) -> [IDXPolicy.Authenticator] {
         let candidates =
             progress.purpose == .signIn ? configuration.idx.authenticators : configuration.passwordPolicy.recovery.authenticators
-        return candidates.filter {
+        // A TAC is never named in a policy: a sign-in offers it to whoever an admin gave an active one.
+        let withTAC = progress.purpose == .signIn ? candidates + [.tac] : candidates
+        return withTAC.filter {
             $0 != .password && !progress.passed.contains($0) && userHas($0, userId: progress.userId)
         }
     }
 
-    /// The success step: an authorization code behind a fresh interaction code; the user's `lastLogin`.
+    /// The success step: an authorization code behind a fresh interaction code; the user's `lastLogin`. An app that
+    /// asks for consent (`idx.consent`) asks it first, once per user (`SandboxState+IDXScreens.swift`).
     func signIn(_ transaction: IDXTransaction, userId: String) -> IDXTransaction {
+        if let scopes = consentToAsk(transaction, userId: userId) {
+            return updateStep(transaction, to: .consent(userId: userId, scopes: scopes))
+        }
         let now = clock.now
         directory.users[userId]?.lastLogin = now
         let code = issueCode(for: transaction.request, grant: SessionGrant(userId: userId, authTime: now))
@@ -131,6 +139,7 @@ extension SandboxState {
                 view.enrolled = signUp.enrolled
                 view.enrollments = signUp.enrollments
             case .signIn(let progress):
+                view.gracePeriods = gracePeriodObjects(userId: progress.userId)
                 view.enrolled = IDXPolicy.Authenticator.allCases.filter {
                     $0 != .oktaVerify && userHas($0, userId: progress.userId)
                 }

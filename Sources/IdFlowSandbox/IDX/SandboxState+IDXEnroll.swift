@@ -64,7 +64,7 @@ extension SandboxState {
             return (policy.optional.filter { $0.enrollsInTransaction && !signUp.has($0) }, true)
         case .signIn(let progress):
             let missing = missingRequired(userId: progress.userId)
-            if !missing.isEmpty { return (missing, false) }
+            if !missing.isEmpty { return (missing, gracePeriodsOpen(missing, userId: progress.userId)) }
             return (policy.optional.filter { $0.enrollsInTransaction && !userHas($0, userId: progress.userId) }, false)
         }
     }
@@ -97,7 +97,7 @@ extension SandboxState {
                 return .next(updateStep(transaction, to: .enrollPhoneData(enrollee)))
             }
             let method = form?["methodType"]?.stringValue ?? "sms"
-            guard PhoneEnrollment.isE164(number), let channel = IDXCodeChannel(rawValue: method), channel != .email else {
+            guard PhoneEnrollment.isE164(number), let channel = IDXCodeChannel(rawValue: method), channel.authenticator == .phone else {
                 return .refused(updateStep(transaction, to: .selectEnroll(enrollee)), message: Self.invalidPhoneNumber)
             }
             let code = sendIDXCode(to: number, channel: channel, subject: Self.phoneEnrollmentSubject)
@@ -108,7 +108,7 @@ extension SandboxState {
             return .next(updateStep(transaction, to: .enrollGoogleOTP(enrollee, secret: TOTPSecret.random().base32)))
         case .webAuthn:
             return .next(beginWebAuthnEnrollment(transaction, enrollee))
-        case .oktaVerify:
+        case .oktaVerify, .customOTP, .tac:
             return nil
         }
     }

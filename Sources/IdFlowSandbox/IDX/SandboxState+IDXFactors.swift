@@ -9,9 +9,10 @@ extension SandboxState {
     /// How long Okta makes a person wait between two codes of one transaction; sooner, nothing is sent.
     public static let codeResendInterval: TimeInterval = 30
 
-    /// The top-level message of a code asked for sooner than `codeResendInterval` after the last one.
-    static let codeResendTooSoon = IDXMessage(
-        text: "Please wait \(Int(codeResendInterval)) seconds before trying again.", key: "oie.tooManyRequests")
+    /// The top-level message of a code asked for sooner than `codeResendInterval` after the last one, as Okta throttles
+    /// (`error-429-authenticator-verification-email-polling.json`, `error-429-too-many-request.json`: HTTP 429, an
+    /// `i18n` key without params).
+    static let codeResendTooSoon = IDXMessage(text: "Too many requests", key: "tooManyRequests")
 
     /// `api.authn.error.PASSCODE_INVALID`, on a wrong e-mail, phone or Okta Verify code (recorded with empty params).
     static let passcodeInvalid = IDXMessage(text: "Invalid code. Try again.", key: "api.authn.error.PASSCODE_INVALID", params: [])
@@ -45,7 +46,7 @@ extension SandboxState {
             let code = sendIDXCode(to: user.email, channel: .email, subject: Self.codeSubject(progress.purpose))
             return .sent(updateStep(transaction, to: .challengeCode(progress, code)))
         case (.phone, let method?):
-            guard let channel = IDXCodeChannel(rawValue: method), channel != .email,
+            guard let channel = IDXCodeChannel(rawValue: method), channel.authenticator == .phone,
                 let phone = idx.enrollments[progress.userId]?.phone
             else { return nil }
             if case .challengeCode(_, let last) = transaction.step, last.channel == channel, isTooSoon(after: last) {
@@ -67,6 +68,10 @@ extension SandboxState {
             return .sent(sendPush(transaction, progress, clientOS: clientOS))
         case (.webAuthn, _):
             return .sent(challengeWebAuthn(transaction, progress))
+        case (.customOTP, _):
+            return sendCustomOTP(transaction, progress, user: user)
+        case (.tac, _):
+            return challengeTAC(transaction, progress).map(IDXCodeRequest.sent)
         default:
             return nil
         }
@@ -162,6 +167,13 @@ extension SandboxState {
             case .used: return .invalid(transaction, IDXFieldErrors("credentials.\(field)", Self.softTokenUsed))
             case .invalid: return .invalid(transaction, IDXFieldErrors("credentials.\(field)", wrong))
             }
+        case .challengeTAC(var progress):
+            // `error-authenticator-verification-tac.json`: a wrong, used or expired code alike.
+            guard useTAC(text("passcode"), userId: progress.userId) else {
+                return .invalid(transaction, IDXFieldErrors("credentials.passcode", Self.passcodeInvalid))
+            }
+            progress.passed.append(.tac)
+            return .next(continueSignIn(transaction, progress))
         default:
             return .invalid(transaction, IDXFieldErrors("credentials.passcode", Self.passcodeInvalid))
         }
@@ -213,10 +225,12 @@ extension SandboxState {
         switch transaction.step {
         case .challengeCode(let progress, let last):
             let address =
-                last.channel == .email ? directory.users[progress.userId]?.email : idx.enrollments[progress.userId]?.phone?.phoneNumber
+                last.channel.authenticator == .phone
+                ? idx.enrollments[progress.userId]?.phone?.phoneNumber : directory.users[progress.userId]?.email
             guard let address else { return nil }
             if isTooSoon(after: last) { return .tooSoon(transaction) }
-            let code = sendIDXCode(to: address, channel: last.channel, subject: Self.codeSubject(progress.purpose))
+            let subject = last.channel == .customOTP ? Self.customOTPSubject : Self.codeSubject(progress.purpose)
+            let code = sendIDXCode(to: address, channel: last.channel, subject: subject)
             return .sent(updateStep(transaction, to: .challengeCode(progress, code)))
         case .enrollEmail(let enrollee, let last):
             if isTooSoon(after: last) { return .tooSoon(transaction) }

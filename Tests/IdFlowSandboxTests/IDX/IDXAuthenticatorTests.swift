@@ -110,7 +110,7 @@ extension IDXDocument {
             let wrong = try await api.idx("challenge/answer", ["credentials": ["passcode": "000000"], "stateHandle": stateHandle])
             #expect(wrong.status == .badRequest && wrong.passcodeMessageKeys == ["api.authn.error.PASSCODE_INVALID"])
             let soon = try await api.idx("challenge/resend", ["stateHandle": stateHandle])
-            #expect(soon.status == .badRequest && soon.messageKeys == ["oie.tooManyRequests"])
+            #expect(soon.status == .tooManyRequests && soon.messageKeys == ["tooManyRequests"])
             try await api.advanceClock(seconds: 31)
             #expect(try await api.idx("challenge/resend", ["stateHandle": stateHandle]).status == .ok)
             let second = try #require(try await api.outbox(to: number).last?["code"] as? String)
