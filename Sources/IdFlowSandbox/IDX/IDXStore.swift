@@ -10,6 +10,12 @@ struct IDXStore: Sendable {
     var interactionHandles: [String: String] = [:]
     var interactionCodes: [String: String] = [:]
     var enrollments: [String: IDXUserEnrollments] = [:]
+    /// Skips used of grace periods counted by skips, by "userId authenticator"; the transactions that skipped
+    /// (`SandboxState+IDXScreens.swift`).
+    var graceSkips: [String: Int] = [:]
+    var graceSkipped: Set<String> = []
+    /// Consent granted, by "userId clientId": asked once per user and app.
+    var consents: Set<String> = []
 
     /// Drops expired transactions (an expired one answers `idx.session.expired`, exactly as an unknown one
     /// does), the handles that pointed at them, and interaction codes whose authorization code is gone;
@@ -17,6 +23,7 @@ struct IDXStore: Sendable {
     mutating func purge(now: Date, authorizationCodes: [String: AuthorizationCodeRecord]) {
         transactions = transactions.filter { $0.value.expiresAt > now }
         let kept = transactions
+        graceSkipped = graceSkipped.filter { kept[$0] != nil }
         interactionHandles = interactionHandles.filter { kept[$0.value] != nil }
         interactionCodes = interactionCodes.filter { authorizationCodes[$0.value] != nil }
     }
