@@ -11,8 +11,10 @@ extension IDX.Walk {
         let resumed = try await clock.wait(Duration.milliseconds(max(form.refresh ?? 4000, 100)))
         poll = clock
         guard resumed else {
+            // The number is part of the error too, so a script's JSON line says what was waiting to be picked.
+            let number = document.correctAnswer.map { " (number challenge: \($0))" } ?? ""
             throw .timedOut(
-                "\(what) was not answered within \(Int(login.pollTimeout.inSeconds)) s", hint: PushChallenge.unansweredHint)
+                "\(what)\(number) was not answered within \(Int(login.pollTimeout.inSeconds)) s", hint: PushChallenge.unansweredHint)
         }
         context.message("idx: waiting for \(what)… \(Int(clock.elapsed.inSeconds)) s")
         let next = try await proceed(form, body: form.fill(IDX.AnswerSet(), in: document).body)

@@ -95,6 +95,9 @@ extension IDX {
             try answerPasswordForms(document)
             choosePasskey(document)
             if let passkey = try await passkeyAnswer(document) { return try await sendPasskeyAnswer(passkey) }
+            if let consent = try consentAnswer(document) { return try await sendConsent(consent, in: document) }
+            skipGracePeriodEnrollment(document)
+            try chooseOktaVerifyMethod(document)
             switch try nextStep(document) {
             case .send(let form, let filled):
                 formsSent += 1

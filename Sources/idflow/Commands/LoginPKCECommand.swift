@@ -11,8 +11,8 @@ struct LoginPKCECommand: AsyncParsableCommand {
             Gets the authorization code one way: --session-token (Okta, headless), --username (Okta primary \
             authentication), --browser (a loopback redirect), --manual (paste the redirect URL back) or --embedded \
             (the Identity Engine's forms, answered with --answer). The ID token is validated before anything is \
-            printed or stored (exit 13 when it fails). More in docs/logging-in.md (the modes, MFA, any provider), \
-            docs/embedded-sign-in.md and docs/account-recovery.md.
+            printed or stored (exit 13 when it fails). More in docs/logging-in.md, docs/embedded-sign-in.md \
+            and docs/account-recovery.md.
 
               $ idflow login-pkce --browser
               $ printf '%s' "$PW" \\

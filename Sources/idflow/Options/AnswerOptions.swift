@@ -9,7 +9,7 @@ struct AnswerOptions: ParsableArguments {
     @Option(
         name: .customLong("answer"),
         help: ArgumentHelp(
-            "With --embedded: a field's answer, name=value, name=@FILE or name=@- (stdin); repeatable.",
+            "With --embedded: name=value (=@FILE, =@-); repeatable.",
             valueName: "name=value"))
     var answers: [String] = []
 
@@ -33,16 +33,25 @@ struct AnswerOptions: ParsableArguments {
         completion: .file())
     var totpSecretFile: String?
 
+    @Flag(name: .customLong("enroll-now"), help: "With --embedded: enroll, not skip, in a grace period.")
+    var enrollNow = false
+
+    @Flag(help: "With --embedded: grant the consent the app asks for.")
+    var consent = false
+
     /// Whether any embedded-only option was given.
-    var given: Bool { !answers.isEmpty || resume != nil || remediation != nil || totpSecretFile != nil }
+    var given: Bool { !answers.isEmpty || resume != nil || remediation != nil || totpSecretFile != nil || enrollNow || consent }
 
     /// The embedded flow these options describe.
     func login(
         _ context: IdFlowContext, clientSecret: ClientSecretOption, store: Bool, signUp: Bool, pollTimeout: Duration = .seconds(300)
     ) throws(IdFlowError) -> EmbeddedLogin {
-        EmbeddedLogin(
+        var login = EmbeddedLogin(
             answers: try IDX.AnswerSet.parse(answers, reader: context.secrets), remediation: remediation,
             clientSecret: try clientSecret.secret(context), store: store, signUp: signUp, resume: resume, pollTimeout: pollTimeout,
             totpSecretFile: totpSecretFile.map { TOTPSeedFile(URL(fileURLWithPath: $0)) })
+        login.enrollNow = enrollNow
+        login.consent = consent
+        return login
     }
 }
