@@ -62,6 +62,16 @@ extension SandboxState {
         return (enrollment, user.id)
     }
 
+    /// `DELETE /api/v1/users/{userId}/authenticator-enrollments/{enrollmentId}` of the user's TAC: gone, so the code
+    /// no longer signs in and is no longer offered.
+    func deleteTAC(userIdOrLogin: String, enrollmentId: String) throws {
+        let user = try user(idOrLogin: userIdOrLogin)
+        guard let tac = idx.enrollments[user.id]?.tac, tac.id == enrollmentId else {
+            throw OktaErrorResponse.notFound(enrollmentId, type: "AuthenticatorEnrollment")
+        }
+        idx.enrollments[user.id]?.tac = nil
+    }
+
     /// The user's TAC while it can still sign in: unexpired by the sandbox clock, and unused unless multi-use.
     func activeTAC(userId: String) -> TACEnrollment? {
         guard let tac = idx.enrollments[userId]?.tac, tac.isUsable(at: clock.now) else { return nil }

@@ -9,6 +9,17 @@ struct TACController {
 
     func register(in routes: RouteRegistry) {
         routes.post("/api/v1/users/:id/authenticator-enrollments/tac", use: create)
+        routes.delete("/api/v1/users/:id/authenticator-enrollments/:enrollmentId", use: delete)
+    }
+
+    /// `DELETE /api/v1/users/{userId}/authenticator-enrollments/{enrollmentId}` for the user's TAC ("Delete an
+    /// authenticator enrollment", as the guide deletes a TAC) → 204, and the code stops working; 404 E0000007 for
+    /// any other enrollment id (the sandbox deletes no other enrollment this way).
+    @Sendable func delete(_ request: Request, context: SandboxRequestContext) async throws -> Response {
+        try await state.deleteTAC(
+            userIdOrLogin: request.pathParameter("id", context: context),
+            enrollmentId: request.pathParameter("enrollmentId", context: context))
+        return Response(status: .noContent)
     }
 
     /// → 200 and the enrollment with `profile.tac`; 404 E0000007 for an unknown user, 400 E0000001 for a `ttl` out of

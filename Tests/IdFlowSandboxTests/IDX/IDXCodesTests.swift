@@ -169,6 +169,19 @@ import Testing
         }
     }
 
+    @Test func aDeletedTACIsNoLongerOffered() async throws {
+        try await withSandbox(configure: Self.twoFactors) { api in
+            let (userId, _) = try await api.registerActiveUser(email: "del@example.com")
+            let id = try #require(try await Self.createTAC(api, userId: userId).object()["id"] as? String)
+            let path = "/api/v1/users/\(userId)/authenticator-enrollments"
+            #expect(try await api.send(.delete, "\(path)/tacnothisone").status == .notFound)
+            #expect(try await api.send(.delete, "\(path)/\(id)").status == .noContent)
+            let (_, select) = try await api.passwordAccepted(login: "del@example.com", pkce: PKCEPair())
+            #expect(select.authenticatorOptions("select-authenticator-authenticate").map(\.label) == ["Email"])
+            #expect(try await api.send(.delete, "\(path)/\(id)").status == .notFound, "deleted once")
+        }
+    }
+
     @Test func aPolicyCannotNameTAC() throws {
         let data = Data(#"{"enroll": {"required": ["password"], "optional": ["tac"]}}"#.utf8)
         let policy = try JSONDecoder().decode(IDXPolicy.self, from: data)
@@ -207,6 +220,16 @@ import Testing
 
             let sent = try #require(try await api.outbox(to: "otp@example.com").last)
             #expect(sent["channel"] as? String == "custom_otp")
+
+            // A wrong code: `error-authenticator-verification-custom-otp.json` has `api.authn.error.PASSCODE_INVALID` at
+            // the top level; the sandbox puts it on the field, as for every code it checks (and as the TAC's recording
+            // does), so the message stands next to what was typed. Same key, same text.
+            let wrong = try await api.idx("challenge/answer", ["credentials": ["passcode": "000000x"], "stateHandle": stateHandle])
+            #expect(wrong.status == .badRequest && wrong.passcodeMessageKeys == ["api.authn.error.PASSCODE_INVALID"])
+            let recordedError = try Self.widget("error-authenticator-verification-custom-otp.json")
+            #expect(IDXAuthenticatorContractTests.messageKeys(recordedError) == ["api.authn.error.PASSCODE_INVALID"])
+            // `error-authenticator-enroll-custom-otp.json` ("Contact your administrator", `enroll.hotp.restricted`) has no
+            // counterpart: the sandbox never offers custom OTP for enrollment, every user named by the policy has it.
             let first = try #require(sent["code"] as? String)
 
             let soon = try await api.idx("challenge/resend", ["stateHandle": stateHandle])
