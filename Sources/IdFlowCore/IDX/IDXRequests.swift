@@ -97,6 +97,7 @@ extension IDX {
 
     /// An IDX answer: 200–499 carry a document (errors are messages inside it, §4); anything else fails.
     static func document(_ response: HTTPResponse) throws(IdFlowError) -> Document {
+        if let unreadable = unreadable(response) { throw unreadable }
         guard (200..<500).contains(response.status), response.status != 429, response.looksLikeJSON else { throw response.failure() }
         return try Document(data: response.body)
     }

@@ -46,11 +46,18 @@ extension IDX.Walk {
                 refused: { note in context.notice(note) })
         }
         guard atTerminal else {
-            throw .rejected(
-                "the sign-in goes on at \(name) in a browser, and the redirect URI \(context.configuration.redirectURI ?? "") cannot be caught here",
-                hint:
-                    "use a loopback redirect URI registered for the app (--redirect-uri http://127.0.0.1:PORT/callback), or run at a terminal"
-            )
+            // A script stops by name with the page to open (exit 3): a person can finish there, and the error line says
+            // how idflow could have caught the end of it.
+            context.notice("idx: redirect-idp: open this URL in a browser to sign in with \(name): \(url.absoluteString)")
+            throw .stopped(
+                IDX.UnsupportedStep(
+                    remediation: "redirect-idp",
+                    reason:
+                        "the sign-in goes on at \(name) in a browser, and the redirect URI \(context.configuration.redirectURI ?? "") cannot be caught here",
+                    url: url.absoluteString,
+                    hint:
+                        "use a loopback redirect URI registered for the app (--redirect-uri http://127.0.0.1:PORT/callback), or run at a terminal"
+                ))
         }
         context.notice("Open this URL in a browser and sign in with \(name), then paste the URL you were redirected to:")
         context.notice(url.absoluteString)

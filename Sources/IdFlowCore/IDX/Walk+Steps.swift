@@ -23,13 +23,7 @@ extension IDX.Walk {
     /// choice fills it on its own; else, at a terminal, prompts (a numbered choice when several forms are offered, `redirect-idp`
     /// among them); else `redirect-idp` when it is all there is; else the pending form for the script.
     func nextStep(_ document: IDX.Document) throws(IdFlowError) -> IDX.NextStep {
-        guard !document.remediations.isEmpty else {
-            let first = document.errors.first ?? document.messages.first
-            let expired = first?.key == "idx.session.expired"
-            throw .authentication(
-                first?.message ?? "the Identity Engine offered nothing to do next",
-                hint: expired ? "the sign-in expired; start it again" : "start the sign-in again")
-        }
+        guard !document.remediations.isEmpty else { throw endOfDocument(document) }
         if let wanted {
             guard let form = document.form(named: wanted) else {
                 let offered = document.remediations.map(\.name) + document.capabilities.map(\.name)
@@ -51,9 +45,7 @@ extension IDX.Walk {
         let elsewhere = document.remediations.filter { $0.method.uppercased() == "GET" && $0.name == "redirect-idp" }
         guard let first = forms.first else {
             if let redirect = elsewhere.first { return .redirect(redirect) }
-            throw .rejected(
-                "the Identity Engine only offers steps idflow cannot take: " + document.remediations.map(\.name).joined(separator: ", "),
-                hint: "sign in with login-pkce --browser")
+            throw onlyUnsupported(document)
         }
         if atTerminal { return .ask(forms + elsewhere) }
         return .stop(pending(first, first.fill(answers, in: document), document))

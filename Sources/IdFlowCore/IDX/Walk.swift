@@ -98,7 +98,7 @@ extension IDX {
             if let consent = try consentAnswer(document) { return try await sendConsent(consent, in: document) }
             skipGracePeriodEnrollment(document)
             try chooseOktaVerifyMethod(document)
-            switch try nextStep(document) {
+            switch try stopsByName(nextStep(document), in: document) {
             case .send(let form, let filled):
                 formsSent += 1
                 guard formsSent <= EmbeddedLogin.maximumSteps else {
