@@ -46,6 +46,20 @@ extension IDX {
             "launch-webauthn-authenticator": "sign in with a security key or passkey",
             "enroll-webauthn-residentkey": "set up a passkey that signs in without a username",
             "device-assurance-grace-period": "the device falls short of the policy: continue within the grace period",
+            // Screens of the sign-in widget's recordings (docs/idx-screens.md says which idflow stops at, and why).
+            "cancel-transaction": "give up: the device's Okta Verify did not answer",
+            "device-apple-sso-extension": "let Okta Verify's sign-in extension on macOS or iOS answer",
+            "launch-nfc-authenticator": "hold the NFC authenticator to the phone",
+            "piv-idp": "sign in with a smart card (in a browser)",
+            "success-redirect": "go on to the app (in a browser)",
+            "failure-redirect": "see why the sign-in failed (in a browser)",
+            "user-code": "enter the code a device shows, to let it sign in",
+            "keep-me-signed-in": "choose whether to stay signed in",
+            "request-activation-email": "send a new activation e-mail",
+            "admin-consent": "grant the app the admin access it asks for",
+            "email-challenge-consent": "allow the sign-in that the e-mailed link started elsewhere",
+            "reenroll-custom-password-expiry": "the password has expired: choose a new one",
+            "reenroll-custom-password-expiry-warning": "the password expires soon: change it now",
         ]
     }
 }
