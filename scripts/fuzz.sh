@@ -53,7 +53,7 @@ done
 # The recorded responses each target starts from, besides Fuzz/Seeds/TARGET.
 fixtures_for() {
     case "$1" in
-        idx) echo Tests/Fixtures/okta-idx/*.json ;;
+        idx) echo Tests/Fixtures/okta-idx/*.json Tests/Fixtures/okta-idx-widget/*.json ;;
         okta-response) echo Tests/Fixtures/okta-core/{user,authn,error}-*.json Tests/Fixtures/okta-devices/error-*.json ;;
         oauth-response) echo Tests/Fixtures/okta-core/{oauth,oidc}-*.json Tests/Fixtures/okta-oauth-service/token-*.json Tests/Fixtures/okta-devices/oauth2-*.json ;;
         push) echo Tests/Fixtures/okta-devices/*.json ;;
@@ -73,13 +73,17 @@ run_target() {
     mkdir -p "$seeds"
     [[ -d "Fuzz/Seeds/$target" ]] && cp "Fuzz/Seeds/$target"/* "$seeds/"
     for file in $(fixtures_for "$target"); do
+        # Two folders may hold a file of the same name: the second is kept beside the first.
+        local seed
+        seed="$seeds/$(basename "$file")"
+        [[ -e "$seed" ]] && seed="$seeds/$(basename "$(dirname "$file")")-$(basename "$file")"
         if [[ "$target" == idx ]]; then
             # The embedded sign-in follows forms on the org's host only: the recordings' hosts become the test
             # org's, as RecordedIdentityEngine.reply makes them for the tests.
             sed -E 's#"href"( *): *"https?://[^/"]+#"href"\1: "https://example.com#g; s#https://(foo\.okta(preview)?\.com|ios-idx-sdk\.okta\.com)#https://example.com#g' \
-                "$file" >"$seeds/$(basename "$file")"
+                "$file" >"$seed"
         else
-            cp "$file" "$seeds/"
+            cp "$file" "$seed"
         fi
     done
     local log="$results/$target.log"
