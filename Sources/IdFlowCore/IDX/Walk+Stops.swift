@@ -7,9 +7,7 @@ extension IDX {
     /// desktop app or the operating system's sign-in extension, an identity provider's page a script cannot open,
     /// a form of a kind idflow has not been taught. Exit 3 where the person can still finish (a browser), else the
     /// code the docs give for a step refused.
-    public struct UnsupportedStep: FlowStop, Equatable, Encodable {
-        /// The transaction kept for `--resume` (an identity provider's sign-in finished in a browser).
-        @NullWhenAbsent public var transaction: String?
+    public struct UnsupportedStep: FlowStop, Equatable {
         /// The remediation the walk stopped at.
         public var remediation: String
         /// Why idflow does not take it, in a few words (the table of screens shows them).
@@ -33,8 +31,6 @@ extension IDX {
             self.exitCode = exit
         }
 
-        enum CodingKeys: String, CodingKey { case transaction, remediation, reason, url, messages }
-
         public var kind: String { url == nil ? "step_unsupported" : "browser_required" }
         public var exitStatus: IdFlowExitCode { exitCode }
 
@@ -49,8 +45,12 @@ extension IDX {
 
         public var hint: String? { nextStep }
 
-        /// `{"transaction", "remediation", "reason", "url", "messages"}`: what the script reads, as for a pending form.
-        public var standardOutputDocument: (any Encodable & Sendable)? { self }
+        /// Nothing on stdout: exit 3 with a document there means a pending form with `fields` to a script (the
+        /// contract), and this is none. Okta's messages go in the error line's `causes`, each with its class.
+        public func describe(in details: inout ErrorReport.Details) {
+            let causes = messages.filter { !$0.message.isEmpty }.map { "\($0.severity): \($0.message)" }
+            if !causes.isEmpty { details.causes = causes }
+        }
     }
 }
 

@@ -57,6 +57,10 @@ import Testing
         #expect(assurance.messages.map(\.severity) == ["WARNING", "ERROR", "ERROR", "ERROR"])
         #expect(assurance.message.contains("Update to Android 100"), "the fix Okta names is said")
         #expect(assurance.hint?.contains("--remediation device-assurance-grace-period") == true)
+        // A script reads Okta's messages, with their class, in the error line; stdout stays empty (no pending form).
+        let line = ErrorReport(.stopped(assurance)).error
+        #expect(line.causes?.first?.hasPrefix("WARNING: Your device doesn't meet the security requirements") == true)
+        #expect(line.exitCode == 3 && IdFlowError.stopped(assurance).standardOutputDocument == nil)
     }
 
     @Test func thePlaygroundStatusRuleIsTheOneTheIndexStates() {
