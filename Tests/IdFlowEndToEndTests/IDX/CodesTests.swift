@@ -75,6 +75,34 @@ struct CodesTests {
         #expect(reused.stdout.isEmpty)
     }
 
+    /// At a terminal (a pty) the TAC is asked for after the password, and what is typed is not echoed.
+    @Test func atATerminalTheTACIsTypedHidden() async throws {
+        let sandbox = try await EmbeddedPolicyTests.sandbox(Self.twoFactors)
+        defer { sandbox.stop() }
+        let (userId, _) = try await sandbox.createActiveUser(email: "desk@example.com", password: Self.password)
+        let code = try await Self.createTAC(sandbox, userId: userId, ttl: 60, multiUse: false)
+        let session = try InteractiveSession.startInTerminal(
+            ["login-pkce", "--embedded", "--answer", "identifier=desk@example.com", "--answer", "authenticator=tac"],
+            environment: sandbox.environment)
+        do {
+            let seen = try await session.waitForPrompt { $0.hasSuffix("Password (required, hidden): ") }
+            session.send(Self.password + "\n")
+            // The TAC's form, or back to the choice of authenticator: the TAC's is the default.
+            let offered = try await session.waitForPrompt(after: seen) { $0.hasSuffix("(Enter: 1): ") }
+            #expect(session.stderrText.contains("1) challenge-authenticator (Temporary Access Code)"))
+            session.send("\n")
+            _ = try await session.waitForPrompt(after: offered) { $0.contains("Enter code") && $0.hasSuffix("hidden): ") }
+        } catch {
+            Issue.record("no TAC prompt; the terminal showed:\n\(session.stderrText)")
+            throw error
+        }
+        session.send(code + "\n")
+        let result = try await session.finish()
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(try result.json()["id_token_claims"]?["sub"]?.stringValue == userId)
+        #expect(!result.stderr.contains(code), "the TAC was echoed")
+    }
+
     /// A multi-use TAC in one run (the code scoped to it, `tac:credentials.passcode=@FILE`, beside the password), again,
     /// then refused once the sandbox clock has passed its expiry.
     @Test func aMultiUseTACWorksUntilItExpires() async throws {
