@@ -9,9 +9,14 @@ extension SandboxState {
     /// The outbox subject of a custom OTP code.
     static let customOTPSubject = "Your custom OTP code"
 
-    /// Whether the user has the custom OTP token: every user with an address the outbox can use.
+    /// Whether the user has the custom OTP token: under a policy that names `custom_otp` (the sign-in's, or the
+    /// password policy's recovery authenticators), every user with an address the outbox can use; under any other,
+    /// nobody, so no document lists it.
     func userHasCustomOTP(userId: String) -> Bool {
-        !(directory.users[userId]?.email.isEmpty ?? true)
+        let named =
+            configuration.idx.authenticators.contains(.customOTP)
+            || configuration.passwordPolicy.recovery.authenticators.contains(.customOTP)
+        return named && !(directory.users[userId]?.email.isEmpty ?? true)
     }
 
     /// `challenge {"authenticator": {"id": custom OTP}}`: a code in the outbox, unless the last one went out less than

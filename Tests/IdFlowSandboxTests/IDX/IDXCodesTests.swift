@@ -182,6 +182,17 @@ import Testing
         }
     }
 
+    @Test func customOTPIsListedOnlyUnderAPolicyThatNamesIt() async throws {
+        // A required phone the user lacks: the enrollment at sign-in lists what the user has enrolled.
+        try await withSandbox(configure: IDXAuthenticatorTests.configure(IDXPolicy(required: [.password, .phone]))) { api in
+            _ = try await api.registerActiveUser(email: "plain@example.com")
+            let (_, enroll) = try await api.passwordAccepted(login: "plain@example.com", pkce: PKCEPair())
+            #expect(enroll.remediationNames.first == "select-authenticator-enroll")
+            let keys = enroll.list("authenticatorEnrollments").compactMap { $0["key"] as? String }
+            #expect(!keys.isEmpty && !keys.contains("custom_otp") && !keys.contains("tac"), "\(keys)")
+        }
+    }
+
     @Test func aPolicyCannotNameTAC() throws {
         let data = Data(#"{"enroll": {"required": ["password"], "optional": ["tac"]}}"#.utf8)
         let policy = try JSONDecoder().decode(IDXPolicy.self, from: data)
