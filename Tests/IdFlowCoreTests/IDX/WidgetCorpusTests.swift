@@ -38,6 +38,23 @@ import Testing
         }
     }
 
+    /// `register --embedded` reads the same documents: it signs up where `select-enroll-profile` is offered and says
+    /// so where not; none crashes, loops or shows JSON to a person either.
+    @Test func registerReadsEveryDocumentToo() async throws {
+        for file in try WidgetCorpus.responses() {
+            let screen = await WidgetScreen.walk(file, signUp: true)
+            for line in [screen.message, screen.hint ?? ""] + screen.progress {
+                #expect(!WidgetScreen.looksLikeJSON(line), "\(file): a person would read JSON: \(line)")
+            }
+            #expect(screen.sent.count <= 1, "\(file): sent \(screen.sent.joined(separator: ", "))")
+            let offersSignUp = screen.document?.remediations.contains { $0.name == "select-enroll-profile" } == true
+            // An answer that is a document (not a 429 the client waits out, not a server error) is read for its forms.
+            if screen.document != nil, screen.status != 429, screen.status < 500, !offersSignUp {
+                #expect(screen.message.contains("no self-service sign-up"), "\(file): \(screen.message)")
+            }
+        }
+    }
+
     /// A script meets an identity provider's page: exit 3, the page to open in the JSON it reads and on stderr.
     @Test func anIdentityProvidersPageIsPrintedForABrowserToFinish() async throws {
         let screen = await WidgetScreen.walk("identify-with-only-one-third-party-idp.json")
@@ -104,7 +121,7 @@ struct WidgetScreen {
 
     static let introspect = "POST /idp/idx/introspect"
 
-    static func walk(_ file: String) async -> WidgetScreen {
+    static func walk(_ file: String, signUp: Bool = false) async -> WidgetScreen {
         let transport = WidgetCorpus.transport(serving: file)
         let progress = Locked<[String]>([])
         var configuration = TestContext.configuration(org: RecordedIdentityEngine.org)
@@ -114,7 +131,7 @@ struct WidgetScreen {
         configuration.scope = "openid profile offline_access"
         let context = TestContext.make(transport: transport, configuration: configuration, messages: progress)
         let error = await failure { () throws(IdFlowError) in
-            try await EmbeddedLogin(answers: IDX.AnswerSet(), store: false).run(context)
+            try await EmbeddedLogin(answers: IDX.AnswerSet(), store: false, signUp: signUp).run(context)
         }
         let document = try? IDX.Document(data: WidgetCorpus.reply(file).body)
         let requests = transport.requests
