@@ -266,7 +266,7 @@ _idflow() {
 
 _idflow_register() {
     repeating_flags=()
-    non_repeating_flags=(--data-stdin --cancel --embedded --passkey --no-store --activate --skip-existing --summary-json --version -h --help)
+    non_repeating_flags=(--data-stdin --cancel --embedded --enroll-now --consent --passkey --no-store --activate --skip-existing --summary-json --version -h --help)
     repeating_options=(--attr --answer)
     non_repeating_options=(--email --first-name --last-name --login --idp --init-data --data --transaction-id --token-server --resume --remediation --totp-secret-file --passkey-pin-file --attestation --aaguid --client-secret-file --batch --format --concurrency)
     non_repeating_flags+=("${__idflow_configuration_flags[@]}")
@@ -577,7 +577,7 @@ _idflow_user_reset-password() {
 
 _idflow_login-pkce() {
     repeating_flags=()
-    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --recover --unlock --new-password-stdin --passkey --no-store --device-sso --version -h --help)
+    non_repeating_flags=(--session-token-stdin --password-stdin --browser --manual --embedded --enroll-now --consent --recover --unlock --new-password-stdin --passkey --no-store --device-sso --version -h --help)
     repeating_options=(--answer)
     non_repeating_options=(--session-token --username --password-file --password --port --browser-timeout --resume --remediation --totp-secret-file --new-password-file --passkey-pin-file --attestation --aaguid --mfa --mfa-timeout --client-secret-file)
     non_repeating_flags+=("${__idflow_configuration_flags[@]}")

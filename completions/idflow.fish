@@ -39,7 +39,7 @@ function __idflow_parse_tokens -S
         __idflow_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'register'
-            __idflow_parse_subcommand 0 'email=' 'first-name=' 'last-name=' 'login=' 'attr=+' 'idp=' 'init-data=' 'data=' 'data-stdin' 'transaction-id=' 'cancel' 'token-server=' 'embedded' 'answer=+' 'resume=' 'remediation=' 'totp-secret-file=' 'passkey' 'passkey-pin-file=' 'attestation=' 'aaguid=' 'no-store' 'client-secret-file=' 'batch=' 'format=' 'concurrency=' 'activate' 'skip-existing' 'summary-json' 'version' 'h/help' $__idflow_configuration_specs
+            __idflow_parse_subcommand 0 'email=' 'first-name=' 'last-name=' 'login=' 'attr=+' 'idp=' 'init-data=' 'data=' 'data-stdin' 'transaction-id=' 'cancel' 'token-server=' 'embedded' 'answer=+' 'resume=' 'remediation=' 'totp-secret-file=' 'enroll-now' 'consent' 'passkey' 'passkey-pin-file=' 'attestation=' 'aaguid=' 'no-store' 'client-secret-file=' 'batch=' 'format=' 'concurrency=' 'activate' 'skip-existing' 'summary-json' 'version' 'h/help' $__idflow_configuration_specs
         case 'activate'
             __idflow_parse_subcommand 0 'user=' 'send-email' 'reactivate' 'version' 'h/help' $__idflow_configuration_specs
         case 'set-password'
@@ -69,7 +69,7 @@ function __idflow_parse_tokens -S
                 __idflow_parse_subcommand 1 'send-email' 'version' 'h/help' $__idflow_configuration_specs
             end
         case 'login-pkce'
-            __idflow_parse_subcommand 0 'session-token=' 'session-token-stdin' 'username=' 'password-stdin' 'password-file=' 'password=' 'browser' 'port=' 'browser-timeout=' 'manual' 'embedded' 'answer=+' 'resume=' 'remediation=' 'totp-secret-file=' 'recover' 'unlock' 'new-password-stdin' 'new-password-file=' 'passkey' 'passkey-pin-file=' 'attestation=' 'aaguid=' 'mfa=' 'mfa-timeout=' 'no-store' 'device-sso' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
+            __idflow_parse_subcommand 0 'session-token=' 'session-token-stdin' 'username=' 'password-stdin' 'password-file=' 'password=' 'browser' 'port=' 'browser-timeout=' 'manual' 'embedded' 'answer=+' 'resume=' 'remediation=' 'totp-secret-file=' 'enroll-now' 'consent' 'recover' 'unlock' 'new-password-stdin' 'new-password-file=' 'passkey' 'passkey-pin-file=' 'attestation=' 'aaguid=' 'mfa=' 'mfa-timeout=' 'no-store' 'device-sso' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
         case 'login-direct'
             __idflow_parse_subcommand 0 'username=' 'resume=' 'otp-stdin' 'totp-secret-file=' 'oob=' 'binding-code-stdin' 'password-stdin' 'password-file=' 'mfa=' 'webauthn' 'passkey-pin-file=' 'attestation=' 'aaguid=' 'acr-values=' 'no-store' 'device-sso' 'client-secret-file=' 'version' 'h/help' $__idflow_configuration_specs
         case 'login-device'
@@ -239,10 +239,12 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" cancel' -l 'cancel' -d 'With --transaction-id: forget that registration.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" token-server' -l 'token-server' -d 'The Token Server\'s URL (env IDFLOW_TOKEN_SERVER).' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" embedded' -l 'embedded' -d 'Sign up via the Identity Engine\'s forms (--answer).'
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register"' -l 'answer' -d 'With --embedded: a field\'s answer, name=value, name=@FILE or name=@- (stdin); repeatable.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register"' -l 'answer' -d 'With --embedded: name=value (=@FILE, =@-); repeatable.' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" resume' -l 'resume' -d 'With --embedded: continue a stopped sign-in.' -rfka '(__idflow_custom_completion ---completion register -- --resume (count (__idflow_tokens -pc)) (__idflow_tokens -tC))'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" remediation' -l 'remediation' -d 'With --embedded: take this remediation once (resend).' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" totp-secret-file' -l 'totp-secret-file' -d 'With --embedded: keep an enrolled TOTP seed (0600).' -rF
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" enroll-now' -l 'enroll-now' -d 'With --embedded: enroll, not skip, in a grace period.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" consent' -l 'consent' -d 'With --embedded: grant the consent the app asks for.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" passkey' -l 'passkey' -d 'With --embedded: enroll a passkey.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" passkey-pin-file' -l 'passkey-pin-file' -d 'Read the passkey PIN from a file.' -rF
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow register" attestation' -l 'attestation' -d 'A new passkey\'s attestation.' -rfka 'none packed'
@@ -326,10 +328,12 @@ complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options 
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" browser-timeout' -l 'browser-timeout' -d 'Seconds to wait for it (exit 9 after).' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" manual' -l 'manual' -d 'Print the URL; read the redirect URL (or code) back.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" embedded' -l 'embedded' -d 'Answer the Identity Engine\'s sign-in forms (--answer).'
-complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce"' -l 'answer' -d 'With --embedded: a field\'s answer, name=value, name=@FILE or name=@- (stdin); repeatable.' -rfka ''
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce"' -l 'answer' -d 'With --embedded: name=value (=@FILE, =@-); repeatable.' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" resume' -l 'resume' -d 'With --embedded: continue a stopped sign-in.' -rfka '(__idflow_custom_completion ---completion login-pkce -- --resume (count (__idflow_tokens -pc)) (__idflow_tokens -tC))'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" remediation' -l 'remediation' -d 'With --embedded: take this remediation once (resend).' -rfka ''
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" totp-secret-file' -l 'totp-secret-file' -d 'With --embedded: keep an enrolled TOTP seed (0600).' -rF
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" enroll-now' -l 'enroll-now' -d 'With --embedded: enroll, not skip, in a grace period.'
+complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" consent' -l 'consent' -d 'With --embedded: grant the consent the app asks for.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" recover' -l 'recover' -d 'With --embedded: reset a forgotten password.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" unlock' -l 'unlock' -d 'With --embedded: unlock a locked-out account, sign in.'
 complete -c 'idflow' -n '__idflow_should_offer_completions_for_flags_or_options "idflow login-pkce" new-password-stdin' -l 'new-password-stdin' -d 'Read the new password (expired, --recover) from stdin.'
