@@ -176,7 +176,11 @@ struct WidgetScreen {
         if let stop = error.idxUnsupportedStep {
             return Outcome(kind: .stop, exit: Int(error.exitStatus.rawValue), remediation: stop.remediation, reason: stop.reason)
         }
-        return Outcome(kind: .stop, exit: Int(error.exitStatus.rawValue), remediation: "-", reason: oneLine(error.message))
+        // A stop raised by a screen's own code (consent, FastPass, a passkey) names its remediation in the message:
+        // "(consent)", or "challenge-poll: …". The table then shows it on that remediation's row.
+        let offered = (document?.remediations ?? []).map(\.name)
+        let named = offered.first { error.message.contains("(\($0))") || error.message.hasPrefix("\($0):") }
+        return Outcome(kind: .stop, exit: Int(error.exitStatus.rawValue), remediation: named ?? "-", reason: oneLine(error.message))
     }
 
     static func oneLine(_ text: String) -> String {
