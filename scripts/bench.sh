@@ -45,7 +45,6 @@ only=" ${BENCH_ONLY:-startup chain logins bulk sandbox memory growth} "
 want() { [[ $only == *" $1 "* ]]; }
 : "${BULK_USERS:=2000}" "${FLAT_USERS:=100000}" "${WRK_DURATION:=20s}" "${MEMORY_RESPONSES:=50000}"
 : "${STARTUP_RUNS:=40}" "${CHAIN_RUNS:=20}" "${LOGIN_RUNS:=20}"
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 cd "$(dirname "$0")/.."
 for tool in hyperfine curl jq; do
     command -v "$tool" >/dev/null || { echo "bench.sh needs $tool (apt-get install -y $tool)" >&2; exit 1; }
@@ -62,6 +61,8 @@ if [ -z "${IDFLOW_BIN:-}" ]; then
     IDFLOW_BIN=$(scripts/build-release.sh)
 fi
 bin=$IDFLOW_BIN
+# After the build, so a build's load is not counted as the machine's.
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || uname -m)
 
@@ -317,6 +318,8 @@ direct_ok=1
 if [ "$direct_ok" = 1 ] && ! $direct_idflow > /dev/null 2> "$work/stderr.txt"; then
     direct_ok=0
     echo "login-direct FAILED, so it is not measured: $(cat "$work/stderr.txt")"
+elif grep -q 'waiting' "$work/stderr.txt"; then
+    echo "login-direct waited for a new TOTP step with a seed no run had used: $(cat "$work/stderr.txt")"
 fi
 "$work/enrol.sh" || true
 if [ "$direct_ok" = 1 ] && ! "$work/login-direct.sh" > /dev/null 2> "$work/stderr.txt"; then
@@ -744,7 +747,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 echo
 echo "## goals (issue 45)"
 echo
-echo "Load average before the run: $load_before; after: $load_after."
+echo "Load average before the measurements: $load_before; after: $load_after."
 if [ ${#goals[@]} -eq 0 ]; then
     echo "(no section with a goal ran: startup, logins, bulk and sandbox have them)"
 else
