@@ -14,6 +14,25 @@ extension IDX {
             self.console = console
         }
 
+        /// A yes or a no as a person types it or an `--answer` gives it (y, yes, true, 1; n, no, false, 0); nil for
+        /// anything else, which is asked again or refused rather than read as either.
+        static func yesOrNo(_ text: String) -> Bool? {
+            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "y", "yes", "true", "1": true
+            case "n", "no", "false", "0": false
+            default: nil
+            }
+        }
+
+        /// A yes/no question asked until it is answered, at most `attempts` times; `unanswered` after that.
+        func askYesOrNo(_ prompt: String, unanswered: IdFlowError) throws(IdFlowError) -> Bool {
+            for _ in 0..<Self.attempts {
+                if let yes = Self.yesOrNo(try PromptInterruption.run { console.promptLine(prompt) } ?? "") { return yes }
+                console.line("answer y or n")
+            }
+            throw unanswered
+        }
+
         /// What a person is shown for one field: the numbered choices (if any), then the prompt.
         static func question(_ field: PendingField) -> (choices: [String], prompt: String) {
             let label = field.label ?? field.name
@@ -104,13 +123,11 @@ extension IDX {
                     continue
                 }
                 if field.isBoolean {
-                    switch text.lowercased() {
-                    case "y", "yes", "true", "1": return "true"
-                    case "n", "no", "false", "0": return "false"
-                    default:
+                    guard let yes = Self.yesOrNo(text) else {
                         console.line("answer y or n")
                         continue
                     }
+                    return yes ? "true" : "false"
                 }
                 return text
             }

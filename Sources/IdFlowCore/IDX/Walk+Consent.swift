@@ -15,8 +15,11 @@ extension IDX.Walk {
     mutating func consentAnswer(_ document: IDX.Document) throws(IdFlowError) -> (form: IDX.Remediation, granted: Bool)? {
         guard let form = document.remediations.first(where: { Self.consentForms.contains($0.name) }) else { return nil }
         if let given = answers["consent"] {
+            guard let granted = IDX.FormPrompter.yesOrNo(given) else {
+                throw .invalidInput("--answer consent=\(given) is neither a yes nor a no", hint: "give consent=true or consent=false")
+            }
             answers.spend(["consent"])
-            return (form, ["true", "yes", "y", "1", "allow"].contains(given.lowercased()))
+            return (form, granted)
         }
         if login.consent { return (form, true) }
         let scopes = document.consentScopes(form)
@@ -29,15 +32,9 @@ extension IDX.Walk {
         }
         context.console.line("\(app) asks for access (\(form.name)):")
         for line in document.consentScopeLines(form) { context.console.line("  \(line)") }
-        for _ in 0..<3 {
-            let typed = try PromptInterruption.run { context.console.promptLine("Allow access? (y/n): ") } ?? ""
-            switch typed.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "y", "yes": return (form, true)
-            case "n", "no": return (form, false)
-            default: context.console.line("answer y or n")
-            }
-        }
-        throw .rejected("consent was not answered", hint: "answer y or n, or give --consent")
+        let granted = try prompter.askYesOrNo(
+            "Allow access? (y/n): ", unanswered: .rejected("consent was not answered", hint: "answer y or n, or give --consent"))
+        return (form, granted)
     }
 
     /// Sends the consent answer; a refusal ends the sign-in (exit 8) once the server has been told.

@@ -124,6 +124,17 @@ import Testing
         #expect(!transport.requests.contains { $0.route == "POST /idp/idx/consent" })
     }
 
+    /// `--answer consent=…` takes a yes or a no; any other word is refused before anything is sent, not read as
+    /// a refusal that would end the sign-in on the server.
+    @Test func aConsentAnswerThatIsNeitherYesNorNoIsRefused() async throws {
+        let transport = try engine(afterPassword: "consent-enduser.json")
+        let error = await run(EmbeddedLogin(answers: IDX.AnswerSet(Self.signIn.merging(["consent": "maybe"]) { $1 })), transport)
+
+        #expect(error?.exitStatus.rawValue == 64, "\(String(describing: error))")
+        #expect(error?.hint?.contains("consent=true or consent=false") == true)
+        #expect(!transport.requests.contains { $0.route == "POST /idp/idx/consent" })
+    }
+
     /// A person who says no at the terminal: `consent: false` is sent, the server ends the sign-in as recorded,
     /// and the run exits 8 with the server's words.
     @Test func aRefusalAtTheTerminalIsSentAndEndsTheSignIn() async throws {
