@@ -45,8 +45,7 @@ extension IDX.Walk {
             return chosen ? verify.methods : nil
         case "authenticator-verification-data":
             guard document.authenticator(of: form)?.isNamed("okta_verify") == true else { return nil }
-            let methodField = (field.form ?? []).first { $0.name == "methodType" }
-            return [methodField?.value?.stringValue].compactMap { $0 } + (methodField?.options ?? []).compactMap { $0.value?.stringValue }
+            return (field.form ?? []).first { $0.name == "methodType" }?.offeredValues ?? []
         default:
             return nil
         }
@@ -72,8 +71,10 @@ extension IDX.Walk {
 
 extension IDX.Option {
     /// The `methodType` values this authenticator choice offers, fixed or among its options.
-    var methods: [String] {
-        guard let field = form?.first(where: { $0.name == "methodType" }) else { return [] }
-        return [field.value?.stringValue].compactMap { $0 } + (field.options ?? []).compactMap { $0.value?.stringValue }
-    }
+    var methods: [String] { form?.first(where: { $0.name == "methodType" })?.offeredValues ?? [] }
+}
+
+extension IDX.Field {
+    /// The values this field offers: its fixed value, then each option's.
+    var offeredValues: [String] { [value?.stringValue].compactMap { $0 } + (options ?? []).compactMap { $0.value?.stringValue } }
 }
