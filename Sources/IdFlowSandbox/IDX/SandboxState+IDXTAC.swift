@@ -80,7 +80,7 @@ extension SandboxState {
 
     /// Checks a code against the user's TAC; a right one counts as used (a single-use code then stops working).
     func useTAC(_ code: String, userId: String) -> Bool {
-        guard let tac = activeTAC(userId: userId), !code.isEmpty, Self.constantTimeEqual(code, tac.code) else { return false }
+        guard let tac = activeTAC(userId: userId), !code.isEmpty, ConstantTime.equals(code, tac.code) else { return false }
         idx.enrollments[userId]?.tac?.used = true
         return true
     }
@@ -89,13 +89,6 @@ extension SandboxState {
     func challengeTAC(_ transaction: IDXTransaction, _ progress: IDXSignIn) -> IDXTransaction? {
         guard activeTAC(userId: progress.userId) != nil else { return nil }
         return updateStep(transaction, to: .challengeTAC(progress))
-    }
-
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8)
-        let right = Array(b.utf8)
-        guard left.count == right.count else { return false }
-        return zip(left, right).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
 
