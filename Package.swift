@@ -68,6 +68,9 @@ let package = Package(
         // RFC 3986 normalisation of http(s) URLs: idflow signs DPoP `htu` and assertion `aud` in it, the sandbox
         // compares them in it.
         .target(name: "URINormalization"),
+        // Base64url (RFC 4648 §5) over bytes, with one meaning on both sides: idflow's JWTs, DPoP proofs and PKCE,
+        // the sandbox's tokens, thumbprints and WebAuthn fields.
+        .target(name: "Base64URLCoding"),
         // A QR code and its PNG, with one meaning on both sides: the sandbox encodes an enrollment's `otpauth://` URI
         // and draws it (deflate, CRC-32), idflow reads the picture back (inflate) to redraw it in a terminal.
         .target(name: "QRCodeImage", dependencies: ["CZlib"]),
@@ -85,6 +88,7 @@ let package = Package(
             dependencies: [
                 "CCurl",
                 "URINormalization",
+                "Base64URLCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -115,6 +119,7 @@ let package = Package(
                 "QRCodeImage",
                 "OneTimePasscode",
                 "URINormalization",
+                "Base64URLCoding",
                 // WebAuthn verification: attestation objects and COSE keys.
                 "CBOR",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -147,7 +152,7 @@ let package = Package(
         .testTarget(
             name: "IdFlowCoreTests",
             dependencies: [
-                "IdFlowFoundation", "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode", "QRCodeImage", "CBOR",
+                "IdFlowFoundation", "IdFlowCore", "IdFlowTestSupport", "OneTimePasscode", "QRCodeImage", "CBOR", "Base64URLCoding",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

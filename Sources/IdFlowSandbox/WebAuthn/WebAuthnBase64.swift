@@ -1,3 +1,4 @@
+import Base64URLCoding
 import Foundation
 
 /// The binary fields of a WebAuthn answer as clients send them.
@@ -8,12 +9,7 @@ import Foundation
 enum WebAuthnBase64 {
     /// The bytes of `text` in standard base64 or base64url, padded or not; nil when it is neither.
     static func decode(_ text: String) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.hasSuffix("=") { base64.removeLast() }
-        // A lone sixth bit-group cannot end a valid encoding; anything else is padded back to a multiple of 4.
-        guard base64.count % 4 != 1 else { return nil }
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
+        Base64URLCoding.decodeEitherAlphabet(text)
     }
 
     /// Decodes one named field of a request, or says which field was not base64.
