@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # Regenerates man/: one page per command (man/idflow.1, man/idflow-login-pkce.1, man/idflow-token-get.1, …) from
 # the command tree with swift-argument-parser's `generate-manual --multi-page`, which names them idflow.token.get.1;
-# they are renamed with dashes, and pages no longer generated are removed. The date is fixed so regenerating an
-# unchanged tree changes nothing.
+# they are renamed with dashes, and pages no longer generated are removed (and `idflow help`, ArgumentParser's
+# spelling of --help, gets none). The date is fixed so regenerating an unchanged tree changes nothing.
 #
-# The configuration options (GlobalOptions) are accepted by every command but described once, in idflow.1 under
-# CONFIGURATION OPTIONS; each command's page refers to it. Their group is hidden from each command's --help, so
-# generate-manual leaves them out of the pages, and the list in idflow.1 is made from the group as
-# `idflow doctor --help-hidden` prints it (scripts/man-sections.awk; it also drops any of those options that a
-# page still carries).
+# What every command or several take is written once, in idflow.1, and a command's page names idflow(1) in SEE
+# ALSO: the configuration options (GlobalOptions, hidden from each command's --help, so generate-manual leaves
+# them out of the pages; idflow.1's CONFIGURATION OPTIONS is made from the group as `idflow doctor --help-hidden`
+# prints it), --client-secret-file (with its setting, clientSecret, there, naming the commands that take it),
+# --version, --help and the exit codes; and, under SHARED OPTIONS, each option item that several pages carry
+# word for word, which each of those pages then names in one item that sends the reader there.
 #
-# scripts/man-sections.awk adds what the generator cannot: in idflow.1 the list of the top-level commands' pages (COMMANDS), the
-# configuration options, each with where its setting is read from (scripts/manual/configuration.mdoc, which
-# ManualConfigurationSectionTests renders from the settings' declaration), ENVIRONMENT, FILES, EXIT STATUS (the
-# table of `idflow --help`) and EXAMPLES from scripts/manual/sections.mdoc; in every page, discussions' blank lines
-# and examples turned into mdoc, and the rest of a long discussion from scripts/manual/details/PAGE.txt; a command's
-# page leaves --version, --help, the configuration options and the exit codes to idflow.1, naming it instead.
-# man/ holds only the pages (GeneratedFilesTests keeps it under 55,000 bytes); their inputs are in scripts/manual/.
-# groff must render every page without a warning.
+# scripts/man-sections.awk adds what the generator cannot: in idflow.1 the top-level commands' pages (COMMANDS),
+# the configuration options, each with where its setting is read from (scripts/manual/configuration.mdoc, which
+# ManualConfigurationSectionTests renders from the settings' declaration), the shared options, ENVIRONMENT,
+# FILES, EXIT STATUS (the table of `idflow --help`) and EXAMPLES from scripts/manual/sections.mdoc; in every page,
+# discussions' blank lines and examples turned into mdoc, and the rest of a long discussion from
+# scripts/manual/details/PAGE.txt. A command's page has NAME, SYNOPSIS (its arguments), DESCRIPTION (its help's
+# discussion, then its own options) and SEE ALSO.
+# man/ holds only the pages, at most 50,904 bytes (`du -sb man` at most 55,000, a third of the single page's
+# 166 KB; GeneratedFilesTests); their inputs are in scripts/manual/. groff must render every page without a warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -25,6 +27,12 @@ trap 'rm -rf "$out"' EXIT
 mkdir "$out/generated" "$out/pages"
 swift package --allow-writing-to-directory "$out/generated" generate-manual --configuration debug --date 2026-11-21 \
     --authors "idflow maintainers" --multi-page --output-directory "$out/generated" >/dev/null
+# `idflow help COMMAND` is ArgumentParser's spelling of `idflow COMMAND --help`: no command of its own, no page.
+rm "$out/generated/idflow.help.1"
+# --client-secret-file sets the clientSecret setting, which has no configuration option: idflow.1 describes it
+# there once, naming the commands that take it, and their pages leave it out.
+takers=$(grep -l '^\.It Fl -client-secret-file ' "$out"/generated/idflow.*.1 | sed 's|.*/idflow\.||; s|\.1$||; s|\.| |g' \
+    | LC_ALL=C sort | paste -sd, -)
 bin=$(swift build --show-bin-path)/idflow
 [ -x "$bin" ] || swift build --product idflow >/dev/null
 COLUMNS=1000 "$bin" doctor --help-hidden | awk '/^CONFIGURATION OPTIONS:$/ { on = 1; next } on && /^$/ { exit } on' \
@@ -49,19 +57,21 @@ for page in "$out"/generated/*.1; do
     if [ "$name" = idflow.1 ]; then
         awk -v root=1 -v options="$out/options" -v commands="$out/commands" -v settings=scripts/manual/configuration.mdoc \
             -v sections=scripts/manual/sections.mdoc \
-            -f scripts/man-sections.awk "$page" > "$out/pages/idflow.1"
+            -v takers="$takers" -v moved_options=client-secret-file -f scripts/man-sections.awk "$page" > "$out/pages/idflow.1"
     else
         # idflow.token.get.1 is `idflow token get`; it accepts the configuration options when its help lists them.
         path=${name#idflow.}
         path=${path%.1}
         configured=0
         if COLUMNS=1000 "$bin" ${path//./ } --help-hidden 2>/dev/null | grep -qx 'CONFIGURATION OPTIONS:'; then configured=1; fi
-        awk -v options="$out/options" -v configured=$configured -f scripts/man-sections.awk "$page" \
+        awk -v options="$out/options" -v configured=$configured -v moved_options=client-secret-file -f scripts/man-sections.awk "$page" \
             > "$out/pages/${name//./-}"
     fi
 done
 # "idflow-token-get.1" came out as "idflow-token-get-1": put the section's dot back.
 for page in "$out"/pages/*-1; do mv "$page" "${page%-1}.1"; done
+awk -v shared_pass=1 -f scripts/man-sections.awk "$out"/pages/*.1
+for page in "$out"/pages/*.1.new; do mv "$page" "${page%.new}"; done
 if command -v groff >/dev/null; then
     warnings=$(for page in "$out"/pages/*.1; do groff -ww -z -mandoc -Tutf8 "$page" 2>&1 | sed "s|^|$(basename "$page"): |"; done)
     if [ -n "$warnings" ]; then
