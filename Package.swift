@@ -47,11 +47,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // libcurl's headers, for the transport that drives libcurl directly (`CurlTransport`).
-        .systemLibrary(
+        // libcurl for the transport that drives it directly (`CurlTransport`): non-variadic wrappers, and the
+        // library opened with dlopen at the first request, so that a command sending none does not load it.
+        .target(
             name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .yum(["libcurl-devel"]), .brew(["curl"])]
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .systemLibrary(
             name: "CZlib",

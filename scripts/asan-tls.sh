@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The TLS verify callback of Sources/CCurl/shim.h under AddressSanitizer (and UBSan), against a server that
+# The TLS verify callback of Sources/CCurl/CCurl.c under AddressSanitizer (and UBSan), against a server that
 # renegotiates on reused connections (Sources/CRenegotiatingServer). A C harness, not an ASan build of the whole
 # package: it drives the shim exactly as CurlTransfer does, builds in seconds, and so runs in every CI.
 # Exit 0 when the harness's checks held and the sanitizers reported nothing.
@@ -20,9 +20,9 @@ openssl x509 -req -in "$work/server.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key
     -extfile "$work/server.ext" -out "$work/server.pem" 2>/dev/null
 
 "${CC:-cc}" -std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
-    -I Sources/CCurl -I Sources/CRenegotiatingServer/include \
-    scripts/asan-tls/harness.c Sources/CRenegotiatingServer/renegotiating_server.c \
-    -o "$work/harness" -lcurl -lssl -lcrypto -lpthread
+    -I Sources/CCurl/include -I Sources/CRenegotiatingServer/include \
+    scripts/asan-tls/harness.c Sources/CCurl/CCurl.c Sources/CRenegotiatingServer/renegotiating_server.c \
+    -o "$work/harness" -lcurl -lssl -lcrypto -lpthread -ldl
 
 # detect_leaks=0: libcurl and OpenSSL keep one-time global allocations that are not this check's subject.
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

@@ -5,7 +5,7 @@
 //
 // Built and run by scripts/asan-tls.sh: harness CERT KEY CA. Exit 0 when every check held.
 #include "renegotiating_server.h"
-#include "shim.h"
+#include "CCurl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "server: %s\n", error);
         return 2;
     }
-    idflow_curl_global_init();
+    check(idflow_curl_load() == NULL, "libcurl is loaded");
     CURLM *multi = curl_multi_init();
     CURL *easy = curl_easy_init();
     char url[128];

@@ -5,7 +5,7 @@ import Foundation
 /// libcurl's own error text as its reason and the `CURLcode` kept for messages that need to say more.
 enum CurlError {
     static func failure(for result: CURLcode, osErrno: Int, message: String) -> TransportFailure {
-        let reason = message.isEmpty ? String(cString: curl_easy_strerror(result)) : message
+        let reason = message.isEmpty ? String(cString: idflow_curl_easy_strerror(result)) : message
         return TransportFailure(kind(for: result, osErrno: osErrno), reason: reason, curlCode: Int(result.rawValue))
     }
 

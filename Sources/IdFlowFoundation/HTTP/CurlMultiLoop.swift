@@ -23,7 +23,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// (`curl_multi_timeout`), never more than a second.
     static func busyPollMilliseconds(_ multi: UnsafeMutableRawPointer) -> Int32 {
         var next = -1
-        curl_multi_timeout(multi, &next)
+        idflow_curl_multi_timeout(multi, &next)
         return Int32(next < 0 ? 1000 : min(max(next, 0), 1000))
     }
 
@@ -51,8 +51,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let threadEnded = DispatchSemaphore(value: 0)
 
     init() throws {
-        _ = Self.globalInit
-        guard let multi = curl_multi_init() else {
+        if let problem = Self.globalInit { throw TransportFailure(.unknown, reason: problem) }
+        guard let multi = idflow_curl_multi_init() else {
             throw TransportFailure(.unknown, reason: "libcurl could not start")
         }
         self.multi = multi
@@ -66,12 +66,15 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
-    /// curl_global_init, once per process, before any other libcurl call. It initialises OpenSSL, which
-    /// registers its exit handler then if not before; `exit` runs handlers last-registered first, so ours,
-    /// registered after, ends the loops while OpenSSL is still whole.
-    private static let globalInit: Void = {
-        _ = idflow_curl_global_init()
+    /// libcurl opened (`idflow_curl_load`: dlopen, at the first transport rather than at start-up) and
+    /// curl_global_init run, once per process, before any other libcurl call; nil when that worked, else why not
+    /// (libcurl missing or too old). curl_global_init initialises OpenSSL, which registers its exit handler then if
+    /// not before; `exit` runs handlers last-registered first, so ours, registered after, ends the loops while
+    /// OpenSSL is still whole.
+    private static let globalInit: String? = {
+        if let problem = idflow_curl_load() { return String(cString: problem) }
         atexit { CurlMultiLoop.endAllBeforeExit() }
+        return nil
     }()
 
     /// Ends every running loop (transfers still under way fail as cancelled) and waits for their threads,
@@ -84,13 +87,13 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// The system CA bundle libcurl uses when none is set, which `--ca-file` adds to rather than replaces.
     static let defaultCAFile: String? = {
-        _ = globalInit
+        guard globalInit == nil else { return nil }
         return idflow_curl_default_ca_file().map { String(cString: $0) }
     }()
 
     func takeHandle() throws -> UnsafeMutableRawPointer {
         if let spare = spareHandles.withLock({ $0.popLast() }) { return spare }
-        guard let handle = curl_easy_init() else {
+        guard let handle = idflow_curl_easy_init() else {
             throw TransportFailure(.unknown, reason: "libcurl could not start")
         }
         return handle
@@ -98,13 +101,13 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     func returnHandle(_ handle: UnsafeMutableRawPointer?) {
         guard let handle else { return }
-        curl_easy_reset(handle)
+        idflow_curl_easy_reset(handle)
         let kept = spareHandles.withLock { spares in
             guard spares.count < Self.maximumConnections else { return false }
             spares.append(handle)
             return true
         }
-        if !kept { curl_easy_cleanup(handle) }
+        if !kept { idflow_curl_easy_cleanup(handle) }
     }
 
     /// Queues a configured transfer whose `continuation` is set; it is resumed exactly once, on this thread.
@@ -112,7 +115,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         let taken = inbox.withLock { inbox in
             guard !inbox.abandoning, !inbox.closing else { return false }
             inbox.arriving.append(transfer)
-            curl_multi_wakeup(multi)
+            idflow_curl_multi_wakeup(multi)
             return true
         }
         if !taken { abandon(transfer) }
@@ -136,7 +139,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func wake(_ change: (inout Inbox) -> Void) {
         inbox.withLock { inbox in
             change(&inbox)
-            if !inbox.closing { curl_multi_wakeup(multi) }
+            if !inbox.closing { idflow_curl_multi_wakeup(multi) }
         }
     }
 
@@ -151,7 +154,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             if closing {
                 for (handle, transfer) in active {
-                    curl_multi_remove_handle(multi, handle)
+                    idflow_curl_multi_remove_handle(multi, handle)
                     abandon(transfer)
                 }
                 arriving.forEach(abandon)
@@ -159,7 +162,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             for transfer in arriving {
                 guard let handle = transfer.handle else { continue }
-                let code = curl_multi_add_handle(multi, handle)
+                let code = idflow_curl_multi_add_handle(multi, handle)
                 if code == CURLM_OK {
                     active[handle] = transfer
                 } else {
@@ -168,16 +171,16 @@ final class CurlMultiLoop: @unchecked Sendable {
                 }
             }
             var running: Int32 = 0
-            _ = curl_multi_perform(multi, &running)
+            _ = idflow_curl_multi_perform(multi, &running)
             collectFinished(from: &active)
             // Returns when a socket is ready, libcurl's own timeout passes, or `start`/`shutdown` wakes it. While
             // transfers run, the wait is also capped at a second: a request's timeout was once seen noticed only
             // when its server finally answered, 30 s late, so the loop looks at the clock at least that often.
-            _ = curl_multi_poll(multi, nil, 0, active.isEmpty ? 60_000 : Self.busyPollMilliseconds(multi), nil)
+            _ = idflow_curl_multi_poll(multi, nil, 0, active.isEmpty ? 60_000 : Self.busyPollMilliseconds(multi), nil)
         }
-        curl_multi_cleanup(multi)
+        idflow_curl_multi_cleanup(multi)
         spareHandles.withLock { spares in
-            for handle in spares { curl_easy_cleanup(handle) }
+            for handle in spares { idflow_curl_easy_cleanup(handle) }
             spares.removeAll()
         }
         Self.running.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
@@ -192,11 +195,11 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func collectFinished(from active: inout [UnsafeMutableRawPointer: CurlTransfer]) {
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = idflow_curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
             // The message is freed by curl_multi_remove_handle, so its result is read first.
             let result = idflow_curl_msg_result(message)
-            curl_multi_remove_handle(multi, handle)
+            idflow_curl_multi_remove_handle(multi, handle)
             guard let transfer = active.removeValue(forKey: handle) else { continue }
             transfer.finish(result: result)
             resume(transfer)

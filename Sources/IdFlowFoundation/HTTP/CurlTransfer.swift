@@ -41,7 +41,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
-        curl_slist_free_all(headerList)
+        idflow_curl_slist_free_all(headerList)
         errorBuffer.deallocate()
         idflow_tls_record_release(record)
     }
@@ -124,7 +124,7 @@ final class CurlTransfer: @unchecked Sendable {
         // server that never sends one; URLSession does not ask, and neither does idflow.
         lines.append("Expect:")
         for line in lines {
-            guard let appended = curl_slist_append(headerList, line) else {
+            guard let appended = idflow_curl_slist_append(headerList, line) else {
                 throw TransportFailure(.unknown, reason: "libcurl could not take a header")
             }
             headerList = appended
@@ -151,7 +151,7 @@ final class CurlTransfer: @unchecked Sendable {
     private func check(_ code: CURLcode, _ option: CURLoption?) throws {
         guard code != CURLE_OK else { return }
         let name = option.map { " \($0.rawValue)" } ?? ""
-        throw TransportFailure(.unknown, reason: "libcurl refused option\(name): \(String(cString: curl_easy_strerror(code)))")
+        throw TransportFailure(.unknown, reason: "libcurl refused option\(name): \(String(cString: idflow_curl_easy_strerror(code)))")
     }
 
     // MARK: - The transfer (loop thread)
