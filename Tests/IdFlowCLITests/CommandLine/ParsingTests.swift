@@ -61,8 +61,8 @@ import Testing
             LoginPKCECommand.self
         ),
         (["login-pkce", "--username", "jo@example.com", "--password-file", "pw", "--new-password-stdin"], LoginPKCECommand.self),
-        (["user", "get", "jo@example.com"], UserLifecycleCommand<GetOperation>.self),
-        (["user", "unlock", "00u1"], UserLifecycleCommand<UnlockOperation>.self),
+        (["user", "get", "jo@example.com"], UserGetCommand.self),
+        (["user", "unlock", "00u1"], UserUnlockCommand.self),
         (["user", "expire-password", "jo@example.com", "--temp-password"], UserExpirePasswordCommand.self),
         (["user", "reset-password", "jo@example.com", "--send-email"], UserResetPasswordCommand.self),
         (

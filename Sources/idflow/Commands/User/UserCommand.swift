@@ -17,8 +17,7 @@ struct UserCommand: AsyncParsableCommand {
                   | idflow set-password --activation-url-stdin --password-file new.txt
             """,
         subcommands: [
-            UserLifecycleCommand<GetOperation>.self, UserLifecycleCommand<UnlockOperation>.self,
-            UserLifecycleCommand<SuspendOperation>.self, UserLifecycleCommand<UnsuspendOperation>.self,
+            UserGetCommand.self, UserUnlockCommand.self, UserSuspendCommand.self, UserUnsuspendCommand.self,
             UserExpirePasswordCommand.self, UserResetPasswordCommand.self,
         ])
 }
@@ -29,46 +28,52 @@ struct UserArgument: ParsableArguments {
     var user: String
 }
 
-/// A lifecycle operation without options of its own, named by its type so one command serves four.
-protocol UserOperation {
-    static var operation: UserLifecycle.Operation { get }
-    static var abstract: String { get }
-}
-
-enum GetOperation: UserOperation {
-    static let operation = UserLifecycle.Operation.show
-    static let abstract = "Print the user object."
-}
-
-enum UnlockOperation: UserOperation {
-    static let operation = UserLifecycle.Operation.unlock
-    static let abstract = "Unlock a LOCKED_OUT user (ACTIVE again, same password)."
-}
-
-enum SuspendOperation: UserOperation {
-    static let operation = UserLifecycle.Operation.suspend
-    static let abstract = "Suspend an ACTIVE user: sign-in is refused until unsuspend."
-}
-
-enum UnsuspendOperation: UserOperation {
-    static let operation = UserLifecycle.Operation.unsuspend
-    static let abstract = "Lift a suspension (ACTIVE again)."
-}
-
-struct UserLifecycleCommand<Operation: UserOperation>: AsyncParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: Operation.operation.rawValue, abstract: Operation.abstract, discussion: GlobalOptions.helpNote)
+/// What the four lifecycle subcommands without options of their own share: the configuration made from the
+/// operation, and the run.
+///
+/// Four small types rather than one generic command over its operation: instantiating a generic type checks its
+/// requirements against every protocol conformance in the binary, about 0.1 ms each, and ArgumentParser builds the
+/// whole command tree before it parses any command line, so every idflow command paid for all four at start-up.
+enum UserLifecycleCommand {
+    static func configuration(_ operation: UserLifecycle.Operation, abstract: String) -> CommandConfiguration {
+        CommandConfiguration(commandName: operation.rawValue, abstract: abstract, discussion: GlobalOptions.helpNote)
     }
 
-    @OptionGroup var target: UserArgument
-    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
-
-    func run() async throws {
+    static func run(_ operation: UserLifecycle.Operation, _ target: UserArgument, _ global: GlobalOptions) async throws {
         try await CommandRunner.run(global) { context throws(IdFlowError) in
-            try await UserLifecycle(user: target.user, operation: Operation.operation).run(context)
+            try await UserLifecycle(user: target.user, operation: operation).run(context)
         }
     }
+}
+
+struct UserGetCommand: AsyncParsableCommand {
+    static let configuration = UserLifecycleCommand.configuration(.show, abstract: "Print the user object.")
+    @OptionGroup var target: UserArgument
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
+    func run() async throws { try await UserLifecycleCommand.run(.show, target, global) }
+}
+
+struct UserUnlockCommand: AsyncParsableCommand {
+    static let configuration = UserLifecycleCommand.configuration(
+        .unlock, abstract: "Unlock a LOCKED_OUT user (ACTIVE again, same password).")
+    @OptionGroup var target: UserArgument
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
+    func run() async throws { try await UserLifecycleCommand.run(.unlock, target, global) }
+}
+
+struct UserSuspendCommand: AsyncParsableCommand {
+    static let configuration = UserLifecycleCommand.configuration(
+        .suspend, abstract: "Suspend an ACTIVE user: sign-in is refused until unsuspend.")
+    @OptionGroup var target: UserArgument
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
+    func run() async throws { try await UserLifecycleCommand.run(.suspend, target, global) }
+}
+
+struct UserUnsuspendCommand: AsyncParsableCommand {
+    static let configuration = UserLifecycleCommand.configuration(.unsuspend, abstract: "Lift a suspension (ACTIVE again).")
+    @OptionGroup var target: UserArgument
+    @OptionGroup(title: GlobalOptions.title, visibility: .hidden) var global: GlobalOptions
+    func run() async throws { try await UserLifecycleCommand.run(.unsuspend, target, global) }
 }
 
 struct UserExpirePasswordCommand: AsyncParsableCommand {
