@@ -14,7 +14,7 @@ struct ApiCommand: AsyncParsableCommand {
             401 naming RFC 9728 metadata whose authorization_servers lack the profile's issuer stops, naming the \
             issuer to log in to. Redirects are followed, the token only to the same origin.
 
-            Exit codes by status: 401/403 → 4, 404 → 5, other 4xx → 3, 5xx → 7, network or TLS → 6.
+            Exit codes by status: 401/403: 4, 404: 5, other 4xx: 3, 5xx: 7, network or TLS: 6.
 
               $ idflow api https://api.example.com/v1/me | jq .
               $ idflow api -X POST --data @order.json https://api.example.com/v1/orders

@@ -10,7 +10,7 @@ struct SandboxCommand: AsyncParsableCommand {
         abstract: "Run a local, in-memory, Okta-compatible server.",
         usage: "idflow sandbox [<options>]",
         discussion: """
-            Prints one JSON line (orgUrl, issuer, apiToken, clientId, …) once it listens, then serves until \
+            Prints one JSON line (orgUrl, issuer, apiToken, clientId, ...) once it listens, then serves until \
             SIGINT or SIGTERM; everything lives in memory. docs/sandbox.md describes the JSON, the configuration \
             file and the admin endpoints (outbox, faults, clock, rate limits).
 
@@ -42,7 +42,7 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Print `export NAME='value'` lines (OKTA_CLIENT_ORGURL, …) instead of the JSON line, written at once."
+            "Print `export NAME='value'` lines (OKTA_CLIENT_ORGURL, ...) instead of the JSON line, written at once."
     )
     var env = false
 

@@ -16,7 +16,7 @@ struct GlobalOptions: ParsableArguments {
     static let title = "Configuration Options"
 
     /// The last paragraph of the discussion of every command that takes these options.
-    static let helpNote = "The configuration options (--profile, -v, …) work too: see --help-hidden."
+    static let helpNote = "The configuration options (--profile, -v, ...) work too: see --help-hidden."
 
     @Option(
         name: Setting.argumentName(.orgURL),

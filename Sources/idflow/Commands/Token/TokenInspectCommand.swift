@@ -7,7 +7,7 @@ struct TokenInspectCommand: AsyncParsableCommand {
         commandName: "inspect",
         abstract: "Decode a JWT's header and claims and say when it expires. Never checks the signature (see `token verify`).",
         discussion: """
-            Prints the header, the claims and the times (expiresAt, expiresInSeconds, issuedAt, …), and under \
+            Prints the header, the claims and the times (expiresAt, expiresInSeconds, issuedAt, ...), and under \
             "serverClock" the same by the issuer's clock with its skew (null with --offline, for another issuer's \
             token, or when the issuer does not answer within 3 s). An opaque refresh token is described as such: \
             ask the issuer with `token introspect --type refresh`.
