@@ -59,6 +59,16 @@ extension JSONValue {
     /// characters as `\u00xx`, everything else (slashes, non-ASCII, DEL) as it is.
     static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings (ids, logins, tokens, URLs) need no escape: copied whole, not byte by byte. `register
+        // --batch` writes every user's body and result line through here.
+        let plain = string.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        }
+        if plain == true {
+            output.append(contentsOf: string.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
