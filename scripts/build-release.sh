@@ -29,14 +29,15 @@ case "$(uname -s)" in
     # Darwin links the OS's Swift runtime; nothing to embed. --no-export-dynamic: the Swift driver exports all
     # 47,000 of the binary's symbols, so every symbol libcurl and its libraries look up at load time was first
     # searched for among them (and dladdr scanned them all); none is looked up by name. About 8% of start-up.
-    # lld with packed relative relocations (DT_RELR, glibc 2.36+; older loaders refuse the binary, so only where the
-    # build machine's glibc has them): the binary's 144,000 relocations were a 3.4 MB table the loader read and
-    # applied at every start; packed, they are 29 KB. Start-up measured 1.5 to 3 ms shorter (docs/performance.md).
+    # lld with packed relative relocations (DT_RELR): the binary's 144,000 relocations were a 3.4 MB table the
+    # loader read at every start; packed, they are 29 KB, and a command starts 0.8 ms sooner (docs/performance.md).
+    # Such a binary needs glibc 2.36 where it runs, so this is done only when the build machine's glibc has it;
+    # IDFLOW_PORTABLE=1 leaves it out, for a binary to copy to older systems.
     Linux)
         flags+=(--static-swift-stdlib -Xlinker --no-export-dynamic)
         toolchain=$(dirname "$(readlink -f "$(command -v swift)")")
         relr=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ split($2, v, "."); print (v[1] > 2 || (v[1] == 2 && v[2] >= 36)) ? 1 : 0 }')
-        if [ -x "$toolchain/ld.lld" ] && [ "$relr" = 1 ]; then
+        if [ -x "$toolchain/ld.lld" ] && [ "$relr" = 1 ] && [ -z "${IDFLOW_PORTABLE:-}" ]; then
             flags+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
         fi
         ;;
