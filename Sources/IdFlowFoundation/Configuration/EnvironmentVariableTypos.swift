@@ -20,7 +20,7 @@ public enum EnvironmentVariableTypos {
             // build, the tests, the fuzzer, the scripts, and the Okta Python SDK that scripts/bench.sh runs.
             + """
             IDFLOW_OUT IDFLOW_BIN IDFLOW_DYNAMIC_BIN IDFLOW_FUZZ IDFLOW_FUZZ_TARGET IDFLOW_BENCH IDFLOW_INCLUDE_DIRS \
-            IDFLOW_LIB_DIRS OKTA_TESTING_TESTINGDISABLEHTTPSCHECK
+            IDFLOW_LIB_DIRS IDFLOW_PORTABLE OKTA_TESTING_TESTINGDISABLEHTTPSCHECK
             """.split(separator: " ").map(String.init))
 
     /// One warning line per unknown `IDFLOW_*` or `OKTA_*` name within two edits of a known one (Okta's SDKs read
